@@ -1,0 +1,18 @@
+//! toolport's core: the canonical model every format reads into and writes out of.
+//!
+//! Nothing here does I/O or uses `unsafe`: a format maps a [`Bundle`] (relative path → text)
+//! to a [`ToolSet`] and back, reporting what it could not carry as [`Diagnostic`]s.
+#![forbid(unsafe_code)]
+
+pub mod bundle;
+pub mod diagnostic;
+pub mod display;
+pub mod format;
+pub mod model;
+pub mod names;
+pub mod source;
+
+pub use bundle::Bundle;
+pub use diagnostic::{Diagnostic, Severity, SourceSpan, codes};
+pub use format::{Detection, Format, FormatInfo, InputShape, Options, Outcome};
+pub use model::*;

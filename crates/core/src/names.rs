@@ -1,0 +1,248 @@
+//! Names that must satisfy a target's rules (Vertex and Gemini function names, OpenAI tool
+//! names, parameter names, file names): sanitising, deterministic shortening with a hash
+//! suffix, and collision handling, with a map back to the original names.
+
+use std::collections::HashSet;
+
+use indexmap::IndexMap;
+
+/// A target's naming rule: allowed first and later characters and a maximum length.
+#[derive(Clone, Copy, Debug)]
+pub struct NameRules {
+    /// For messages: the rule as a pattern, e.g. `^[A-Za-z_][A-Za-z0-9_.-]{0,63}$`.
+    pub pattern: &'static str,
+    pub max_len: usize,
+    pub first: fn(char) -> bool,
+    pub rest: fn(char) -> bool,
+    /// What replaces a character that is not allowed.
+    pub replacement: char,
+    /// Prepended when the first character is not allowed (after replacement).
+    pub lead: &'static str,
+}
+
+fn ascii_letter_or_underscore(c: char) -> bool {
+    c.is_ascii_alphabetic() || c == '_'
+}
+fn word_dot_dash(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')
+}
+fn word(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_'
+}
+fn word_dash(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '-')
+}
+fn lower_dash(c: char) -> bool {
+    c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'
+}
+fn lower_alnum(c: char) -> bool {
+    c.is_ascii_lowercase() || c.is_ascii_digit()
+}
+
+impl NameRules {
+    /// Vertex and Gemini function names.
+    pub const FUNCTION: NameRules = NameRules {
+        pattern: "^[A-Za-z_][A-Za-z0-9_.-]{0,63}$",
+        max_len: 64,
+        first: ascii_letter_or_underscore,
+        rest: word_dot_dash,
+        replacement: '_',
+        lead: "_",
+    };
+    /// Vertex parameter names (no dots or dashes).
+    pub const PARAMETER: NameRules = NameRules {
+        pattern: "^[A-Za-z_][A-Za-z0-9_]{0,63}$",
+        max_len: 64,
+        first: ascii_letter_or_underscore,
+        rest: word,
+        replacement: '_',
+        lead: "_",
+    };
+    /// OpenAI and Anthropic tool names.
+    pub const WORD_DASH_64: NameRules = NameRules {
+        pattern: "^[a-zA-Z0-9_-]{1,64}$",
+        max_len: 64,
+        first: word_dash,
+        rest: word_dash,
+        replacement: '_',
+        lead: "",
+    };
+    /// MCP tool names.
+    pub const MCP: NameRules = NameRules {
+        pattern: "^[A-Za-z0-9_.-]{1,128}$",
+        max_len: 128,
+        first: word_dot_dash,
+        rest: word_dot_dash,
+        replacement: '_',
+        lead: "",
+    };
+    /// File names safe everywhere: lower-case kebab case (Raycast tool files, SkyDeck files).
+    pub const FILE_SLUG: NameRules = NameRules {
+        pattern: "^[a-z0-9][a-z0-9-]{0,79}$",
+        max_len: 80,
+        first: lower_alnum,
+        rest: lower_dash,
+        replacement: '-',
+        lead: "x",
+    };
+
+    pub fn is_valid(&self, name: &str) -> bool {
+        let mut chars = name.chars();
+        match chars.next() {
+            Some(c) if (self.first)(c) => {}
+            _ => return false,
+        }
+        name.chars().count() <= self.max_len && chars.all(self.rest)
+    }
+}
+
+/// FNV-1a, 64 bits: a stable hash for suffixes (the same on every machine and release).
+pub fn stable_hash(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
+}
+
+fn hash_suffix(text: &str) -> String {
+    format!("{:08x}", stable_hash(text) as u32)
+}
+
+/// Makes `name` satisfy `rules` without regard to other names: disallowed characters
+/// replaced (runs collapsed), an invalid first character led, and an over-long name cut with a
+/// hash of the original appended so different long names stay different.
+pub fn sanitize(name: &str, rules: &NameRules) -> String {
+    let folding_case = rules.replacement == '-';
+    let mut out = String::with_capacity(name.len());
+    let mut last_replaced = false;
+    let mut prev_lower = false;
+    for c in name.chars() {
+        // Kebab case: split camelCase words before lower-casing them.
+        if folding_case && c.is_ascii_uppercase() && prev_lower && !last_replaced {
+            out.push(rules.replacement);
+        }
+        prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+        let c = if folding_case { c.to_ascii_lowercase() } else { c };
+        if (rules.rest)(c) {
+            out.push(c);
+            last_replaced = c == rules.replacement;
+        } else if !last_replaced {
+            out.push(rules.replacement);
+            last_replaced = true;
+        }
+    }
+    if folding_case {
+        out = out.trim_matches(rules.replacement).to_owned();
+    }
+    if out.is_empty() || out.chars().all(|c| c == rules.replacement) {
+        out.clear();
+    } else if !out.chars().next().is_some_and(rules.first) {
+        out.insert_str(0, rules.lead);
+    }
+    if out.is_empty() || !out.chars().next().is_some_and(rules.first) {
+        out = format!("{}{}", rules.lead, hash_suffix(name));
+        if !out.chars().next().is_some_and(rules.first) {
+            out.insert(0, 'x');
+        }
+    }
+    if out.chars().count() > rules.max_len {
+        let suffix = hash_suffix(name);
+        let keep = rules.max_len - suffix.len() - 1;
+        out = out.chars().take(keep).collect::<String>();
+        out.push(rules.replacement);
+        out.push_str(&suffix);
+    }
+    out
+}
+
+/// Assigns target names to source names in a fixed order, so the same input always gives the
+/// same names. Keeps the map back to the originals for `x-` keys and diagnostics.
+#[derive(Clone, Debug)]
+pub struct NameMap {
+    rules: NameRules,
+    used: HashSet<String>,
+    /// Original → assigned, in assignment order.
+    pub assigned: IndexMap<String, String>,
+}
+
+impl NameMap {
+    pub fn new(rules: NameRules) -> Self {
+        NameMap { rules, used: HashSet::new(), assigned: IndexMap::new() }
+    }
+
+    /// The target name for `original`. The first taker of a name keeps it; a later name that
+    /// would collide gets a hash suffix (and, failing that, a counter).
+    pub fn assign(&mut self, original: &str) -> String {
+        if let Some(name) = self.assigned.get(original) {
+            return name.clone();
+        }
+        let mut name = sanitize(original, &self.rules);
+        if self.used.contains(&name) {
+            let suffix = hash_suffix(original);
+            let base: String = name.chars().take(self.rules.max_len - suffix.len() - 1).collect();
+            name = format!("{base}{}{suffix}", self.rules.replacement);
+            let mut counter = 2;
+            while self.used.contains(&name) {
+                let tail = format!("{}{suffix}{counter}", self.rules.replacement);
+                let base: String = name.chars().take(self.rules.max_len - tail.len()).collect();
+                name = format!("{base}{tail}");
+                counter += 1;
+            }
+        }
+        self.used.insert(name.clone());
+        self.assigned.insert(original.to_owned(), name.clone());
+        name
+    }
+
+    /// Whether `original` kept its name.
+    pub fn unchanged(&self, original: &str) -> bool {
+        self.assigned.get(original).is_some_and(|n| n == original)
+    }
+
+    pub fn rules(&self) -> &NameRules {
+        &self.rules
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(rules: &NameRules, input: &str, expect: &str) {
+        let got = sanitize(input, rules);
+        assert_eq!(got, expect, "sanitize({input:?})");
+        assert!(rules.is_valid(&got), "{got:?} breaks {}", rules.pattern);
+    }
+
+    #[test]
+    fn sanitizes_function_names() {
+        check(&NameRules::FUNCTION, "repos/get-content", "repos_get-content");
+        check(&NameRules::FUNCTION, "List all pets", "List_all_pets");
+        check(&NameRules::FUNCTION, "1password", "_1password");
+        check(&NameRules::FUNCTION, "", "_84222325");
+        check(&NameRules::PARAMETER, "user.name", "user_name");
+        check(&NameRules::FILE_SLUG, "createTask", "create-task");
+        check(&NameRules::FILE_SLUG, "../../x", "x");
+        check(&NameRules::FILE_SLUG, "Get Weather!", "get-weather");
+    }
+
+    #[test]
+    fn long_names_are_cut_with_a_hash() {
+        let long = "a".repeat(100);
+        let got = sanitize(&long, &NameRules::FUNCTION);
+        assert_eq!(got.len(), 64);
+        assert_ne!(got, sanitize(&format!("{long}b"), &NameRules::FUNCTION));
+    }
+
+    #[test]
+    fn collisions_get_distinct_stable_names() {
+        let mut map = NameMap::new(NameRules::FUNCTION);
+        let a = map.assign("get/user");
+        let b = map.assign("get-user".replace('-', "_").as_str());
+        let c = map.assign("get user");
+        assert_eq!(a, "get_user");
+        assert_ne!(a, b);
+        assert_ne!(b, c);
+        assert_eq!(map.assign("get/user"), a, "stable for a repeated original");
+        for name in [&a, &b, &c] {
+            assert!(NameRules::FUNCTION.is_valid(name), "{name}");
+        }
+    }
+}

@@ -1,0 +1,141 @@
+//! Test helpers shared by toolport's crates. Not part of the product.
+#![forbid(unsafe_code)]
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+use toolport_core::{Bundle, Diagnostic, Format, Options, Outcome, ToolSet};
+
+/// The workspace root (where the top Cargo.toml is).
+pub fn workspace_root() -> PathBuf {
+    let mut dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    while !dir.join("Cargo.lock").exists() && !dir.join(".git").exists() {
+        assert!(dir.pop(), "no workspace root above {}", env!("CARGO_MANIFEST_DIR"));
+    }
+    dir
+}
+
+/// A path in the shared real-world corpus (`../shared/corpus/` beside the checkout). Tests
+/// read it in place; it is never copied into the repository.
+pub fn corpus(relative: &str) -> PathBuf {
+    let root = workspace_root().join("../shared/corpus");
+    assert!(root.is_dir(), "the shared corpus is missing: expected it at {}", root.display());
+    root.join(relative)
+}
+
+/// A path under `fixtures/`.
+pub fn fixture(relative: &str) -> PathBuf {
+    workspace_root().join("fixtures").join(relative)
+}
+
+/// Loads a file as a one-file bundle, or a directory as a bundle of its text files (relative
+/// `/`-separated paths; `node_modules` and hidden entries skipped).
+pub fn load(path: &Path) -> Bundle {
+    if path.is_dir() {
+        let mut bundle = Bundle::default();
+        collect(path, path, &mut bundle);
+        bundle
+    } else {
+        let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        Bundle::single(file_name(path), text)
+    }
+}
+
+/// Loads a file together with the text files beside it (for `InputShape::FileWithSiblings`).
+pub fn load_with_siblings(path: &Path) -> Bundle {
+    let mut bundle = load(path.parent().expect("a file has a parent"));
+    bundle.entry = Some(file_name(path));
+    bundle
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name().expect("a file name").to_string_lossy().into_owned()
+}
+
+fn collect(root: &Path, dir: &Path, bundle: &mut Bundle) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    entries.sort();
+    for path in entries {
+        let name = file_name(&path);
+        if name.starts_with('.') || name == "node_modules" {
+            continue;
+        }
+        let relative = path.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/");
+        if path.is_dir() {
+            collect(root, &path, bundle);
+        } else {
+            match std::fs::read_to_string(&path) {
+                Ok(text) => bundle.insert(relative, text),
+                Err(_) => bundle.other_files.push(relative),
+            }
+        }
+    }
+}
+
+/// Files directly in a corpus folder with one of the extensions, sorted.
+pub fn files_in(dir: &Path, extensions: &[&str]) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file() && p.extension().is_some_and(|x| extensions.iter().any(|e| x == *e)))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Unwraps a successful outcome, or fails the test listing every diagnostic.
+pub fn expect_ok<T>(outcome: Outcome<T>, context: &str) -> (T, Vec<Diagnostic>) {
+    match outcome.value {
+        Some(value) if !outcome.diagnostics.iter().any(Diagnostic::is_error) => (value, outcome.diagnostics),
+        _ => panic!("{context} failed:\n{}", render(&outcome.diagnostics)),
+    }
+}
+
+/// Diagnostics one per line, as `convert` prints them.
+pub fn render(diagnostics: &[Diagnostic]) -> String {
+    diagnostics.iter().map(|d| format!("  {d}\n")).collect()
+}
+
+/// Reads with `format`, failing the test on errors.
+pub fn read_ok(format: &dyn Format, bundle: &Bundle) -> (ToolSet, Vec<Diagnostic>) {
+    expect_ok(format.read(bundle, &Options::default()), "read")
+}
+
+/// Writes with `format`, failing the test on errors.
+pub fn write_ok(format: &dyn Format, model: &ToolSet) -> (Bundle, Vec<Diagnostic>) {
+    expect_ok(format.write(model, &Options::default()), "write")
+}
+
+/// Asserts two JSON values are equal as JSON (object key order ignored, `1` ≠ `1.0`), showing
+/// a line diff of their pretty forms when not.
+#[track_caller]
+pub fn assert_same_json(expected: &Value, actual: &Value, context: &str) {
+    if expected != actual {
+        let left = serde_json::to_string_pretty(&sorted(expected)).unwrap();
+        let right = serde_json::to_string_pretty(&sorted(actual)).unwrap();
+        let diff = similar::TextDiff::from_lines(&left, &right)
+            .unified_diff()
+            .context_radius(3)
+            .header("expected", "actual")
+            .to_string();
+        panic!("{context}: JSON differs\n{diff}");
+    }
+}
+
+/// A copy with object keys sorted, so diffs show content changes rather than order.
+pub fn sorted(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut entries: Vec<_> = map.iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            Value::Object(entries.into_iter().map(|(k, v)| (k.clone(), sorted(v))).collect())
+        }
+        Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
+        other => other.clone(),
+    }
+}
+
+/// Diagnostic codes, for asserting which kinds of loss a conversion reported.
+pub fn codes(diagnostics: &[Diagnostic]) -> Vec<&str> {
+    diagnostics.iter().map(|d| d.code.as_str()).collect()
+}
