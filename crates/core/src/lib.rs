@@ -8,6 +8,7 @@ pub mod bundle;
 pub mod diagnostic;
 pub mod display;
 pub mod format;
+pub mod loss;
 pub mod model;
 pub mod names;
 pub mod source;

@@ -31,11 +31,7 @@ pub fn parse_json(file: &str, text: &str) -> Result<Value, Diagnostic> {
 pub fn json_error(file: &str, error: &serde_json::Error) -> Diagnostic {
     let message = strip_position(&error.to_string());
     let diagnostic = Diagnostic::error(codes::INPUT_SYNTAX, "", format!("invalid JSON: {message}"));
-    if error.line() == 0 {
-        diagnostic
-    } else {
-        diagnostic.at(file, error.line() as u32, error.column() as u32)
-    }
+    if error.line() == 0 { diagnostic } else { diagnostic.at(file, error.line() as u32, error.column() as u32) }
 }
 
 /// serde's messages end in " at line L column C"; the span already says it.

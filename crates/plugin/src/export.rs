@@ -164,10 +164,7 @@ pub fn write(plugin: fn() -> &'static Plugin, format: u32, request: *const u8, l
             return Outcome::fail(Diagnostic::error(
                 codes::PLUGIN_FAILED,
                 "",
-                format!(
-                    "model schema version {} sent, plugin speaks {MODEL_SCHEMA_VERSION}",
-                    req.model.schema_version
-                ),
+                format!("model schema version {} sent, plugin speaks {MODEL_SCHEMA_VERSION}", req.model.schema_version),
             ));
         }
         match plugin().format(format) {

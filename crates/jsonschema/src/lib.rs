@@ -1,0 +1,1 @@
+//! JSON Schema dialects <-> the canonical Schema. (being written)

@@ -1,0 +1,32 @@
+//! openai tool definitions
+
+use toolport_plugin::{Bundle, Diagnostic, Format, FormatInfo, InputShape, Options, Outcome, ToolSet, codes};
+
+/// The `openai` format.
+#[derive(Debug, Default)]
+pub struct OpenAi;
+
+impl Format for OpenAi {
+    fn info(&self) -> FormatInfo {
+        FormatInfo {
+            id: "openai".into(),
+            aliases: vec![],
+            description: "openai tool definitions".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            reads: false,
+            writes: false,
+            input: InputShape::File,
+            extensions: vec!["json".into()],
+        }
+    }
+
+    fn read(&self, _input: &Bundle, _options: &Options) -> Outcome<ToolSet> {
+        Outcome::fail(Diagnostic::error(codes::INPUT_UNSUPPORTED, "", "the openai reader is not built yet"))
+    }
+
+    fn write(&self, _model: &ToolSet, _options: &Options) -> Outcome<Bundle> {
+        Outcome::fail(Diagnostic::error(codes::INPUT_UNSUPPORTED, "", "the openai writer is not built yet"))
+    }
+}
+
+toolport_plugin::declare_plugin!(OpenAi);
