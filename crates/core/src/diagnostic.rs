@@ -104,7 +104,7 @@ impl std::fmt::Display for Diagnostic {
 /// Stable diagnostic codes. A code's prefix is its category:
 /// `input/` (problems of the source), `loss/` (the target cannot hold something),
 /// `changed/` (the target forced a change), `generated/` (the writer made something up),
-/// `plugin/` (a plugin misbehaved). Plugins may add codes within these categories.
+/// `plugin/` (a plugin misbehaved), `output/` and `run/` (the host's own decisions). Plugins may add codes within these categories.
 pub mod codes {
     /// The input is not well-formed (JSON, YAML, TypeScript syntax).
     pub const INPUT_SYNTAX: &str = "input/syntax";
@@ -154,4 +154,9 @@ pub mod codes {
 
     /// A plugin panicked, returned invalid JSON or broke the ABI.
     pub const PLUGIN_FAILED: &str = "plugin/failed";
+
+    /// An output was not written: a collision, an existing file, an input, an unsafe path.
+    pub const OUTPUT_REFUSED: &str = "output/refused";
+    /// An input was not converted: no format recognised it, or `--fail-fast` stopped the run.
+    pub const RUN_SKIPPED: &str = "run/skipped";
 }

@@ -1,1 +1,21 @@
-//! (being written)
+//! toolport's host: everything between the command line and the formats.
+//!
+//! - [`discovery`] finds plugin libraries in a fixed, visible order;
+//! - [`plugin`] loads one with `libloading`, checks its ABI header, and adapts its C table to
+//!   the safe [`toolport_core::Format`] trait (the only `unsafe` in toolport besides the SDK's
+//!   export glue);
+//! - [`registry`] maps format names and aliases to formats, plugin-backed or linked in;
+//! - [`input`] turns a path into a [`toolport_core::Bundle`] with size limits and clear errors;
+//! - [`output`] plans where a written bundle goes (no path escapes the output directory, no
+//!   input is overwritten, no two outputs collide) and writes atomically.
+//!
+//! Plugins never touch the file system: all I/O is here.
+
+pub mod discovery;
+pub mod input;
+pub mod output;
+pub mod pipeline;
+pub mod plugin;
+pub mod registry;
+
+pub use registry::{FormatEntry, Registry};

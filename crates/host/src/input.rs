@@ -1,0 +1,255 @@
+//! Reading one input into a [`Bundle`], with size limits and a one-line error for each way a
+//! path can be wrong.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use toolport_core::{Bundle, InputShape};
+
+/// Limits on what one input may load, so a stray huge file cannot exhaust memory.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub max_file_bytes: u64,
+    pub max_total_bytes: u64,
+    pub max_files: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { max_file_bytes: 64 << 20, max_total_bytes: 256 << 20, max_files: 10_000 }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum InputError {
+    #[error("{}: no such file or directory", .0.display())]
+    Missing(PathBuf),
+    #[error("{}: is a directory, but {format} reads a single file", path.display())]
+    IsDirectory { path: PathBuf, format: String },
+    #[error("{}: is a file, but {format} reads a directory (give the folder that holds package.json)", path.display())]
+    NotDirectory { path: PathBuf, format: String },
+    #[error("{}: is empty", .0.display())]
+    Empty(PathBuf),
+    #[error("{}: is not UTF-8 text (invalid byte at offset {offset})", path.display())]
+    NotUtf8 { path: PathBuf, offset: usize },
+    #[error("{}: is {size} bytes, over the limit of {limit} bytes for one input", path.display())]
+    TooLarge { path: PathBuf, size: u64, limit: u64 },
+    #[error("{}: has more than {limit} files; is this the right folder?", path.display())]
+    TooManyFiles { path: PathBuf, limit: usize },
+    #[error("{}: cannot be read: {source}", path.display())]
+    Io { path: PathBuf, source: std::io::Error },
+}
+
+/// Loads `path` as one input of a format with this shape.
+pub fn load(path: &Path, shape: InputShape, format: &str, limits: &Limits) -> Result<Bundle, InputError> {
+    let metadata = std::fs::metadata(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => InputError::Missing(path.to_path_buf()),
+        _ => InputError::Io { path: path.to_path_buf(), source: e },
+    })?;
+    match shape {
+        InputShape::Directory if !metadata.is_dir() => {
+            Err(InputError::NotDirectory { path: path.to_path_buf(), format: format.to_owned() })
+        }
+        InputShape::Directory => {
+            let mut bundle = Bundle::default();
+            let mut budget = Budget { limits, total: 0, files: 0, root: path };
+            collect_dir(path, path, &mut bundle, &mut budget, true)?;
+            Ok(bundle)
+        }
+        _ if metadata.is_dir() => Err(InputError::IsDirectory { path: path.to_path_buf(), format: format.to_owned() }),
+        InputShape::File => {
+            let text = read_text(path, limits)?;
+            Ok(Bundle::single(file_name(path), text))
+        }
+        InputShape::FileWithSiblings => {
+            let text = read_text(path, limits)?;
+            let mut bundle = Bundle::single(file_name(path), text);
+            let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+            let mut budget = Budget { limits, total: bundle.len_bytes() as u64, files: 1, root: dir };
+            collect_dir(dir, dir, &mut bundle, &mut budget, false)?;
+            Ok(bundle)
+        }
+    }
+}
+
+/// Reads standard input as a one-file bundle named `stdin`.
+pub fn load_stdin(reader: &mut dyn Read, limits: &Limits) -> Result<Bundle, InputError> {
+    let stdin = PathBuf::from("<stdin>");
+    let mut bytes = Vec::new();
+    reader
+        .take(limits.max_file_bytes + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| InputError::Io { path: stdin.clone(), source: e })?;
+    let text = decode(&stdin, bytes, limits)?;
+    Ok(Bundle::single("stdin", text))
+}
+
+/// Reads a whole file as UTF-8 text within the limits.
+pub fn read_text(path: &Path, limits: &Limits) -> Result<String, InputError> {
+    let io = |e| InputError::Io { path: path.to_path_buf(), source: e };
+    let size = std::fs::metadata(path).map_err(io)?.len();
+    if size > limits.max_file_bytes {
+        return Err(InputError::TooLarge { path: path.to_path_buf(), size, limit: limits.max_file_bytes });
+    }
+    decode(path, std::fs::read(path).map_err(io)?, limits)
+}
+
+fn decode(path: &Path, bytes: Vec<u8>, limits: &Limits) -> Result<String, InputError> {
+    if bytes.len() as u64 > limits.max_file_bytes {
+        let size = bytes.len() as u64;
+        return Err(InputError::TooLarge { path: path.to_path_buf(), size, limit: limits.max_file_bytes });
+    }
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(InputError::Empty(path.to_path_buf()));
+    }
+    let mut text = String::from_utf8(bytes)
+        .map_err(|e| InputError::NotUtf8 { path: path.to_path_buf(), offset: e.utf8_error().valid_up_to() })?;
+    if text.starts_with('\u{feff}') {
+        text.remove(0);
+    }
+    Ok(text)
+}
+
+struct Budget<'a> {
+    limits: &'a Limits,
+    total: u64,
+    files: usize,
+    root: &'a Path,
+}
+
+/// Folders never part of an input: dependencies, VCS data, build output.
+pub fn is_skipped_dir(name: &str) -> bool {
+    name.starts_with('.') || matches!(name, "node_modules" | "target" | "dist")
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name().map_or_else(|| "input".to_owned(), |n| n.to_string_lossy().into_owned())
+}
+
+fn collect_dir(
+    root: &Path,
+    dir: &Path,
+    bundle: &mut Bundle,
+    budget: &mut Budget,
+    recurse: bool,
+) -> Result<(), InputError> {
+    let io = |e| InputError::Io { path: dir.to_path_buf(), source: e };
+    let mut entries: Vec<PathBuf> =
+        std::fs::read_dir(dir).map_err(io)?.filter_map(Result::ok).map(|e| e.path()).collect();
+    entries.sort();
+    for path in entries {
+        let name = file_name(&path);
+        let relative = path.strip_prefix(root).unwrap_or(&path).to_string_lossy().replace('\\', "/");
+        if bundle.files.contains_key(&relative) {
+            continue;
+        }
+        let Ok(metadata) = std::fs::symlink_metadata(&path) else { continue };
+        if metadata.is_dir() {
+            if recurse && !is_skipped_dir(&name) {
+                collect_dir(root, &path, bundle, budget, recurse)?;
+            }
+            continue;
+        }
+        // Links are not followed: an input never pulls in files from outside itself.
+        if !metadata.is_file() || name.starts_with('.') {
+            continue;
+        }
+        if !recurse && !is_sibling_candidate(&name) {
+            continue;
+        }
+        budget.files += 1;
+        if budget.files > budget.limits.max_files {
+            return Err(InputError::TooManyFiles { path: budget.root.to_path_buf(), limit: budget.limits.max_files });
+        }
+        budget.total += metadata.len();
+        if budget.total > budget.limits.max_total_bytes || metadata.len() > budget.limits.max_file_bytes {
+            return Err(InputError::TooLarge {
+                path: budget.root.to_path_buf(),
+                size: budget.total,
+                limit: budget.limits.max_total_bytes,
+            });
+        }
+        match std::fs::read(&path).map(String::from_utf8) {
+            Ok(Ok(text)) => bundle.insert(relative, text),
+            Ok(Err(_)) => bundle.other_files.push(relative),
+            Err(e) => return Err(InputError::Io { path, source: e }),
+        }
+    }
+    Ok(())
+}
+
+/// Files loaded beside a [`InputShape::FileWithSiblings`] entry: documents it may refer to.
+fn is_sibling_candidate(name: &str) -> bool {
+    [".json", ".yaml", ".yml"].iter().any(|ext| name.ends_with(ext))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(setup: impl FnOnce(&Path) -> PathBuf, shape: InputShape, expect: &str) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = setup(dir.path());
+        let got = match load(&path, shape, "fmt", &Limits::default()) {
+            Ok(bundle) => format!("ok {:?} {:?}", bundle.entry, bundle.files.keys().collect::<Vec<_>>()),
+            Err(e) => e.to_string().replace(&dir.path().display().to_string(), "TMP"),
+        };
+        assert_eq!(got, expect);
+    }
+
+    #[test]
+    fn each_bad_path_has_one_clear_error() {
+        check(|d| d.join("nope.json"), InputShape::File, "TMP/nope.json: no such file or directory");
+        check(|d| d.to_path_buf(), InputShape::File, "TMP: is a directory, but fmt reads a single file");
+        check(
+            |d| {
+                std::fs::write(d.join("e.json"), " \n").unwrap();
+                d.join("e.json")
+            },
+            InputShape::File,
+            "TMP/e.json: is empty",
+        );
+        check(
+            |d| {
+                std::fs::write(d.join("b.json"), b"{\"a\": \"\xff\"}").unwrap();
+                d.join("b.json")
+            },
+            InputShape::File,
+            "TMP/b.json: is not UTF-8 text (invalid byte at offset 7)",
+        );
+        check(
+            |d| {
+                std::fs::write(d.join("f.json"), "{}").unwrap();
+                d.join("f.json")
+            },
+            InputShape::Directory,
+            "TMP/f.json: is a file, but fmt reads a directory (give the folder that holds package.json)",
+        );
+    }
+
+    #[test]
+    fn loads_directories_and_siblings() {
+        check(
+            |d| {
+                std::fs::create_dir_all(d.join("src/tools")).unwrap();
+                std::fs::create_dir_all(d.join("node_modules/x")).unwrap();
+                std::fs::write(d.join("package.json"), "{}").unwrap();
+                std::fs::write(d.join("src/tools/a.ts"), "x").unwrap();
+                std::fs::write(d.join("node_modules/x/i.js"), "x").unwrap();
+                d.to_path_buf()
+            },
+            InputShape::Directory,
+            r#"ok None ["package.json", "src/tools/a.ts"]"#,
+        );
+        check(
+            |d| {
+                std::fs::write(d.join("import.json"), "{}").unwrap();
+                std::fs::write(d.join("spec.yaml"), "a: 1").unwrap();
+                std::fs::write(d.join("notes.txt"), "x").unwrap();
+                d.join("import.json")
+            },
+            InputShape::FileWithSiblings,
+            r#"ok Some("import.json") ["import.json", "spec.yaml"]"#,
+        );
+    }
+}

@@ -1,0 +1,258 @@
+//! The conversion pipeline for one input: find its format (given or detected), load it, read
+//! it into the model, write the model in the target format. Batches are many of these; see
+//! [`find_inputs`] for how arguments become inputs.
+
+use std::path::{Path, PathBuf};
+
+use toolport_core::{Bundle, Diagnostic, InputShape, Options, Outcome, ToolSet};
+
+use crate::input::{self, InputError, Limits};
+use crate::registry::{FormatEntry, Registry};
+
+/// A detection confidence at or above this makes a directory one input rather than a tree
+/// of inputs, and picks a format without `--from`.
+pub const CONFIDENT: u8 = 50;
+
+/// One input of a run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InputItem {
+    /// The path to read (`-` for standard input).
+    pub path: PathBuf,
+    /// Its path relative to the argument it was found under, for mirroring the input tree in
+    /// the output directory. For a file or folder given directly: its own name.
+    pub relative: PathBuf,
+    /// Found by walking a directory (so an unrecognised file is skipped, not an error).
+    pub found_by_walking: bool,
+}
+
+impl InputItem {
+    pub fn is_stdin(&self) -> bool {
+        self.path.as_os_str() == "-"
+    }
+
+    /// The suggested base name of a single-document output: the input's file stem or folder name.
+    pub fn stem(&self) -> String {
+        if self.is_stdin() {
+            return "stdin".to_owned();
+        }
+        let name = self.relative.file_name().or_else(|| self.path.file_name());
+        let name = name.map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "output".to_owned());
+        if self.path.is_dir() {
+            return name;
+        }
+        match name.rsplit_once('.') {
+            Some((stem, _)) if !stem.is_empty() => stem.to_owned(),
+            _ => name,
+        }
+    }
+}
+
+/// Turns command-line arguments into inputs. A file is an input. A directory is one input
+/// when a directory format recognises it (a Raycast extension); otherwise it is walked, and
+/// files with an extension some readable format uses, and sub-folders a directory format
+/// recognises, become inputs. With `from`, only that format is considered.
+pub fn find_inputs(
+    registry: &Registry,
+    args: &[PathBuf],
+    from: Option<&FormatEntry>,
+) -> Result<Vec<InputItem>, InputError> {
+    let mut items = Vec::new();
+    for arg in args {
+        if arg.as_os_str() == "-" {
+            items.push(InputItem { path: arg.clone(), relative: "stdin".into(), found_by_walking: false });
+            continue;
+        }
+        let metadata = std::fs::metadata(arg).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => InputError::Missing(arg.clone()),
+            _ => InputError::Io { path: arg.clone(), source: e },
+        })?;
+        let own_name = arg.file_name().map(PathBuf::from).unwrap_or_else(|| arg.clone());
+        if !metadata.is_dir() {
+            items.push(InputItem { path: arg.clone(), relative: own_name, found_by_walking: false });
+        } else if is_directory_input(registry, arg, from)
+            || from
+                .is_some_and(|f| f.info.input == InputShape::Directory && !has_recognised_subdir(registry, arg, from))
+        {
+            items.push(InputItem { path: arg.clone(), relative: own_name, found_by_walking: false });
+        } else {
+            walk(registry, arg, arg, from, &mut items);
+        }
+    }
+    Ok(items)
+}
+
+fn walk(registry: &Registry, root: &Path, dir: &Path, from: Option<&FormatEntry>, items: &mut Vec<InputItem>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let mut paths: Vec<PathBuf> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
+    paths.sort();
+    for path in paths {
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let relative = path.strip_prefix(root).map(Path::to_path_buf).unwrap_or_else(|_| path.clone());
+        let item = InputItem { path: path.clone(), relative, found_by_walking: true };
+        if path.is_dir() {
+            if input::is_skipped_dir(&name) {
+                continue;
+            }
+            if is_directory_input(registry, &path, from) {
+                items.push(item);
+            } else {
+                walk(registry, root, &path, from, items);
+            }
+        } else if !name.starts_with('.') && has_readable_extension(registry, &name, from) {
+            items.push(item);
+        }
+    }
+}
+
+fn has_readable_extension(registry: &Registry, name: &str, from: Option<&FormatEntry>) -> bool {
+    let formats: Vec<&FormatEntry> = match from {
+        Some(f) => vec![f],
+        None => registry.formats().iter().filter(|f| f.info.reads).collect(),
+    };
+    formats
+        .iter()
+        .filter(|f| f.info.input != InputShape::Directory)
+        .any(|f| f.info.extensions.iter().any(|ext| name.ends_with(&format!(".{ext}"))))
+}
+
+/// Whether a directory format recognises `dir`, judged from its top-level text files only
+/// (cheap: nothing below is read).
+fn is_directory_input(registry: &Registry, dir: &Path, from: Option<&FormatEntry>) -> bool {
+    let probe = probe_bundle(dir);
+    if probe.files.is_empty() {
+        return false;
+    }
+    match from {
+        Some(f) if f.info.input == InputShape::Directory => f.format.detect(&probe) >= CONFIDENT,
+        Some(_) => false,
+        None => registry.detect(&probe, true).first().is_some_and(|(_, c)| *c >= CONFIDENT),
+    }
+}
+
+fn has_recognised_subdir(registry: &Registry, dir: &Path, from: Option<&FormatEntry>) -> bool {
+    let Ok(entries) = std::fs::read_dir(dir) else { return false };
+    entries.filter_map(Result::ok).map(|e| e.path()).any(|p| p.is_dir() && is_directory_input(registry, &p, from))
+}
+
+fn probe_bundle(dir: &Path) -> Bundle {
+    let mut bundle = Bundle::default();
+    let Ok(entries) = std::fs::read_dir(dir) else { return bundle };
+    for path in entries.filter_map(Result::ok).map(|e| e.path()) {
+        let small = std::fs::metadata(&path).is_ok_and(|m| m.is_file() && m.len() <= 4 << 20);
+        if let (true, Some(name)) = (small, path.file_name()) {
+            if let Ok(text) = std::fs::read_to_string(&path) {
+                bundle.insert(name.to_string_lossy(), text);
+            }
+        }
+    }
+    bundle
+}
+
+/// Why an input could not even be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ResolveError {
+    #[error(transparent)]
+    Input(#[from] InputError),
+    #[error("{}: no format recognises this input; name one with --from ({known})", path.display())]
+    Undetected { path: PathBuf, known: String },
+    #[error("{}: format {format} cannot read (it only writes)", path.display())]
+    CannotRead { path: PathBuf, format: String },
+}
+
+/// Loads an input and settles its format: `from` if given, else the most confident detection.
+pub fn load<'r>(
+    registry: &'r Registry,
+    item: &InputItem,
+    from: Option<&'r FormatEntry>,
+    limits: &Limits,
+) -> Result<(&'r FormatEntry, Bundle), ResolveError> {
+    let is_dir = !item.is_stdin() && item.path.is_dir();
+    let load_as = |shape: InputShape, name: &str| -> Result<Bundle, InputError> {
+        if item.is_stdin() {
+            input::load_stdin(&mut std::io::stdin().lock(), limits)
+        } else {
+            input::load(&item.path, shape, name, limits)
+        }
+    };
+    let (format, bundle) = match from {
+        Some(format) => (format, load_as(format.info.input, &format.info.id)?),
+        None => {
+            let shape = if is_dir { InputShape::Directory } else { InputShape::File };
+            let bundle = load_as(shape, "detection")?;
+            let detected = registry.detect(&bundle, is_dir);
+            let Some((format, _)) = detected.first() else {
+                let known = registry
+                    .formats()
+                    .iter()
+                    .filter(|f| f.info.reads)
+                    .map(|f| f.info.id.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                return Err(ResolveError::Undetected { path: item.path.clone(), known });
+            };
+            if format.info.input == InputShape::FileWithSiblings && !item.is_stdin() {
+                (*format, load_as(InputShape::FileWithSiblings, &format.info.id)?)
+            } else {
+                (*format, bundle)
+            }
+        }
+    };
+    if !format.info.reads {
+        return Err(ResolveError::CannotRead { path: item.path.clone(), format: format.info.id.clone() });
+    }
+    Ok((format, bundle))
+}
+
+/// How one conversion ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Converted with nothing lost.
+    Converted,
+    /// Converted; some things were reported as lost.
+    ConvertedWithLosses,
+    /// Not converted: an error in the input, the plugins or the output.
+    Failed,
+    /// Not converted: `--strict` and something would be lost.
+    LossRefused,
+    /// A walked file no format recognised, or not reached (`--fail-fast`).
+    Skipped,
+}
+
+/// The result of reading one bundle and writing it in the target format.
+#[derive(Debug)]
+pub struct Conversion {
+    pub model: Option<ToolSet>,
+    pub output: Option<Bundle>,
+    pub diagnostics: Vec<Diagnostic>,
+    pub status: Status,
+}
+
+/// Reads `bundle` with `from` and writes it with `to`. Under `strict`, any loss withholds
+/// the output.
+pub fn convert(from: &FormatEntry, to: &FormatEntry, bundle: &Bundle, options: &Options, strict: bool) -> Conversion {
+    let Outcome { value: model, mut diagnostics } = from.format.read(bundle, options);
+    let Some(model) = model.filter(|_| !diagnostics.iter().any(Diagnostic::is_error)) else {
+        return Conversion { model: None, output: None, diagnostics, status: Status::Failed };
+    };
+    if !to.info.writes {
+        diagnostics.push(Diagnostic::error(
+            toolport_core::codes::INPUT_UNSUPPORTED,
+            "",
+            format!("format {} cannot write (it only reads)", to.info.id),
+        ));
+        return Conversion { model: Some(model), output: None, diagnostics, status: Status::Failed };
+    }
+    let written = to.format.write(&model, options);
+    diagnostics.extend(written.diagnostics);
+    let lost = diagnostics.iter().any(Diagnostic::is_loss);
+    let status = match &written.value {
+        _ if diagnostics.iter().any(Diagnostic::is_error) => Status::Failed,
+        None => Status::Failed,
+        Some(_) if lost && strict => Status::LossRefused,
+        Some(_) if lost => Status::ConvertedWithLosses,
+        Some(_) => Status::Converted,
+    };
+    let output = if matches!(status, Status::Converted | Status::ConvertedWithLosses) { written.value } else { None };
+    Conversion { model: Some(model), output, diagnostics, status }
+}
