@@ -1,1 +1,99 @@
-fn main() {}
+//! toolport's development tasks, run as `cargo xtask <task>`:
+//!
+//! - `test [ARGS]`: build every plugin library and the broken test plugins, then run the
+//!   whole test suite (`cargo test --workspace ARGS`). The CLI tests load the real libraries.
+//! - `convert ARGS`: build `convert` and the plugins, then run `convert ARGS`.
+//! - `dist [DIR]`: release-build `convert` and stage it with its plugins in DIR/ (default
+//!   `dist/`): `DIR/convert` and `DIR/plugins/*`.
+//! - `bench`: the benchmarks (see bench.rs); prints ratios measured in one run.
+//! - `new-plugin NAME --path DIR`: scaffold a standalone plugin crate outside the workspace.
+
+mod bench;
+mod new_plugin;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{Context, Result, bail};
+
+fn main() -> Result<()> {
+    let mut args = std::env::args().skip(1);
+    let task = args.next().unwrap_or_default();
+    let rest: Vec<String> = args.collect();
+    match task.as_str() {
+        "test" => test(&rest),
+        "convert" => convert(&rest),
+        "dist" => dist(rest.first().map(PathBuf::from).unwrap_or_else(|| root().join("dist"))),
+        "bench" => bench::run(&rest),
+        "new-plugin" => new_plugin::run(&rest),
+        _ => {
+            eprintln!(
+                "usage: cargo xtask <test [ARGS] | convert ARGS | dist [DIR] | bench | new-plugin NAME --path DIR>"
+            );
+            std::process::exit(2)
+        }
+    }
+}
+
+/// The workspace root.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask lives in the workspace").to_path_buf()
+}
+
+/// Runs cargo in the workspace root; fails if it fails.
+pub fn cargo(args: &[&str]) -> Result<()> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let status =
+        Command::new(&cargo).args(args).current_dir(root()).status().with_context(|| format!("running {cargo}"))?;
+    if !status.success() {
+        bail!("cargo {} failed", args.join(" "));
+    }
+    Ok(())
+}
+
+/// Builds every plugin library next to the `convert` binary (target/debug), plus the broken
+/// test plugins (as examples), because `cargo test` alone builds neither.
+fn build_all(release: bool) -> Result<()> {
+    let mut args = vec!["build", "--workspace", "--lib", "--bins"];
+    if release {
+        args.push("--release");
+    } else {
+        args.extend(["--examples"]);
+    }
+    cargo(&args)
+}
+
+fn test(extra: &[String]) -> Result<()> {
+    build_all(false)?;
+    let mut args = vec!["test", "--workspace"];
+    args.extend(extra.iter().map(String::as_str));
+    cargo(&args)
+}
+
+fn convert(extra: &[String]) -> Result<()> {
+    cargo(&["build", "--workspace", "--lib", "--bins"])?;
+    let exe = root().join("target/debug").join(format!("convert{}", std::env::consts::EXE_SUFFIX));
+    let status = Command::new(&exe).args(extra).status().with_context(|| format!("running {}", exe.display()))?;
+    std::process::exit(status.code().unwrap_or(1));
+}
+
+fn dist(dir: PathBuf) -> Result<()> {
+    build_all(true)?;
+    let release = root().join("target/release");
+    let plugins = dir.join("plugins");
+    std::fs::create_dir_all(&plugins)?;
+    let exe = format!("convert{}", std::env::consts::EXE_SUFFIX);
+    std::fs::copy(release.join(&exe), dir.join(&exe))?;
+    let mut staged = 0;
+    for entry in std::fs::read_dir(&release)? {
+        let path = entry?.path();
+        let name = path.file_name().unwrap_or_default().to_string_lossy().into_owned();
+        let stem = name.strip_prefix(std::env::consts::DLL_PREFIX).unwrap_or(&name);
+        if stem.starts_with("toolport_plugin_") && name.ends_with(std::env::consts::DLL_SUFFIX) {
+            std::fs::copy(&path, plugins.join(&name))?;
+            staged += 1;
+        }
+    }
+    println!("staged {} and {staged} plugins in {}", exe, dir.display());
+    Ok(())
+}

@@ -1,0 +1,229 @@
+//! The foundation's promises, through the real binary and the real dynamic libraries:
+//! plugins are found and listed, broken plugins fail clearly while the others keep working,
+//! bad input gets one clear line and the documented exit code, outputs never overwrite inputs.
+
+mod support;
+
+use std::path::Path;
+
+use support::*;
+
+const ALL_FORMATS: [&str; 9] =
+    ["anthropic", "gemini", "gloodata", "mcp", "openai", "openapi", "raycast", "skydeck", "vertex"];
+
+#[test]
+fn formats_lists_every_plugin_with_its_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = run_in(dir.path(), &["formats", "--json"]);
+    run.expect_code(0);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let formats = doc["formats"].as_array().unwrap();
+    let ids: Vec<&str> = formats.iter().map(|f| f["id"].as_str().unwrap()).collect();
+    for id in ALL_FORMATS {
+        assert!(ids.contains(&id), "{id} missing from {ids:?}");
+    }
+    for f in formats {
+        let plugin = f["plugin"].as_str().unwrap();
+        assert!(Path::new(plugin).exists(), "{plugin}");
+        assert!(f["reads"].as_bool().unwrap() && f["writes"].as_bool().unwrap(), "{} reads and writes", f["id"]);
+    }
+    let gloodata = formats.iter().find(|f| f["id"] == "gloodata").unwrap();
+    assert_eq!(gloodata["aliases"], serde_json::json!(["extension-info"]));
+    let table = run_in(dir.path(), &["formats"]);
+    table.expect_code(0);
+    assert!(table.stdout.contains("libtoolport_plugin_gloodata"), "{}", table.stdout);
+    assert!(table.stdout.contains("trust"), "the table warns that plugins are native code");
+}
+
+/// Copies the broken plugins into one folder, with a healthy one, and loads them all.
+fn broken_plugin_dir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["wrong_magic", "other_abi", "panics", "no_entry", "bad_json"] {
+        let path = test_plugin(name);
+        std::fs::copy(&path, dir.path().join(path.file_name().unwrap())).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn broken_plugins_fail_clearly_and_the_others_keep_working() {
+    let plugins = broken_plugin_dir();
+    let dir = plugins.path().to_str().unwrap();
+    let run = run_in(plugins.path(), &["--plugin-dir", dir, "formats"]);
+    run.expect_code(0);
+    let lines = format!("{}{}", run.stdout, run.stderr);
+    for (file, says) in [
+        ("wrong_magic", "not the toolport magic"),
+        ("other_abi", "plugin speaks plugin ABI 99, this convert speaks ABI 1"),
+        ("no_entry", "does not export the symbol `toolport_plugin_entry`"),
+    ] {
+        let line = lines.lines().find(|l| l.contains(&format!("toolport_testplugin_{file}"))).unwrap_or_else(|| {
+            panic!("no message names the {file} plugin:\n{lines}");
+        });
+        assert!(line.contains(says), "{line}");
+    }
+    for id in ["gloodata", "skydeck", "panicky", "garbled"] {
+        assert!(run.stdout.lines().any(|l| l.starts_with(id)), "{id} still listed:\n{}", run.stdout);
+    }
+}
+
+#[test]
+fn a_panicking_plugin_never_aborts_convert() {
+    let plugins = broken_plugin_dir();
+    let input = plugins.path().join("in.json");
+    std::fs::write(&input, "{}").unwrap();
+    let dir = plugins.path().to_str().unwrap();
+    let run = run_in(plugins.path(), &["--plugin-dir", dir, "--from", "panicky", "--to", "gloodata", "in.json"]);
+    run.expect_code(1);
+    assert!(run.stderr.contains("plugin panicked: this reader always panics"), "{}", run.stderr);
+    assert!(run.stderr.contains("toolport_testplugin_panics"), "names the plugin file: {}", run.stderr);
+    let run = run_in(plugins.path(), &["--plugin-dir", dir, "--from", "garbled", "--to", "gloodata", "in.json"]);
+    run.expect_code(1);
+    assert!(run.stderr.contains("returned invalid JSON"), "{}", run.stderr);
+    assert!(run.stderr.contains("toolport_testplugin_bad_json"), "{}", run.stderr);
+}
+
+#[test]
+fn unknown_formats_list_the_known_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = run_in(dir.path(), &["--from", "nope", "--to", "gloodata", "x.json"]);
+    run.expect_code(2);
+    assert!(run.stderr.contains("unknown format `nope`; known formats: "), "{}", run.stderr);
+    assert!(run.stderr.contains("gloodata"), "{}", run.stderr);
+}
+
+#[test]
+fn no_plugins_found_lists_the_places_searched() {
+    let dir = tempfile::tempdir().unwrap();
+    let lonely = dir.path().join("convert");
+    std::fs::copy(exe(), &lonely).unwrap();
+    let output = std::process::Command::new(&lonely)
+        .env("HOME", dir.path())
+        .env_remove("XDG_DATA_HOME")
+        .env_remove("TOOLPORT_PLUGIN_PATH")
+        .args(["formats"])
+        .output()
+        .unwrap();
+    let run = finish(output);
+    run.expect_code(2);
+    assert!(run.stderr.contains("no plugins found; searched:"), "{}", run.stderr);
+    assert!(run.stderr.contains(".local/share/toolport/plugins"), "{}", run.stderr);
+    assert!(run.stderr.contains(&format!("{}", dir.path().join("plugins").display())), "{}", run.stderr);
+}
+
+/// One bad input, one clear line with the documented exit code.
+fn check_bad_input(setup: impl FnOnce(&Path) -> String, expect: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let input = setup(dir.path());
+    let run = run_in(dir.path(), &["--from", "gloodata", "--to", "skydeck", &input, "-o", "out"]);
+    run.expect_code(1);
+    let errors: Vec<&str> = run.stderr.lines().filter(|l| l.contains("error")).collect();
+    assert_eq!(errors.len(), 1, "one error line:\n{}", run.stderr);
+    assert!(errors[0].contains(expect), "{:?} should contain {expect:?}", errors[0]);
+    assert!(!dir.path().join("out").read_dir().map(|mut d| d.next().is_some()).unwrap_or(false), "nothing written");
+}
+
+#[test]
+fn bad_inputs_get_one_clear_line() {
+    check_bad_input(|_| "missing.json".into(), "missing.json: no such file or directory");
+    check_bad_input(
+        |d| {
+            std::fs::write(d.join("empty.json"), "").unwrap();
+            "empty.json".into()
+        },
+        "empty.json: error[input/invalid]: is empty",
+    );
+    check_bad_input(
+        |d| {
+            std::fs::create_dir(d.join("folder")).unwrap();
+            "folder".into()
+        },
+        "is a directory, but gloodata reads a single file",
+    );
+    check_bad_input(
+        |d| {
+            std::fs::write(d.join("latin1.json"), b"{\"ns\": \"caf\xe9\"}").unwrap();
+            "latin1.json".into()
+        },
+        "is not UTF-8 text (invalid byte at offset 11)",
+    );
+    check_bad_input(
+        |d| {
+            std::fs::write(d.join("broken.json"), "{\n  \"ns\": \"x\",\n  \"tools\": {,}\n}\n").unwrap();
+            "broken.json".into()
+        },
+        "broken.json:3:13: error[input/syntax]: invalid JSON",
+    );
+}
+
+#[test]
+fn outputs_never_overwrite_inputs_or_existing_files() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(seed_map(), dir.path().join("map.json")).unwrap();
+    std::fs::write(dir.path().join("taken.json"), "keep me").unwrap();
+
+    let run = run_in(dir.path(), &["--from", "gloodata", "--to", "gloodata", "map.json", "-o", "map.json"]);
+    run.expect_code(1);
+    assert!(run.stderr.contains("map.json: is an input; toolport never overwrites its inputs"), "{}", run.stderr);
+    assert_eq!(std::fs::read(dir.path().join("map.json")).unwrap(), std::fs::read(seed_map()).unwrap());
+
+    let run = run_in(dir.path(), &["--from", "gloodata", "--to", "gloodata", "map.json", "-o", "taken.json"]);
+    run.expect_code(1);
+    assert!(run.stderr.contains("taken.json: already exists; use --force to overwrite it"), "{}", run.stderr);
+    assert_eq!(std::fs::read_to_string(dir.path().join("taken.json")).unwrap(), "keep me");
+
+    run_in(dir.path(), &["--from", "gloodata", "--to", "gloodata", "map.json", "-o", "taken.json", "--force"])
+        .expect_code(0);
+    let written: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("taken.json")).unwrap()).unwrap();
+    assert_eq!(written["ns"], "mynamespace");
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(leftovers.len(), 2, "no staging or temporary files left: {leftovers:?}");
+}
+
+#[test]
+fn a_conversion_runs_through_the_loaded_plugins() {
+    let dir = tempfile::tempdir().unwrap();
+    let map = seed_map();
+    let run = run_in(dir.path(), &["--to", "skydeck", map.to_str().unwrap(), "-o", "out/"]);
+    run.expect_code(0);
+    let written = dir.path().join("out/show-map-at-address-and-zoom.json");
+    let files: Vec<_> = std::fs::read_dir(dir.path().join("out")).unwrap().map(|e| e.unwrap().path()).collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    let doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&files[0]).unwrap()).unwrap();
+    assert!(doc["model_prompt"].as_str().unwrap().contains("{{address}}"), "{doc}");
+    let _ = written;
+
+    let stdout = run_in(dir.path(), &["--from", "gloodata", "--to", "gloodata", map.to_str().unwrap()]);
+    stdout.expect_code(0);
+    let doc: serde_json::Value = serde_json::from_str(&stdout.stdout).unwrap();
+    assert_eq!(doc["tools"]["showMapAtAddressAndZoom"]["ui"]["prefix"], "Show Map");
+}
+
+#[test]
+fn inspect_prints_the_versioned_model_and_check_reports_losses() {
+    let dir = tempfile::tempdir().unwrap();
+    let map = seed_map();
+    let run = run_in(dir.path(), &["inspect", map.to_str().unwrap()]);
+    run.expect_code(0);
+    let model: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(model["schema_version"], 1);
+    assert_eq!(model["tool_set"]["id"], "mynamespace");
+    assert_eq!(model["tool_set"]["tools"][0]["name"], "showMapAtAddressAndZoom");
+
+    let run = run_in(dir.path(), &["check", map.to_str().unwrap(), "--to", "skydeck", "--strict"]);
+    run.expect_code(3);
+    assert!(run.stderr.contains("loss/display"), "{}", run.stderr);
+    let run = run_in(dir.path(), &["check", map.to_str().unwrap()]);
+    run.expect_code(0);
+    assert!(run.stderr.contains("ok (gloodata)"), "{}", run.stderr);
+}
+
+#[test]
+fn strict_refuses_lossy_conversions_with_exit_code_3() {
+    let dir = tempfile::tempdir().unwrap();
+    let map = seed_map();
+    let run = run_in(dir.path(), &["--strict", "--to", "skydeck", map.to_str().unwrap(), "-o", "out"]);
+    run.expect_code(3);
+    assert!(!dir.path().join("out").exists() || std::fs::read_dir(dir.path().join("out")).unwrap().next().is_none());
+}
