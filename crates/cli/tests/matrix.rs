@@ -1,0 +1,89 @@
+//! Every format to every format, through the loaded plugins: each output must convert without
+//! an error and read back with its own format; the seed's map tool survives a trip through
+//! every format and back to Gloodata with its parameters.
+
+mod support;
+
+use std::path::PathBuf;
+
+use support::*;
+
+const TARGETS: [&str; 9] =
+    ["gloodata", "skydeck", "raycast", "vertex", "openapi", "mcp", "openai", "anthropic", "gemini"];
+
+/// One representative input per source format.
+fn sources() -> Vec<(&'static str, PathBuf)> {
+    let corpus = toolport_testkit::corpus;
+    let fixture = toolport_testkit::fixture;
+    vec![
+        ("gloodata", fixture("gloodata/show-map.json")),
+        ("gloodata", corpus("gloodata/ext-rs-service-status.json")),
+        ("skydeck", corpus("skydeck/synthetic--llm-tool--strict.json")),
+        ("openapi", corpus("openapi/oai-examples/petstore-expanded.yaml")),
+        ("vertex", corpus("vertex/hello_extension/import_request.docs.json")),
+        ("raycast", corpus("raycast/obsidian")),
+        ("mcp", fixture("mcp/issue-tracker.json")),
+        ("openai", fixture("openai/chat-tools.json")),
+        ("anthropic", fixture("anthropic/support-tools.json")),
+    ]
+}
+
+#[test]
+fn every_format_converts_to_every_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut failures = Vec::new();
+    for (i, (from, input)) in sources().into_iter().enumerate() {
+        for to in TARGETS {
+            let out = dir.path().join(format!("{i}-{from}-to-{to}"));
+            let run = run_in(
+                dir.path(),
+                &["--from", from, "--to", to, input.to_str().unwrap(), "-o", out.to_str().unwrap(), "-q"],
+            );
+            if run.code != Some(0) {
+                failures.push(format!("{from} {} -> {to}: exit {:?}\n{}", input.display(), run.code, run.stderr));
+                continue;
+            }
+            // The output reads back with its own format.
+            let back = if to == "raycast" { out.clone() } else { first_file(&out) };
+            let check = run_in(dir.path(), &["check", "--from", to, back.to_str().unwrap(), "-q"]);
+            if check.code != Some(0) {
+                failures.push(format!("{from} -> {to}: output does not read back\n{}", check.stderr));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+}
+
+fn first_file(dir: &std::path::Path) -> PathBuf {
+    if dir.is_file() {
+        return dir.to_path_buf();
+    }
+    let mut files: Vec<PathBuf> =
+        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_file()).collect();
+    files.sort();
+    files.into_iter().next().unwrap_or_else(|| panic!("{} is empty", dir.display()))
+}
+
+#[test]
+fn the_seed_map_tool_goes_everywhere_and_back_with_its_parameters() {
+    let dir = tempfile::tempdir().unwrap();
+    for via in TARGETS {
+        let there = dir.path().join(format!("there-{via}"));
+        run_in(
+            dir.path(),
+            &["--from", "gloodata", "--to", via, seed_map().to_str().unwrap(), "-o", there.to_str().unwrap(), "-q"],
+        )
+        .expect_code(0);
+        let input = if via == "raycast" { there.clone() } else { first_file(&there) };
+        let back = run_in(dir.path(), &["--from", via, "--to", "gloodata", input.to_str().unwrap(), "-q"]);
+        back.expect_code(0);
+        let doc: serde_json::Value = serde_json::from_str(&back.stdout).unwrap();
+        let tools = doc["tools"].as_object().unwrap();
+        assert_eq!(tools.len(), 1, "via {via}: {doc}");
+        let fields = tools.values().next().unwrap()["schema"]["fields"].as_object().unwrap();
+        let names: Vec<&str> = fields.keys().map(String::as_str).collect();
+        assert_eq!(names, ["address", "zoom"], "via {via}: {doc}");
+        assert_eq!(fields["zoom"]["type"], if via == "skydeck" { "string" } else { "integer" }, "via {via}");
+        assert_eq!(fields["address"]["description"], "the address to display in the map", "via {via}");
+    }
+}
