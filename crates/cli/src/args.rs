@@ -10,7 +10,7 @@ use clap::{Args, Parser, Subcommand};
 /// Exit codes: 0 success (losses allowed), 1 some input failed, 2 usage error (bad flags,
 /// unknown format, no plugins), 3 something would be lost under --strict.
 #[derive(Debug, Parser)]
-#[command(name = "convert", version, args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+#[command(name = "convert", version, subcommand_negates_reqs = true)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,

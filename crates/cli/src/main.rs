@@ -46,6 +46,10 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match dispatch(cli) {
         Ok(status) => ExitCode::from(status as u8),
+        // `convert … | head` closing the pipe early is not an error worth a message.
+        Err(e) if e.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) => {
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             let usage = e.downcast_ref::<UsageError>().is_some();
             eprintln!("error: {e:#}");
@@ -202,7 +206,7 @@ fn check(
 ) -> Result<ExitStatus> {
     let from = from.map(|f| registry.format(f)).transpose().map_err(UsageError::from)?;
     let to = to.map(|t| registry.format(t)).transpose().map_err(UsageError::from)?;
-    let items = pipeline::find_inputs(registry, inputs, from).map_err(|e| UsageError(e.to_string()))?;
+    let items = pipeline::find_inputs(registry, inputs, from);
     let verbosity = Verbosity::new(global.quiet, global.verbose);
     let mut status = ExitStatus::Ok;
     for item in &items {

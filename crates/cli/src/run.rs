@@ -56,7 +56,7 @@ pub fn run(registry: &Registry, args: &ConvertArgs, global: &GlobalArgs) -> Resu
     }
     let from = args.from.as_deref().map(|f| registry.format(f)).transpose().map_err(UsageError::from)?;
     let paths = expand_globs(&args.inputs)?;
-    let items = pipeline::find_inputs(registry, &paths, from).map_err(|e| UsageError(e.to_string()))?;
+    let items = pipeline::find_inputs(registry, &paths, from);
     if items.is_empty() {
         return Err(UsageError(format!(
             "no inputs found in {}",
@@ -215,7 +215,7 @@ impl Job<'_> {
             Ok(loaded) => loaded,
             Err(ResolveError::Undetected { .. }) if item.found_by_walking => {
                 report.status = Status::Skipped;
-                report.diagnostics.push(Diagnostic::info(
+                report.diagnostics.push(Diagnostic::warning(
                     codes::RUN_SKIPPED,
                     "",
                     "skipped: no format recognises this file",

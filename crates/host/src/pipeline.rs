@@ -51,22 +51,20 @@ impl InputItem {
 /// when a directory format recognises it (a Raycast extension); otherwise it is walked, and
 /// files with an extension some readable format uses, and sub-folders a directory format
 /// recognises, become inputs. With `from`, only that format is considered.
-pub fn find_inputs(
-    registry: &Registry,
-    args: &[PathBuf],
-    from: Option<&FormatEntry>,
-) -> Result<Vec<InputItem>, InputError> {
+pub fn find_inputs(registry: &Registry, args: &[PathBuf], from: Option<&FormatEntry>) -> Vec<InputItem> {
     let mut items = Vec::new();
     for arg in args {
         if arg.as_os_str() == "-" {
             items.push(InputItem { path: arg.clone(), relative: "stdin".into(), found_by_walking: false });
             continue;
         }
-        let metadata = std::fs::metadata(arg).map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => InputError::Missing(arg.clone()),
-            _ => InputError::Io { path: arg.clone(), source: e },
-        })?;
         let own_name = arg.file_name().map(PathBuf::from).unwrap_or_else(|| arg.clone());
+        // A path that cannot be read is still an input: loading it reports why, and the
+        // other inputs go on.
+        let Ok(metadata) = std::fs::metadata(arg) else {
+            items.push(InputItem { path: arg.clone(), relative: own_name, found_by_walking: false });
+            continue;
+        };
         if !metadata.is_dir() {
             items.push(InputItem { path: arg.clone(), relative: own_name, found_by_walking: false });
         } else if is_directory_input(registry, arg, from)
@@ -78,7 +76,7 @@ pub fn find_inputs(
             walk(registry, arg, arg, from, &mut items);
         }
     }
-    Ok(items)
+    items
 }
 
 fn walk(registry: &Registry, root: &Path, dir: &Path, from: Option<&FormatEntry>, items: &mut Vec<InputItem>) {
