@@ -68,18 +68,12 @@ pub fn uncarried(model: &ToolSet, format_id: &str, carried: &Carried) -> Vec<Dia
                 schema_level(schema, &child(&ppath, "schema"), carried.schema, &what, format_id, &mut out);
             }
         }
-        if let Some(schema) = tool.get("output").and_then(|o| o.get("schema")) {
-            if carried.tool.contains(&"output") {
-                let what = format!("the output of tool `{name}`");
-                schema_level(
-                    schema,
-                    &child(&child(&path, "output"), "schema"),
-                    carried.schema,
-                    &what,
-                    format_id,
-                    &mut out,
-                );
-            }
+        if let Some(schema) = tool.get("output").and_then(|o| o.get("schema"))
+            && carried.tool.contains(&"output")
+        {
+            let what = format!("the output of tool `{name}`");
+            let path = child(&child(&path, "output"), "schema");
+            schema_level(schema, &path, carried.schema, &what, format_id, &mut out);
         }
     }
     out

@@ -192,7 +192,7 @@ mod tests {
         std::fs::write(&existing, "{}").unwrap();
         let file = |name: &str, owner: &str| PlannedFile { path: dir.path().join(name), owner: owner.into() };
         let plan = [file("a.json", "x"), file("a.json", "y"), file("in.json", "z"), file("old.json", "w")];
-        let problems: Vec<String> = check_plan(&plan, &[input.clone()], false)
+        let problems: Vec<String> = check_plan(&plan, std::slice::from_ref(&input), false)
             .iter()
             .map(|e| e.to_string().replace(&dir.path().display().to_string(), "TMP"))
             .collect();

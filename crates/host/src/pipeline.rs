@@ -58,22 +58,19 @@ pub fn find_inputs(registry: &Registry, args: &[PathBuf], from: Option<&FormatEn
             items.push(InputItem { path: arg.clone(), relative: "stdin".into(), found_by_walking: false });
             continue;
         }
-        let own_name = arg.file_name().map(PathBuf::from).unwrap_or_else(|| arg.clone());
-        // A path that cannot be read is still an input: loading it reports why, and the
-        // other inputs go on.
-        let Ok(metadata) = std::fs::metadata(arg) else {
-            items.push(InputItem { path: arg.clone(), relative: own_name, found_by_walking: false });
-            continue;
-        };
-        if !metadata.is_dir() {
-            items.push(InputItem { path: arg.clone(), relative: own_name, found_by_walking: false });
-        } else if is_directory_input(registry, arg, from)
-            || from
-                .is_some_and(|f| f.info.input == InputShape::Directory && !has_recognised_subdir(registry, arg, from))
-        {
-            items.push(InputItem { path: arg.clone(), relative: own_name, found_by_walking: false });
-        } else {
+        // A directory is walked unless it is itself one input: a directory format recognises
+        // it, or `--from` names a directory format and no sub-folder is one.
+        let walk_it = std::fs::metadata(arg).is_ok_and(|m| m.is_dir())
+            && !is_directory_input(registry, arg, from)
+            && !from
+                .is_some_and(|f| f.info.input == InputShape::Directory && !has_recognised_subdir(registry, arg, from));
+        if walk_it {
             walk(registry, arg, arg, from, &mut items);
+        } else {
+            // A path that cannot be read is still an input: loading it reports why, and the
+            // other inputs go on.
+            let relative = arg.file_name().map(PathBuf::from).unwrap_or_else(|| arg.clone());
+            items.push(InputItem { path: arg.clone(), relative, found_by_walking: false });
         }
     }
     items
@@ -137,10 +134,8 @@ fn probe_bundle(dir: &Path) -> Bundle {
     let Ok(entries) = std::fs::read_dir(dir) else { return bundle };
     for path in entries.filter_map(Result::ok).map(|e| e.path()) {
         let small = std::fs::metadata(&path).is_ok_and(|m| m.is_file() && m.len() <= 4 << 20);
-        if let (true, Some(name)) = (small, path.file_name()) {
-            if let Ok(text) = std::fs::read_to_string(&path) {
-                bundle.insert(name.to_string_lossy(), text);
-            }
+        if let (true, Some(name), Ok(text)) = (small, path.file_name(), std::fs::read_to_string(&path)) {
+            bundle.insert(name.to_string_lossy(), text);
         }
     }
     bundle

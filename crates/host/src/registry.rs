@@ -129,7 +129,7 @@ impl Registry {
             .map(|f| (f, f.format.detect(bundle)))
             .filter(|(_, confidence)| *confidence > 0)
             .collect();
-        found.sort_by(|a, b| b.1.cmp(&a.1));
+        found.sort_by_key(|(_, confidence)| std::cmp::Reverse(*confidence));
         found
     }
 }
