@@ -58,11 +58,12 @@ pub fn run(registry: &Registry, args: &ConvertArgs, global: &GlobalArgs) -> Resu
     let paths = expand_globs(&args.inputs)?;
     let items = pipeline::find_inputs(registry, &paths, from);
     if items.is_empty() {
-        return Err(UsageError(format!(
-            "no inputs found in {}",
-            paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
-        ))
-        .into());
+        let wanted = match from {
+            Some(f) => format!("no {} input (a file ending .{})", f.info.id, f.info.extensions.join(", .")),
+            None => "nothing any format reads".to_owned(),
+        };
+        let places: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        bail!("{}: is a directory, but {wanted} was found in it", places.join(", "));
     }
     if items.iter().filter(|i| i.is_stdin()).count() > 0 && items.len() > 1 {
         return Err(UsageError("- (standard input) cannot be combined with other inputs".into()).into());

@@ -125,7 +125,7 @@ fn check_bad_input(setup: impl FnOnce(&Path) -> String, expect: &str) {
 
 #[test]
 fn bad_inputs_get_one_clear_line() {
-    check_bad_input(|_| "missing.json".into(), "missing.json: no such file or directory");
+    check_bad_input(|_| "missing.json".into(), "missing.json: error[input/invalid]: no such file or directory");
     check_bad_input(
         |d| {
             std::fs::write(d.join("empty.json"), "").unwrap();
@@ -138,7 +138,7 @@ fn bad_inputs_get_one_clear_line() {
             std::fs::create_dir(d.join("folder")).unwrap();
             "folder".into()
         },
-        "is a directory, but gloodata reads a single file",
+        "folder: is a directory, but no gloodata input (a file ending .json) was found in it",
     );
     check_bad_input(
         |d| {

@@ -37,3 +37,40 @@ impl Format for Echo {
         Outcome::ok(Bundle::single("out.echo", model.title.clone().unwrap_or_default()), vec![])
     }
 }
+
+/// Exports a hand-made plugin table with the given header and `Echo(name)` as its format, and
+/// every call answered by `call` (an `extern "C" fn(u32, *const u8, usize) -> RawBuffer`).
+/// Used to build plugins that break the handshake or the data rules on purpose.
+#[macro_export]
+macro_rules! broken_plugin {
+    (name: $name:literal, magic: $magic:expr, abi: $abi:expr, call: $call:path) => {
+        extern "C" fn describe() -> toolport_plugin::abi::RawBuffer {
+            toolport_plugin::export::describe(plugin)
+        }
+        fn plugin() -> &'static toolport_plugin::export::Plugin {
+            static PLUGIN: std::sync::OnceLock<toolport_plugin::export::Plugin> = std::sync::OnceLock::new();
+            PLUGIN.get_or_init(|| {
+                toolport_plugin::export::Plugin::new($name, "0.0.0", vec![Box::new($crate::Echo($name))])
+            })
+        }
+        static TABLE: toolport_plugin::abi::PluginTable = toolport_plugin::abi::PluginTable {
+            header: $crate::header($magic, $abi),
+            model_schema_version: toolport_plugin::MODEL_SCHEMA_VERSION,
+            describe,
+            detect: $call,
+            read: $call,
+            write: $call,
+            free: toolport_plugin::export::free,
+        };
+        #[allow(unsafe_code)]
+        #[unsafe(no_mangle)]
+        pub extern "C" fn toolport_plugin_entry() -> *const toolport_plugin::abi::PluginTable {
+            &TABLE
+        }
+    };
+}
+
+/// A call that returns an empty buffer (never reached by the handshake tests).
+pub extern "C" fn no_answer(_format: u32, _request: *const u8, _len: usize) -> toolport_plugin::abi::RawBuffer {
+    toolport_plugin::abi::RawBuffer { ptr: std::ptr::null_mut(), len: 0, capacity: 0 }
+}
