@@ -1,0 +1,59 @@
+//! Fixture extensions under fixtures/raycast/: what is read from them (golden model and
+//! diagnostics), what is written back (golden files), and raycast → raycast round trips.
+
+use insta::{assert_json_snapshot, assert_snapshot};
+use toolport_plugin::{Bundle, Diagnostic, Format, Options, ToolSet};
+use toolport_plugin_raycast::Raycast;
+use toolport_testkit::{fixture, load, render};
+
+const FIXTURES: [&str; 6] = ["forms", "types", "ai-yaml", "ai-json5", "wrapped-json", "broken"];
+
+fn read(name: &str) -> (ToolSet, Vec<Diagnostic>) {
+    let outcome = Raycast.read(&load(&fixture(&format!("raycast/{name}"))), &Options::default());
+    (
+        outcome.value.unwrap_or_else(|| panic!("{name}: read failed:\n{}", render(&outcome.diagnostics))),
+        outcome.diagnostics,
+    )
+}
+
+fn write(model: &ToolSet) -> (Bundle, Vec<Diagnostic>) {
+    let outcome = Raycast.write(model, &Options::default());
+    (outcome.value.expect("write"), outcome.diagnostics)
+}
+
+/// Every written file, one after another, for a golden snapshot.
+fn files(bundle: &Bundle) -> String {
+    bundle.files.iter().map(|(path, text)| format!("==> {path} <==\n{text}\n")).collect()
+}
+
+#[test]
+fn fixtures_read_to_the_golden_model() {
+    for name in FIXTURES {
+        let (model, diagnostics) = read(name);
+        assert_json_snapshot!(format!("{name}.model"), model);
+        assert_snapshot!(format!("{name}.read-diagnostics"), render(&diagnostics));
+    }
+}
+
+#[test]
+fn fixtures_write_the_golden_files() {
+    for name in FIXTURES {
+        let (model, _) = read(name);
+        let (bundle, diagnostics) = write(&model);
+        assert_snapshot!(format!("{name}.written"), files(&bundle));
+        assert_snapshot!(format!("{name}.write-diagnostics"), render(&diagnostics));
+    }
+}
+
+#[test]
+fn fixtures_round_trip_to_the_same_model() {
+    for name in FIXTURES {
+        let (model, _) = read(name);
+        let (bundle, _) = write(&model);
+        let again = Raycast.read(&bundle, &Options::default()).value.expect("re-read");
+        let expected = serde_json::to_value(&model).unwrap();
+        let actual = serde_json::to_value(&again).unwrap();
+        toolport_testkit::assert_same_json(&expected, &actual, name);
+        assert_eq!(model, again, "{name}");
+    }
+}
