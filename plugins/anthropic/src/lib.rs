@@ -1,6 +1,41 @@
-//! anthropic tool definitions
+//! Anthropic tools: `{name, description?, input_schema, input_examples?, strict?, cache_control?}`.
+//! A file holds an array of tools, `{"tools": [...]}`, or one tool.
+//!
+//! `input_examples` become canonical examples: one example per input example, with an empty
+//! prompt (Anthropic gives none, and inventing one would be read back as if a user had said it)
+//! and one expected call of the tool whose arguments are plain equalities, in order. Any example
+//! of that form is written back as an input example of its tool; other parts of examples are
+//! reported as loss.
+//!
+//! Reading keeps under `extras["anthropic"]` the document's shape, `strict`, `cache_control`,
+//! unknown keys, and `input_schema` verbatim when the canonical schema cannot reproduce it.
+//! Writing: names follow `^[a-zA-Z0-9_-]{1,64}$`; strict mode (options key `strict=true`, or a
+//! tool whose source said `strict: true`) drops numeric and length constraints (reported) and is
+//! turned off, with a diagnostic, for a recursive schema.
 
-use toolport_plugin::{Bundle, Diagnostic, Format, FormatInfo, InputShape, Options, Outcome, ToolSet, codes};
+pub mod strict;
+
+use indexmap::IndexMap;
+use serde_json::{Map, Value};
+use toolport_plugin::loss::{Carried, uncarried};
+use toolport_plugin::names::NameRules;
+use toolport_plugin::source::child;
+use toolport_plugin::{
+    Bundle, Detection, Diagnostic, Example, Expectation, Format, FormatInfo, InputShape, Matcher, Options, Outcome,
+    Tool, ToolCall, ToolSet, codes,
+};
+
+use toolport_function_tools::common::{Shape, Source};
+use toolport_function_tools::schema::SchemaWriter;
+use toolport_function_tools::{common, schema};
+use toolport_jsonschema::Dialect;
+
+const DIALECT: Dialect = Dialect::JsonSchema;
+
+const ID: &str = "anthropic";
+
+/// Anthropic tool names.
+pub const NAME_RULES: NameRules = NameRules::WORD_DASH_64;
 
 /// The `anthropic` format.
 #[derive(Debug, Default)]
@@ -9,24 +44,359 @@ pub struct Anthropic;
 impl Format for Anthropic {
     fn info(&self) -> FormatInfo {
         FormatInfo {
-            id: "anthropic".into(),
-            aliases: vec![],
-            description: "anthropic tool definitions".into(),
+            id: ID.into(),
+            aliases: vec!["claude".into(), "anthropic-tools".into()],
+            description: "Anthropic (Claude) tool definitions with input_schema (JSON)".into(),
             version: env!("CARGO_PKG_VERSION").into(),
-            reads: false,
-            writes: false,
+            reads: true,
+            writes: true,
             input: InputShape::File,
             extensions: vec!["json".into()],
         }
     }
 
-    fn read(&self, _input: &Bundle, _options: &Options) -> Outcome<ToolSet> {
-        Outcome::fail(Diagnostic::error(codes::INPUT_UNSUPPORTED, "", "the anthropic reader is not built yet"))
+    fn detect(&self, input: &Bundle) -> Detection {
+        let Some(value) = common::detect_value(input) else { return 0 };
+        let is_tool = |v: &Value| v.get("name").is_some_and(Value::is_string) && v.get("input_schema").is_some();
+        let tools = match &value {
+            Value::Array(items) => items.as_slice(),
+            Value::Object(map) => match map.get("tools") {
+                Some(Value::Array(items)) => items.as_slice(),
+                _ => return if is_tool(&value) { 85 } else { 0 },
+            },
+            _ => return 0,
+        };
+        match tools.iter().filter(|t| is_tool(t)).count() {
+            0 => 0,
+            n if n == tools.len() => 90,
+            _ => 70,
+        }
     }
 
-    fn write(&self, _model: &ToolSet, _options: &Options) -> Outcome<Bundle> {
-        Outcome::fail(Diagnostic::error(codes::INPUT_UNSUPPORTED, "", "the anthropic writer is not built yet"))
+    fn read(&self, input: &Bundle, _options: &Options) -> Outcome<ToolSet> {
+        match Source::parse(input, ID) {
+            Ok(source) => read_document(&source),
+            Err(error) => Outcome::fail(error),
+        }
     }
+
+    fn write(&self, model: &ToolSet, options: &Options) -> Outcome<Bundle> {
+        let (document, diagnostics) = write_document(model, options);
+        let mut bundle = Bundle::default();
+        bundle.insert(format!("{}.json", options.output_name("tools")), common::pretty(&document));
+        Outcome::ok(bundle, diagnostics)
+    }
+}
+
+fn read_document(source: &Source) -> Outcome<ToolSet> {
+    let mut diagnostics = Vec::new();
+    let mut model = ToolSet::default();
+    let mut set_extras = Map::new();
+    let (shape, items, base): (Shape, Vec<&Value>, &str) = match &source.value {
+        Value::Object(map) if map.get("tools").is_some_and(Value::is_array) => {
+            let others: Map<String, Value> =
+                map.iter().filter(|(k, _)| *k != "tools").map(|(k, v)| (k.clone(), v.clone())).collect();
+            if !others.is_empty() {
+                set_extras.insert("document".into(), Value::Object(others));
+            }
+            (Shape::Wrapped, map["tools"].as_array().into_iter().flatten().collect(), "/tools")
+        }
+        Value::Array(items) => (Shape::Array, items.iter().collect(), ""),
+        Value::Object(map) if map.contains_key("name") => (Shape::Single, vec![&source.value], ""),
+        _ => {
+            return Outcome::fail(source.at(Diagnostic::error(
+                codes::INPUT_INVALID,
+                "",
+                "expected Anthropic tools: an array of tools, {\"tools\": [...]}, or one tool",
+            )));
+        }
+    };
+    set_extras.insert("shape".into(), shape.as_str().into());
+    for (i, item) in items.into_iter().enumerate() {
+        let path = if shape == Shape::Single { String::new() } else { child(base, i.to_string()) };
+        if let Some((tool, examples)) = read_tool(source, item, &path, &mut diagnostics) {
+            if model.tools.iter().any(|t| t.name == tool.name) {
+                diagnostics.push(source.at(Diagnostic::warning(
+                    codes::INPUT_INVALID,
+                    child(&path, "name"),
+                    format!("tool name `{}` is used more than once", tool.name),
+                )));
+            }
+            model.tools.push(tool);
+            model.examples.extend(examples);
+        }
+    }
+    model.extras.insert(ID.into(), Value::Object(set_extras));
+    Outcome::ok(model, diagnostics)
+}
+
+/// Keys with a place in the model or in the tool's extras.
+const TOOL_KEYS: &[&str] = &["name", "description", "input_schema", "input_examples", "strict", "cache_control"];
+
+fn read_tool(
+    source: &Source,
+    value: &Value,
+    path: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<(Tool, Vec<Example>)> {
+    let Some(map) = value.as_object() else {
+        diagnostics.push(source.at(Diagnostic::error(codes::INPUT_INVALID, path, "a tool must be an object; skipped")));
+        return None;
+    };
+    let Some(name) = common::string(map, "name") else {
+        diagnostics.push(source.at(Diagnostic::error(
+            codes::INPUT_INVALID,
+            child(path, "name"),
+            "a tool needs a string `name`; skipped",
+        )));
+        return None;
+    };
+    if !NAME_RULES.is_valid(&name) {
+        diagnostics.push(source.at(Diagnostic::warning(
+            codes::INPUT_INVALID,
+            child(path, "name"),
+            format!("tool name `{name}` breaks Anthropic's rule {}", NAME_RULES.pattern),
+        )));
+    }
+    let mut extras = Map::new();
+    let mut keep = Map::new();
+    let mut tool = Tool::new(name);
+    tool.description = common::optional_string(source, map, "description", path, &mut keep, diagnostics);
+    match map.get("input_schema") {
+        Some(input) => {
+            let at = child(path, "input_schema");
+            tool.parameters = schema::read_input(source, input, DIALECT, &at, "input_schema", &mut extras, diagnostics);
+        }
+        None => {
+            diagnostics.push(source.at(Diagnostic::warning(
+                codes::INPUT_INVALID,
+                path,
+                format!("tool `{}` has no `input_schema` (Anthropic requires one)", tool.name),
+            )));
+            extras.insert("noInputSchema".into(), true.into());
+        }
+    }
+    let mut examples = Vec::new();
+    match map.get("input_examples") {
+        Some(Value::Array(items)) if items.iter().all(Value::is_object) => {
+            if items.is_empty() {
+                extras.insert("emptyInputExamples".into(), true.into());
+            }
+            examples = items.iter().filter_map(Value::as_object).map(|args| example_of(&tool.name, args)).collect();
+        }
+        Some(other) => {
+            diagnostics.push(source.at(Diagnostic::warning(
+                codes::INPUT_INVALID,
+                child(path, "input_examples"),
+                "`input_examples` should be an array of argument objects; kept as written",
+            )));
+            keep.insert("input_examples".into(), other.clone());
+        }
+        None => {}
+    }
+    match map.get("strict") {
+        Some(Value::Bool(flag)) => {
+            extras.insert("strict".into(), (*flag).into());
+        }
+        Some(other) => {
+            diagnostics.push(source.at(Diagnostic::warning(
+                codes::INPUT_INVALID,
+                child(path, "strict"),
+                "`strict` should be a boolean; kept as written",
+            )));
+            keep.insert("strict".into(), other.clone());
+        }
+        None => {}
+    }
+    for (key, value) in map {
+        if key == "cache_control" {
+            keep.insert(key.clone(), value.clone());
+        } else if !TOOL_KEYS.contains(&key.as_str()) {
+            diagnostics.push(source.at(Diagnostic::info(
+                codes::INPUT_UNKNOWN_KEY,
+                child(path, key),
+                format!("unknown tool key `{key}`; kept as written"),
+            )));
+            keep.insert(key.clone(), value.clone());
+        }
+    }
+    if !keep.is_empty() {
+        extras.insert("keep".into(), Value::Object(keep));
+    }
+    if !extras.is_empty() {
+        tool.extras.insert(ID.into(), Value::Object(extras));
+    }
+    Some((tool, examples))
+}
+
+/// An input example as a canonical example: no prompt, one expected call with these arguments.
+fn example_of(tool: &str, arguments: &Map<String, Value>) -> Example {
+    let arguments: IndexMap<String, Matcher> =
+        arguments.iter().map(|(k, v)| (k.clone(), Matcher::eq(v.clone()))).collect();
+    Example {
+        prompt: String::new(),
+        expected: vec![Expectation::CallsTool(ToolCall {
+            tool: tool.to_owned(),
+            arguments: Some(arguments),
+            long_form: false,
+        })],
+        ..Example::default()
+    }
+}
+
+const CARRIED: Carried = Carried {
+    tool_set: &["examples"],
+    tool: &["description"],
+    parameter: &["required"],
+    schema: schema::CARRIED_SCHEMA,
+    example: &["prompt", "expected"],
+};
+
+fn write_document(model: &ToolSet, options: &Options) -> (Value, Vec<Diagnostic>) {
+    let mut diagnostics = uncarried(model, ID, &CARRIED);
+    let writer = SchemaWriter { dialect: DIALECT, value_sets: &model.value_sets };
+    let names = common::tool_names(model, NAME_RULES, ID, &mut diagnostics);
+    let input_examples = input_examples(model, &mut diagnostics);
+    let set_extras = common::extras_object(&model.extras, ID);
+    let mut tools: Vec<Value> = model
+        .tools
+        .iter()
+        .zip(&names)
+        .enumerate()
+        .map(|(i, (tool, name))| {
+            let examples = input_examples.get(&i).cloned().unwrap_or_default();
+            write_tool(tool, name, examples, &child("/tools", i.to_string()), writer, options, &mut diagnostics)
+        })
+        .collect();
+    let shape = set_extras.get("shape").and_then(Value::as_str).and_then(Shape::parse).unwrap_or(Shape::Array);
+    let document = match shape {
+        Shape::Single if tools.len() == 1 => tools.remove(0),
+        Shape::Wrapped => {
+            let mut document = Map::new();
+            document.insert("tools".into(), Value::Array(tools));
+            if let Some(Value::Object(others)) = set_extras.get("document") {
+                document.extend(others.iter().map(|(k, v)| (k.clone(), v.clone())));
+            }
+            Value::Object(document)
+        }
+        _ => Value::Array(tools),
+    };
+    (document, diagnostics)
+}
+
+/// The input examples of each tool (by index) from the model's examples, reporting every part
+/// of an example an input example cannot say.
+fn input_examples(model: &ToolSet, diagnostics: &mut Vec<Diagnostic>) -> IndexMap<usize, Vec<Value>> {
+    let mut out: IndexMap<usize, Vec<Value>> = IndexMap::new();
+    for (i, example) in model.examples.iter().enumerate() {
+        let path = child("/examples", i.to_string());
+        if !example.prompt.is_empty() {
+            diagnostics.push(Diagnostic::loss(
+                codes::LOSS_EXAMPLES,
+                child(&path, "prompt"),
+                "Anthropic input examples have no prompt; only the expected tool arguments were written",
+            ));
+        }
+        for (j, expectation) in example.expected.iter().enumerate() {
+            let at = child(&child(&path, "expected"), j.to_string());
+            let written = match expectation {
+                Expectation::CallsTool(call) => call_as_input_example(model, call),
+                _ => None,
+            };
+            match written {
+                Some((tool, arguments)) => out.entry(tool).or_default().push(arguments),
+                None => diagnostics.push(Diagnostic::loss(
+                    codes::LOSS_EXAMPLES,
+                    at,
+                    "Anthropic input examples hold only a known tool's exact arguments; this expectation was left out",
+                )),
+            }
+        }
+    }
+    out
+}
+
+/// A call with exact arguments of a tool in the set: (tool index, arguments object).
+/// Dotted argument names (`user.name`) that are not parameters become nested objects.
+fn call_as_input_example(model: &ToolSet, call: &ToolCall) -> Option<(usize, Value)> {
+    let index = model.tools.iter().position(|t| t.name == call.tool)?;
+    let tool = &model.tools[index];
+    let mut arguments = Map::new();
+    for (name, matcher) in call.arguments.as_ref()? {
+        let value = matcher.as_eq()?.clone();
+        if tool.parameter(name).is_none() && name.contains('.') {
+            let mut parts: Vec<&str> = name.split('.').collect();
+            let last = parts.pop()?;
+            let mut target = &mut arguments;
+            for part in parts {
+                let entry = target.entry(part.to_owned()).or_insert_with(|| Value::Object(Map::new()));
+                target = entry.as_object_mut()?;
+            }
+            target.insert(last.to_owned(), value);
+        } else {
+            arguments.insert(name.clone(), value);
+        }
+    }
+    Some((index, Value::Object(arguments)))
+}
+
+fn write_tool(
+    tool: &Tool,
+    name: &str,
+    examples: Vec<Value>,
+    path: &str,
+    writer: SchemaWriter,
+    options: &Options,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Value {
+    let extras = common::extras_object(&tool.extras, ID);
+    let mut out = Map::new();
+    out.insert("name".into(), name.into());
+    if let Some(description) = &tool.description {
+        out.insert("description".into(), description.clone().into());
+    }
+    let strict = match options.get("strict") {
+        Some("true") => true,
+        Some("false") => false,
+        _ => extras.get("strict") == Some(&Value::Bool(true)),
+    };
+    let mut strict_written = strict;
+    if !(extras.get("noInputSchema") == Some(&Value::Bool(true)) && tool.parameters.is_empty()) {
+        let at = child(path, "parameters");
+        let mut input = schema::write_input(writer, &tool.parameters, &extras, "input_schema", &at, diagnostics);
+        if strict {
+            match strict::make_strict(&mut input, &child(path, "parameters")) {
+                Ok(changes) => diagnostics.extend(changes),
+                Err(reason) => {
+                    strict_written = false;
+                    diagnostics.push(Diagnostic::warning(
+                        codes::CHANGED_VALUE,
+                        child(path, "strict"),
+                        format!("tool `{}` was written without strict mode: {reason}", tool.name),
+                    ));
+                }
+            }
+        }
+        out.insert("input_schema".into(), input);
+    }
+    if !examples.is_empty() || extras.get("emptyInputExamples") == Some(&Value::Bool(true)) {
+        out.insert("input_examples".into(), Value::Array(examples));
+    }
+    match extras.get("strict") {
+        Some(written) if written.as_bool() == Some(strict_written) => {
+            out.insert("strict".into(), written.clone());
+        }
+        _ if strict_written || extras.contains_key("strict") || options.get("strict").is_some() => {
+            out.insert("strict".into(), strict_written.into());
+        }
+        _ => {}
+    }
+    if let Some(Value::Object(keep)) = extras.get("keep") {
+        for (key, value) in keep {
+            out.entry(key.clone()).or_insert_with(|| value.clone());
+        }
+    }
+    Value::Object(out)
 }
 
 toolport_plugin::declare_plugin!(Anthropic);

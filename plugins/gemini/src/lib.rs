@@ -1,6 +1,35 @@
-//! gemini tool definitions
+//! Gemini function declarations: `{"functionDeclarations": [...]}`, a bare array of
+//! declarations, `{"tools": [{"functionDeclarations": [...]}, ...]}`, or one declaration.
+//! A declaration: `name`, `description`, `parameters` (the OpenAPI 3.0 subset) or
+//! `parametersJsonSchema`, `response` or `responseJsonSchema`, `behavior`.
+//!
+//! Reading keeps under `extras["gemini"]` the document's shape, other tool entries
+//! (`googleSearch`, …) with their position, which schema keys a declaration used, upper-case
+//! type names, unknown keys, and a schema verbatim when the canonical form cannot reproduce it.
+//!
+//! Writing: names follow `^[A-Za-z_][A-Za-z0-9_.-]{0,63}$`; `parameters` in the Gemini subset
+//! (string enums only, `nullable`, `anyOf`, limited `format`), each forced change reported.
+//! Options: `schema=json` writes `parametersJsonSchema`/`responseJsonSchema` (JSON Schema) instead.
 
-use toolport_plugin::{Bundle, Diagnostic, Format, FormatInfo, InputShape, Options, Outcome, ToolSet, codes};
+pub mod subset;
+
+use serde_json::{Map, Value, json};
+use toolport_jsonschema::Dialect;
+use toolport_plugin::loss::{Carried, uncarried};
+use toolport_plugin::names::NameRules;
+use toolport_plugin::source::child;
+use toolport_plugin::{
+    Bundle, Detection, Diagnostic, Format, FormatInfo, InputShape, Options, Outcome, Output, Tool, ToolSet, codes,
+};
+
+use toolport_function_tools::common::Source;
+use toolport_function_tools::schema::SchemaWriter;
+use toolport_function_tools::{common, schema};
+
+const ID: &str = "gemini";
+
+/// Gemini function names.
+pub const NAME_RULES: NameRules = NameRules::FUNCTION;
 
 /// The `gemini` format.
 #[derive(Debug, Default)]
@@ -9,24 +38,380 @@ pub struct Gemini;
 impl Format for Gemini {
     fn info(&self) -> FormatInfo {
         FormatInfo {
-            id: "gemini".into(),
-            aliases: vec![],
-            description: "gemini tool definitions".into(),
+            id: ID.into(),
+            aliases: vec!["gemini-functions".into(), "function-declarations".into()],
+            description: "Gemini function declarations (functionDeclarations; JSON)".into(),
             version: env!("CARGO_PKG_VERSION").into(),
-            reads: false,
-            writes: false,
+            reads: true,
+            writes: true,
             input: InputShape::File,
             extensions: vec!["json".into()],
         }
     }
 
-    fn read(&self, _input: &Bundle, _options: &Options) -> Outcome<ToolSet> {
-        Outcome::fail(Diagnostic::error(codes::INPUT_UNSUPPORTED, "", "the gemini reader is not built yet"))
+    fn detect(&self, input: &Bundle) -> Detection {
+        let Some(value) = common::detect_value(input) else { return 0 };
+        let declares = |v: &Value| v.get("functionDeclarations").is_some_and(Value::is_array);
+        let is_declaration = |v: &Value| {
+            v.get("name").is_some_and(Value::is_string)
+                && ["parameters", "parametersJsonSchema", "response", "responseJsonSchema"]
+                    .iter()
+                    .any(|k| v.get(k).is_some())
+                && v.get("type").is_none()
+                && v.get("inputSchema").is_none()
+        };
+        match &value {
+            v if declares(v) => 95,
+            Value::Object(map)
+                if map.get("tools").and_then(Value::as_array).is_some_and(|t| t.iter().any(declares)) =>
+            {
+                95
+            }
+            // Bare declarations look like other formats' tools: only `parametersJsonSchema` or
+            // an upper-case OpenAPI type is specific.
+            Value::Array(items) if !items.is_empty() && items.iter().all(is_declaration) => 40,
+            v if is_declaration(v) => 30,
+            _ => 0,
+        }
     }
 
-    fn write(&self, _model: &ToolSet, _options: &Options) -> Outcome<Bundle> {
-        Outcome::fail(Diagnostic::error(codes::INPUT_UNSUPPORTED, "", "the gemini writer is not built yet"))
+    fn read(&self, input: &Bundle, _options: &Options) -> Outcome<ToolSet> {
+        match Source::parse(input, ID) {
+            Ok(source) => read_document(&source),
+            Err(error) => Outcome::fail(error),
+        }
     }
+
+    fn write(&self, model: &ToolSet, options: &Options) -> Outcome<Bundle> {
+        let (document, diagnostics) = write_document(model, options);
+        let mut bundle = Bundle::default();
+        bundle.insert(format!("{}.json", options.output_name("tools")), common::pretty(&document));
+        Outcome::ok(bundle, diagnostics)
+    }
+}
+
+fn read_document(source: &Source) -> Outcome<ToolSet> {
+    let mut diagnostics = Vec::new();
+    let mut model = ToolSet::default();
+    let mut set_extras = Map::new();
+    // (group index, declaration, path)
+    let mut declarations: Vec<(usize, &Value, String)> = Vec::new();
+    let list = |value: &Value| value.get("functionDeclarations").and_then(Value::as_array).cloned();
+    match &source.value {
+        Value::Object(map) if map.contains_key("functionDeclarations") => {
+            set_extras.insert("shape".into(), "declarations".into());
+            let others = without(map, "functionDeclarations");
+            if !others.is_empty() {
+                set_extras.insert("document".into(), Value::Object(others));
+            }
+            for (i, d) in map["functionDeclarations"].as_array().into_iter().flatten().enumerate() {
+                declarations.push((0, d, format!("/functionDeclarations/{i}")));
+            }
+        }
+        Value::Object(map)
+            if map.get("tools").and_then(Value::as_array).is_some_and(|t| t.iter().any(|e| list(e).is_some())) =>
+        {
+            set_extras.insert("shape".into(), "tools".into());
+            let others = without(map, "tools");
+            if !others.is_empty() {
+                set_extras.insert("document".into(), Value::Object(others));
+            }
+            let mut groups = Vec::new();
+            for (g, entry) in map["tools"].as_array().into_iter().flatten().enumerate() {
+                match entry.get("functionDeclarations").and_then(Value::as_array) {
+                    Some(items) => {
+                        let rest = entry.as_object().map(|m| without(m, "functionDeclarations")).unwrap_or_default();
+                        groups.push(Value::Object(rest));
+                        for (i, d) in items.iter().enumerate() {
+                            declarations.push((g, d, format!("/tools/{g}/functionDeclarations/{i}")));
+                        }
+                    }
+                    None => groups.push(json!({"entry": entry})),
+                }
+            }
+            set_extras.insert("groups".into(), Value::Array(groups));
+        }
+        Value::Array(items) => {
+            set_extras.insert("shape".into(), "array".into());
+            for (i, d) in items.iter().enumerate() {
+                declarations.push((0, d, format!("/{i}")));
+            }
+        }
+        Value::Object(map) if map.contains_key("name") => {
+            set_extras.insert("shape".into(), "single".into());
+            declarations.push((0, &source.value, String::new()));
+        }
+        _ => {
+            return Outcome::fail(source.at(Diagnostic::error(
+                codes::INPUT_INVALID,
+                "",
+                "expected Gemini function declarations: {\"functionDeclarations\": [...]}, {\"tools\": [...]}, or an array",
+            )));
+        }
+    }
+    for (group, value, path) in declarations {
+        if let Some(mut tool) = read_declaration(source, value, &path, &mut diagnostics) {
+            if group > 0 {
+                let extras = tool.extras.entry(ID.to_owned()).or_insert_with(|| Value::Object(Map::new()));
+                if let Value::Object(map) = extras {
+                    map.insert("group".into(), group.into());
+                }
+            }
+            if model.tools.iter().any(|t| t.name == tool.name) {
+                diagnostics.push(source.at(Diagnostic::warning(
+                    codes::INPUT_INVALID,
+                    child(&path, "name"),
+                    format!("function name `{}` is used more than once", tool.name),
+                )));
+            }
+            model.tools.push(tool);
+        }
+    }
+    model.extras.insert(ID.into(), Value::Object(set_extras));
+    Outcome::ok(model, diagnostics)
+}
+
+fn without(map: &Map<String, Value>, key: &str) -> Map<String, Value> {
+    map.iter().filter(|(k, _)| *k != key).map(|(k, v)| (k.clone(), v.clone())).collect()
+}
+
+const DECLARATION_KEYS: &[&str] =
+    &["name", "description", "parameters", "parametersJsonSchema", "response", "responseJsonSchema"];
+
+/// The dialect of a schema key.
+fn dialect_of(key: &str) -> Dialect {
+    if key.ends_with("JsonSchema") { Dialect::JsonSchema } else { Dialect::Gemini }
+}
+
+fn read_declaration(source: &Source, value: &Value, path: &str, diagnostics: &mut Vec<Diagnostic>) -> Option<Tool> {
+    let Some(map) = value.as_object() else {
+        diagnostics.push(source.at(Diagnostic::error(
+            codes::INPUT_INVALID,
+            path,
+            "a function declaration must be an object; skipped",
+        )));
+        return None;
+    };
+    let Some(name) = common::string(map, "name") else {
+        diagnostics.push(source.at(Diagnostic::error(
+            codes::INPUT_INVALID,
+            child(path, "name"),
+            "a function declaration needs a string `name`; skipped",
+        )));
+        return None;
+    };
+    if !NAME_RULES.is_valid(&name) {
+        diagnostics.push(source.at(Diagnostic::warning(
+            codes::INPUT_INVALID,
+            child(path, "name"),
+            format!("function name `{name}` breaks Gemini's rule {}", NAME_RULES.pattern),
+        )));
+    }
+    let mut extras = Map::new();
+    let mut keep = Map::new();
+    let mut tool = Tool::new(name);
+    tool.description = common::optional_string(source, map, "description", path, &mut keep, diagnostics);
+
+    let parameters_key = ["parameters", "parametersJsonSchema"].into_iter().find(|k| map.contains_key(*k));
+    if let Some(key) = parameters_key {
+        if key == "parametersJsonSchema" {
+            extras.insert("jsonSchema".into(), true.into());
+        }
+        let mut value = map[key].clone();
+        if subset::lower_types(&mut value) {
+            extras.insert("upperCaseTypes".into(), true.into());
+        }
+        let at = child(path, key);
+        tool.parameters = schema::read_input(source, &value, dialect_of(key), &at, key, &mut extras, diagnostics);
+        if tool.parameters.is_empty() {
+            extras.insert("emptyParameters".into(), true.into());
+        }
+        if key == "parameters" && map.contains_key("parametersJsonSchema") {
+            keep.insert("parametersJsonSchema".into(), map["parametersJsonSchema"].clone());
+        }
+    }
+    let response_key = ["response", "responseJsonSchema"].into_iter().find(|k| map.contains_key(*k));
+    if let Some(key) = response_key {
+        let mut value = map[key].clone();
+        if subset::lower_types(&mut value) {
+            extras.insert("upperCaseTypes".into(), true.into());
+        }
+        let at = child(path, key);
+        let schema = schema::read_single(source, &value, dialect_of(key), &at, key, &mut extras, diagnostics);
+        tool.output = Some(Output { schema: Some(schema), ..Output::default() });
+        if key == "response" && map.contains_key("responseJsonSchema") {
+            keep.insert("responseJsonSchema".into(), map["responseJsonSchema"].clone());
+        }
+        if key == "responseJsonSchema" {
+            extras.insert("responseJsonSchema".into(), true.into());
+        }
+    }
+    for (key, value) in map {
+        if key == "behavior" {
+            keep.insert(key.clone(), value.clone());
+        } else if !DECLARATION_KEYS.contains(&key.as_str()) {
+            diagnostics.push(source.at(Diagnostic::info(
+                codes::INPUT_UNKNOWN_KEY,
+                child(path, key),
+                format!("unknown function declaration key `{key}`; kept as written"),
+            )));
+            keep.insert(key.clone(), value.clone());
+        }
+    }
+    if !keep.is_empty() {
+        extras.insert("keep".into(), Value::Object(keep));
+    }
+    if !extras.is_empty() {
+        tool.extras.insert(ID.into(), Value::Object(extras));
+    }
+    Some(tool)
+}
+
+const CARRIED: Carried = Carried {
+    tool_set: &[],
+    tool: &["description", "output"],
+    parameter: &["required"],
+    schema: schema::CARRIED_SCHEMA,
+    example: &[],
+};
+
+fn write_document(model: &ToolSet, options: &Options) -> (Value, Vec<Diagnostic>) {
+    let mut diagnostics = uncarried(model, ID, &CARRIED);
+    let names = common::tool_names(model, NAME_RULES, ID, &mut diagnostics);
+    let set_extras = common::extras_object(&model.extras, ID);
+    let mut declarations: Vec<(usize, Value)> = Vec::new();
+    for (i, (tool, name)) in model.tools.iter().zip(&names).enumerate() {
+        let extras = common::extras_object(&tool.extras, ID);
+        let group = extras.get("group").and_then(Value::as_u64).unwrap_or(0) as usize;
+        let path = child("/tools", i.to_string());
+        declarations.push((group, write_declaration(model, tool, name, &extras, &path, options, &mut diagnostics)));
+    }
+    let with_document = |mut document: Map<String, Value>| {
+        if let Some(Value::Object(others)) = set_extras.get("document") {
+            document.extend(others.iter().map(|(k, v)| (k.clone(), v.clone())));
+        }
+        Value::Object(document)
+    };
+    let document = match set_extras.get("shape").and_then(Value::as_str) {
+        Some("array") => Value::Array(declarations.into_iter().map(|(_, d)| d).collect()),
+        Some("single") if declarations.len() == 1 => declarations.remove(0).1,
+        Some("tools") => {
+            let groups = match set_extras.get("groups") {
+                Some(Value::Array(groups)) => groups.clone(),
+                _ => vec![json!({})],
+            };
+            let mut tools = Vec::with_capacity(groups.len());
+            for (g, group) in groups.iter().enumerate() {
+                if let Some(entry) = group.get("entry") {
+                    tools.push(entry.clone());
+                    continue;
+                }
+                let mut entry = Map::new();
+                let members: Vec<Value> =
+                    declarations.iter().filter(|(dg, _)| *dg == g).map(|(_, d)| d.clone()).collect();
+                entry.insert("functionDeclarations".into(), Value::Array(members));
+                entry.extend(group.as_object().into_iter().flatten().map(|(k, v)| (k.clone(), v.clone())));
+                tools.push(Value::Object(entry));
+            }
+            // Declarations of groups that no longer exist join the first group.
+            let known = groups.len();
+            let strays: Vec<Value> = declarations.iter().filter(|(g, _)| *g >= known).map(|(_, d)| d.clone()).collect();
+            if !strays.is_empty()
+                && let Some(Value::Array(first)) =
+                    tools.iter_mut().find_map(|t| t.get_mut("functionDeclarations")).map(|v| &mut *v)
+            {
+                first.extend(strays);
+            }
+            with_document(Map::from_iter([("tools".to_owned(), Value::Array(tools))]))
+        }
+        _ => with_document(Map::from_iter([(
+            "functionDeclarations".to_owned(),
+            Value::Array(declarations.into_iter().map(|(_, d)| d).collect()),
+        )])),
+    };
+    (document, diagnostics)
+}
+
+fn write_declaration(
+    model: &ToolSet,
+    tool: &Tool,
+    name: &str,
+    extras: &Map<String, Value>,
+    path: &str,
+    options: &Options,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Value {
+    let json_schema = match options.get("schema") {
+        Some("json") => true,
+        Some(_) => false,
+        None => extras.get("jsonSchema") == Some(&Value::Bool(true)),
+    };
+    let upper = extras.get("upperCaseTypes") == Some(&Value::Bool(true));
+    let mut out = Map::new();
+    out.insert("name".into(), name.into());
+    if let Some(description) = &tool.description {
+        out.insert("description".into(), description.clone().into());
+    }
+    let (key, dialect) =
+        if json_schema { ("parametersJsonSchema", Dialect::JsonSchema) } else { ("parameters", Dialect::Gemini) };
+    let writer = SchemaWriter { dialect, value_sets: &model.value_sets };
+    // Gemini rejects an object schema without properties: a function without parameters has none,
+    // unless its source wrote an empty one.
+    if !tool.parameters.is_empty() || extras.get("emptyParameters") == Some(&Value::Bool(true)) {
+        let at = child(path, "parameters");
+        let mut value = schema::write_input(writer, &tool.parameters, extras, key, &at, diagnostics);
+        if !json_schema {
+            subset::enforce(&mut value, &at, diagnostics);
+        }
+        if upper {
+            subset::upper_types(&mut value);
+        }
+        out.insert(key.into(), value);
+    }
+    if let Some(output) = &tool.output {
+        let output_path = child(path, "output");
+        for (field, present) in [
+            ("description", output.description.is_some()),
+            ("kind", output.kind.is_some()),
+            ("format", output.format.is_some()),
+            ("language", output.language.is_some()),
+            ("allowed_values", output.allowed_values.is_some()),
+            ("content_type", output.content_type.is_some()),
+        ] {
+            if present {
+                diagnostics.push(Diagnostic::loss(
+                    codes::LOSS_FIELD,
+                    child(&output_path, field),
+                    format!("Gemini describes a result only by its schema; the output's `{field}` was left out"),
+                ));
+            }
+        }
+        if let Some(schema) = &output.schema {
+            let json_response = match options.get("schema") {
+                Some("json") => true,
+                Some(_) => false,
+                None => extras.get("responseJsonSchema") == Some(&Value::Bool(true)),
+            };
+            let (key, dialect) =
+                if json_response { ("responseJsonSchema", Dialect::JsonSchema) } else { ("response", Dialect::Gemini) };
+            let writer = SchemaWriter { dialect, value_sets: &model.value_sets };
+            let at = child(&output_path, "schema");
+            let mut value = schema::write_single(writer, schema, extras, key, &at, diagnostics);
+            if !json_response {
+                subset::enforce(&mut value, &at, diagnostics);
+            }
+            if upper {
+                subset::upper_types(&mut value);
+            }
+            out.insert(key.into(), value);
+        }
+    }
+    if let Some(Value::Object(keep)) = extras.get("keep") {
+        for (key, value) in keep {
+            out.entry(key.clone()).or_insert_with(|| value.clone());
+        }
+    }
+    Value::Object(out)
 }
 
 toolport_plugin::declare_plugin!(Gemini);

@@ -1,6 +1,37 @@
-//! openai tool definitions
+//! OpenAI function tools: the Chat Completions form
+//! `{"type": "function", "function": {name, description, parameters, strict}}` and the Responses
+//! API's flat form `{"type": "function", name, description, parameters, strict}`. A file holds
+//! an array of tools, `{"tools": [...]}`, or one tool.
+//!
+//! Reading keeps under `extras["openai"]` the document's shape, each tool's form and `strict`
+//! flag, tools of other types (`web_search`, …) with their position, unknown keys, and the
+//! `parameters` verbatim when the canonical schema cannot reproduce them exactly.
+//!
+//! Writing: names follow `^[a-zA-Z0-9_-]{1,64}$`; strict mode (options key `strict=true`, or a
+//! tool whose source said `strict: true`) rewrites each schema as strict mode demands and reports
+//! every rewrite. Options: `strict=true|false`, `form=chat|responses` (default: as read, else chat).
 
-use toolport_plugin::{Bundle, Diagnostic, Format, FormatInfo, InputShape, Options, Outcome, ToolSet, codes};
+pub mod strict;
+
+use serde_json::{Map, Value, json};
+use toolport_plugin::loss::{Carried, uncarried};
+use toolport_plugin::names::NameRules;
+use toolport_plugin::source::child;
+use toolport_plugin::{
+    Bundle, Detection, Diagnostic, Format, FormatInfo, InputShape, Options, Outcome, Tool, ToolSet, codes,
+};
+
+use toolport_function_tools::common::{Shape, Source};
+use toolport_function_tools::schema::SchemaWriter;
+use toolport_function_tools::{common, schema};
+use toolport_jsonschema::Dialect;
+
+const DIALECT: Dialect = Dialect::JsonSchema;
+
+const ID: &str = "openai";
+
+/// OpenAI tool names.
+pub const NAME_RULES: NameRules = NameRules::WORD_DASH_64;
 
 /// The `openai` format.
 #[derive(Debug, Default)]
@@ -9,23 +40,332 @@ pub struct OpenAi;
 impl Format for OpenAi {
     fn info(&self) -> FormatInfo {
         FormatInfo {
-            id: "openai".into(),
-            aliases: vec![],
-            description: "openai tool definitions".into(),
+            id: ID.into(),
+            aliases: vec!["openai-tools".into(), "openai-functions".into()],
+            description: "OpenAI function tools (Chat Completions or Responses form; JSON)".into(),
             version: env!("CARGO_PKG_VERSION").into(),
-            reads: false,
-            writes: false,
+            reads: true,
+            writes: true,
             input: InputShape::File,
             extensions: vec!["json".into()],
         }
     }
 
-    fn read(&self, _input: &Bundle, _options: &Options) -> Outcome<ToolSet> {
-        Outcome::fail(Diagnostic::error(codes::INPUT_UNSUPPORTED, "", "the openai reader is not built yet"))
+    fn detect(&self, input: &Bundle) -> Detection {
+        let Some(value) = common::detect_value(input) else { return 0 };
+        let is_function = |v: &Value| {
+            v.get("type").is_some_and(|t| t == "function")
+                && (v.get("function").is_some_and(|f| f.get("name").is_some()) || v.get("name").is_some())
+        };
+        let tools = match &value {
+            Value::Array(items) => items.as_slice(),
+            Value::Object(map) => match map.get("tools") {
+                Some(Value::Array(items)) => items.as_slice(),
+                _ => return if is_function(&value) { 85 } else { 0 },
+            },
+            _ => return 0,
+        };
+        match tools.iter().filter(|t| is_function(t)).count() {
+            0 => 0,
+            n if n == tools.len() => 90,
+            _ => 70,
+        }
     }
 
-    fn write(&self, _model: &ToolSet, _options: &Options) -> Outcome<Bundle> {
-        Outcome::fail(Diagnostic::error(codes::INPUT_UNSUPPORTED, "", "the openai writer is not built yet"))
+    fn read(&self, input: &Bundle, _options: &Options) -> Outcome<ToolSet> {
+        match Source::parse(input, ID) {
+            Ok(source) => read_document(&source),
+            Err(error) => Outcome::fail(error),
+        }
+    }
+
+    fn write(&self, model: &ToolSet, options: &Options) -> Outcome<Bundle> {
+        let (document, diagnostics) = write_document(model, options);
+        let mut bundle = Bundle::default();
+        bundle.insert(format!("{}.json", options.output_name("tools")), common::pretty(&document));
+        Outcome::ok(bundle, diagnostics)
+    }
+}
+
+fn read_document(source: &Source) -> Outcome<ToolSet> {
+    let mut diagnostics = Vec::new();
+    let mut model = ToolSet::default();
+    let mut set_extras = Map::new();
+    let (shape, items, base): (Shape, Vec<&Value>, &str) = match &source.value {
+        Value::Object(map) if map.get("tools").is_some_and(Value::is_array) => {
+            let others: Map<String, Value> =
+                map.iter().filter(|(k, _)| *k != "tools").map(|(k, v)| (k.clone(), v.clone())).collect();
+            if !others.is_empty() {
+                set_extras.insert("document".into(), Value::Object(others));
+            }
+            (Shape::Wrapped, map["tools"].as_array().into_iter().flatten().collect(), "/tools")
+        }
+        Value::Array(items) => (Shape::Array, items.iter().collect(), ""),
+        Value::Object(map) if map.contains_key("type") => (Shape::Single, vec![&source.value], ""),
+        _ => {
+            return Outcome::fail(source.at(Diagnostic::error(
+                codes::INPUT_INVALID,
+                "",
+                "expected OpenAI tools: an array of tools, {\"tools\": [...]}, or one tool",
+            )));
+        }
+    };
+    set_extras.insert("shape".into(), shape.as_str().into());
+    let mut others = Vec::new();
+    for (i, item) in items.into_iter().enumerate() {
+        let path = if shape == Shape::Single { String::new() } else { child(base, i.to_string()) };
+        if item.get("type").is_some_and(|t| t != "function") {
+            // A built-in tool (`web_search`, `file_search`, …): not a function, kept in place.
+            diagnostics.push(source.at(Diagnostic::info(
+                codes::INPUT_UNKNOWN_KEY,
+                &path,
+                "a tool that is not a function is kept as written for OpenAI and left out of the model",
+            )));
+            others.push(json!({"at": i, "tool": item}));
+            continue;
+        }
+        if let Some(tool) = read_tool(source, item, &path, &mut diagnostics) {
+            if model.tools.iter().any(|t| t.name == tool.name) {
+                diagnostics.push(source.at(Diagnostic::warning(
+                    codes::INPUT_INVALID,
+                    path.clone(),
+                    format!("tool name `{}` is used more than once", tool.name),
+                )));
+            }
+            model.tools.push(tool);
+        }
+    }
+    if !others.is_empty() {
+        set_extras.insert("otherTools".into(), Value::Array(others));
+    }
+    model.extras.insert(ID.into(), Value::Object(set_extras));
+    Outcome::ok(model, diagnostics)
+}
+
+const FUNCTION_KEYS: &[&str] = &["name", "description", "parameters", "strict"];
+
+fn read_tool(source: &Source, value: &Value, path: &str, diagnostics: &mut Vec<Diagnostic>) -> Option<Tool> {
+    let Some(outer) = value.as_object() else {
+        diagnostics.push(source.at(Diagnostic::error(codes::INPUT_INVALID, path, "a tool must be an object; skipped")));
+        return None;
+    };
+    let mut extras = Map::new();
+    let (function, function_path) = match outer.get("function") {
+        Some(Value::Object(function)) => {
+            let outer_rest: Map<String, Value> = outer
+                .iter()
+                .filter(|(k, _)| !matches!(k.as_str(), "type" | "function"))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            if !outer_rest.is_empty() {
+                extras.insert("keepOuter".into(), Value::Object(outer_rest));
+            }
+            (function, child(path, "function"))
+        }
+        _ => {
+            extras.insert("form".into(), "responses".into());
+            (outer, path.to_owned())
+        }
+    };
+    if !outer.contains_key("type") {
+        extras.insert("noType".into(), true.into());
+        diagnostics.push(source.at(Diagnostic::warning(
+            codes::INPUT_TOLERATED,
+            path,
+            "a tool without `\"type\": \"function\"` was read as a function",
+        )));
+    }
+    let Some(name) = common::string(function, "name") else {
+        diagnostics.push(source.at(Diagnostic::error(
+            codes::INPUT_INVALID,
+            child(&function_path, "name"),
+            "a function needs a string `name`; skipped",
+        )));
+        return None;
+    };
+    if !NAME_RULES.is_valid(&name) {
+        diagnostics.push(source.at(Diagnostic::warning(
+            codes::INPUT_INVALID,
+            child(&function_path, "name"),
+            format!("function name `{name}` breaks OpenAI's rule {}", NAME_RULES.pattern),
+        )));
+    }
+    let mut keep = Map::new();
+    let mut tool = Tool::new(name);
+    tool.description = common::optional_string(source, function, "description", &function_path, &mut keep, diagnostics);
+    match function.get("parameters") {
+        Some(parameters) => {
+            let at = child(&function_path, "parameters");
+            tool.parameters =
+                schema::read_input(source, parameters, DIALECT, &at, "parameters", &mut extras, diagnostics);
+        }
+        None => {
+            extras.insert("noParameters".into(), true.into());
+        }
+    }
+    match function.get("strict") {
+        Some(Value::Bool(flag)) => {
+            extras.insert("strict".into(), (*flag).into());
+        }
+        Some(Value::Null) => {
+            extras.insert("strict".into(), Value::Null);
+        }
+        Some(other) => {
+            diagnostics.push(source.at(Diagnostic::warning(
+                codes::INPUT_INVALID,
+                child(&function_path, "strict"),
+                "`strict` should be a boolean; kept as written",
+            )));
+            keep.insert("strict".into(), other.clone());
+        }
+        None => {}
+    }
+    for (key, value) in function {
+        let outer_key = extras.get("form").is_some() && key == "type";
+        if !FUNCTION_KEYS.contains(&key.as_str()) && !outer_key {
+            diagnostics.push(source.at(Diagnostic::info(
+                codes::INPUT_UNKNOWN_KEY,
+                child(&function_path, key),
+                format!("unknown function key `{key}`; kept as written"),
+            )));
+            keep.insert(key.clone(), value.clone());
+        }
+    }
+    if !keep.is_empty() {
+        extras.insert("keep".into(), Value::Object(keep));
+    }
+    if !extras.is_empty() {
+        tool.extras.insert(ID.into(), Value::Object(extras));
+    }
+    Some(tool)
+}
+
+const CARRIED: Carried = Carried {
+    tool_set: &[],
+    tool: &["description"],
+    parameter: &["required"],
+    schema: schema::CARRIED_SCHEMA,
+    example: &[],
+};
+
+fn write_document(model: &ToolSet, options: &Options) -> (Value, Vec<Diagnostic>) {
+    let mut diagnostics = uncarried(model, ID, &CARRIED);
+    let writer = SchemaWriter { dialect: DIALECT, value_sets: &model.value_sets };
+    let names = common::tool_names(model, NAME_RULES, ID, &mut diagnostics);
+    let set_extras = common::extras_object(&model.extras, ID);
+    let mut tools: Vec<Value> = model
+        .tools
+        .iter()
+        .zip(&names)
+        .enumerate()
+        .map(|(i, (tool, name))| {
+            write_tool(tool, name, &child("/tools", i.to_string()), writer, options, &mut diagnostics)
+        })
+        .collect();
+    if let Some(Value::Array(others)) = set_extras.get("otherTools") {
+        for other in others {
+            let at = other.get("at").and_then(Value::as_u64).unwrap_or(u64::MAX) as usize;
+            tools.insert(at.min(tools.len()), other.get("tool").cloned().unwrap_or(Value::Null));
+        }
+    }
+    let shape = set_extras.get("shape").and_then(Value::as_str).and_then(Shape::parse).unwrap_or(Shape::Array);
+    let document = match shape {
+        Shape::Single if tools.len() == 1 => tools.remove(0),
+        Shape::Wrapped => {
+            let mut document = Map::new();
+            document.insert("tools".into(), Value::Array(tools));
+            if let Some(Value::Object(others)) = set_extras.get("document") {
+                document.extend(others.iter().map(|(k, v)| (k.clone(), v.clone())));
+            }
+            Value::Object(document)
+        }
+        _ => Value::Array(tools),
+    };
+    (document, diagnostics)
+}
+
+fn write_tool(
+    tool: &Tool,
+    name: &str,
+    path: &str,
+    writer: SchemaWriter,
+    options: &Options,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Value {
+    let extras = common::extras_object(&tool.extras, ID);
+    let mut function = Map::new();
+    function.insert("name".into(), name.into());
+    if let Some(description) = &tool.description {
+        function.insert("description".into(), description.clone().into());
+    }
+    let strict = match options.get("strict") {
+        Some("true") => true,
+        Some("false") => false,
+        _ => extras.get("strict") == Some(&Value::Bool(true)),
+    };
+    let omit_parameters = extras.get("noParameters") == Some(&Value::Bool(true)) && tool.parameters.is_empty();
+    if !omit_parameters || strict {
+        let at = child(path, "parameters");
+        let mut parameters = schema::write_input(writer, &tool.parameters, &extras, "parameters", &at, diagnostics);
+        let mut strict_written = strict;
+        if strict {
+            match strict::make_strict(&mut parameters, &child(path, "parameters")) {
+                Ok(changes) => diagnostics.extend(changes),
+                Err(reason) => {
+                    strict_written = false;
+                    diagnostics.push(Diagnostic::warning(
+                        codes::CHANGED_VALUE,
+                        child(path, "strict"),
+                        format!("tool `{}` was written without strict mode: {reason}", tool.name),
+                    ));
+                }
+            }
+        }
+        function.insert("parameters".into(), parameters);
+        write_strict_flag(&mut function, &extras, options, strict_written);
+    } else {
+        write_strict_flag(&mut function, &extras, options, false);
+    }
+    if let Some(Value::Object(keep)) = extras.get("keep") {
+        for (key, value) in keep {
+            function.entry(key.clone()).or_insert_with(|| value.clone());
+        }
+    }
+    let responses = match options.get("form") {
+        Some("responses") => true,
+        Some("chat") => false,
+        _ => extras.get("form").and_then(Value::as_str) == Some("responses"),
+    };
+    let with_type = extras.get("noType") != Some(&Value::Bool(true));
+    let mut out = Map::new();
+    if with_type {
+        out.insert("type".into(), "function".into());
+    }
+    if responses {
+        out.extend(function);
+    } else {
+        out.insert("function".into(), Value::Object(function));
+        if let Some(Value::Object(keep)) = extras.get("keepOuter") {
+            out.extend(keep.iter().map(|(k, v)| (k.clone(), v.clone())));
+        }
+    }
+    Value::Object(out)
+}
+
+/// `strict` as the source wrote it, unless strict mode was asked for or had to be turned off.
+fn write_strict_flag(function: &mut Map<String, Value>, extras: &Map<String, Value>, options: &Options, on: bool) {
+    let asked = options.get("strict").is_some();
+    match extras.get("strict") {
+        Some(written) if !asked && (written == &Value::Bool(on) || !on && !written.as_bool().unwrap_or(false)) => {
+            function.insert("strict".into(), written.clone());
+        }
+        Some(_) => {
+            function.insert("strict".into(), on.into());
+        }
+        None if asked || on => {
+            function.insert("strict".into(), on.into());
+        }
+        None => {}
     }
 }
 

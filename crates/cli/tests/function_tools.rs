@@ -1,0 +1,260 @@
+//! Every OpenAPI document of the shared corpus (Slack's Swagger 2.0 aside) converts to each
+//! JSON function-tool format, and every output passes a validator for that target's rules,
+//! written here from the targets' documentation rather than from the writers' own code.
+//! Plugins are loaded as the dynamic libraries `convert` uses, through the host's registry.
+
+mod support;
+
+use std::collections::HashSet;
+
+use serde_json::Value;
+use toolport_core::{Bundle, Options, ToolSet};
+use toolport_host::Registry;
+use toolport_host::discovery::DiscoveryConfig;
+use toolport_testkit::{corpus, expect_ok, files_in, load};
+
+fn registry() -> Registry {
+    support::require_plugins();
+    Registry::discover(&DiscoveryConfig { exe_dir: Some(support::build_dir()), ..DiscoveryConfig::default() })
+}
+
+fn write(registry: &Registry, format: &str, model: &ToolSet, options: &[(&str, &str)]) -> Value {
+    let mut opts = Options::default();
+    for (k, v) in options {
+        opts.set(*k, *v);
+    }
+    let (bundle, _) = expect_ok(registry.format(format).unwrap().format.write(model, &opts), format);
+    let (_, text) = single(&bundle);
+    serde_json::from_str(text).unwrap()
+}
+
+fn single(bundle: &Bundle) -> (&str, &str) {
+    assert_eq!(bundle.files.len(), 1, "one document: {:?}", bundle.files.keys());
+    bundle.files.iter().next().map(|(k, v)| (k.as_str(), v.as_str())).unwrap()
+}
+
+fn name_ok(name: &str, first: fn(char) -> bool, rest: fn(char) -> bool, max: usize) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(first) && chars.all(rest) && name.len() <= max
+}
+
+fn word_dash(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_' || c == '-'
+}
+
+fn word_dot_dash(c: char) -> bool {
+    word_dash(c) || c == '.'
+}
+
+fn letter_or_underscore(c: char) -> bool {
+    c.is_ascii_alphabetic() || c == '_'
+}
+
+/// Checks names are valid and unique; returns the problems.
+fn names<'a>(names: impl Iterator<Item = &'a str>, valid: impl Fn(&str) -> bool, out: &mut Vec<String>) {
+    let mut seen = HashSet::new();
+    for name in names {
+        if !valid(name) {
+            out.push(format!("invalid name `{name}`"));
+        }
+        if !seen.insert(name.to_owned()) {
+            out.push(format!("duplicate name `{name}`"));
+        }
+    }
+}
+
+/// Visits every schema object below `node` (object values and array items), with its path.
+fn each_schema(node: &Value, path: &str, visit: &mut dyn FnMut(&serde_json::Map<String, Value>, &str)) {
+    match node {
+        Value::Object(map) => {
+            visit(map, path);
+            for (k, v) in map {
+                if !matches!(k.as_str(), "enum" | "default" | "example" | "examples" | "const") {
+                    each_schema(v, &format!("{path}/{k}"), visit);
+                }
+            }
+        }
+        Value::Array(items) => {
+            for (i, v) in items.iter().enumerate() {
+                each_schema(v, &format!("{path}/{i}"), visit);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn mcp_violations(doc: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    let tools = doc["tools"].as_array().expect("a tools/list result");
+    names(
+        tools.iter().map(|t| t["name"].as_str().unwrap_or_default()),
+        |n| name_ok(n, word_dot_dash, word_dot_dash, 128),
+        &mut out,
+    );
+    for t in tools {
+        if t["inputSchema"]["type"] != "object" {
+            out.push(format!("{}: inputSchema is not an object schema", t["name"]));
+        }
+    }
+    out
+}
+
+fn openai_violations(doc: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    let tools = doc.as_array().or_else(|| doc["tools"].as_array()).expect("a list of tools");
+    let functions: Vec<&Value> =
+        tools.iter().map(|t| if t["function"].is_object() { &t["function"] } else { t }).collect();
+    names(
+        functions.iter().map(|f| f["name"].as_str().unwrap_or_default()),
+        |n| name_ok(n, word_dash, word_dash, 64),
+        &mut out,
+    );
+    for f in functions {
+        let name = f["name"].as_str().unwrap_or_default();
+        if f["strict"] != true {
+            continue;
+        }
+        let root = &f["parameters"];
+        if root["type"] != "object" {
+            out.push(format!("{name}: strict root is not an object"));
+        }
+        each_schema(root, "", &mut |schema, path| {
+            if let Some(props) = schema.get("properties").and_then(Value::as_object) {
+                if schema.get("additionalProperties") != Some(&Value::Bool(false)) {
+                    out.push(format!("{name}{path}: strict object without additionalProperties: false"));
+                }
+                let required: HashSet<&str> = schema
+                    .get("required")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str)
+                    .collect();
+                for key in props.keys() {
+                    if !required.contains(key.as_str()) {
+                        out.push(format!("{name}{path}: strict property `{key}` not required"));
+                    }
+                }
+            }
+            for banned in ["allOf", "not", "if", "then", "else", "default"] {
+                if schema.contains_key(banned) {
+                    out.push(format!("{name}{path}: `{banned}` in strict mode"));
+                }
+            }
+        });
+    }
+    out
+}
+
+fn anthropic_violations(doc: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    let tools = doc.as_array().or_else(|| doc["tools"].as_array()).expect("a list of tools");
+    names(
+        tools.iter().map(|t| t["name"].as_str().unwrap_or_default()),
+        |n| name_ok(n, word_dash, word_dash, 64),
+        &mut out,
+    );
+    for t in tools {
+        let name = t["name"].as_str().unwrap_or_default();
+        if t["input_schema"]["type"] != "object" {
+            out.push(format!("{name}: input_schema is not an object schema"));
+        }
+        if t["strict"] == true {
+            each_schema(&t["input_schema"], "", &mut |schema, path| {
+                for banned in [
+                    "minimum",
+                    "maximum",
+                    "exclusiveMinimum",
+                    "exclusiveMaximum",
+                    "minLength",
+                    "maxLength",
+                    "minItems",
+                    "maxItems",
+                    "multipleOf",
+                ] {
+                    if schema.contains_key(banned) {
+                        out.push(format!("{name}{path}: `{banned}` in strict mode"));
+                    }
+                }
+                if schema.get("$ref").is_some() {
+                    // A strict schema may use $ref only to non-recursive definitions; we keep the
+                    // check simple: writers inline strict schemas.
+                    out.push(format!("{name}{path}: `$ref` in a strict schema"));
+                }
+            });
+        }
+    }
+    out
+}
+
+fn gemini_violations(doc: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    let declarations = doc["functionDeclarations"].as_array().expect("functionDeclarations");
+    names(
+        declarations.iter().map(|d| d["name"].as_str().unwrap_or_default()),
+        |n| name_ok(n, letter_or_underscore, word_dot_dash, 64),
+        &mut out,
+    );
+    for d in declarations {
+        let name = d["name"].as_str().unwrap_or_default();
+        for key in ["parameters", "response"] {
+            each_schema(&d[key], "", &mut |schema, path| {
+                for banned in ["oneOf", "allOf", "not", "$ref", "$defs"] {
+                    if schema.contains_key(banned) {
+                        out.push(format!("{name}/{key}{path}: `{banned}` is outside Gemini's schema subset"));
+                    }
+                }
+                if let Some(values) = schema.get("enum").and_then(Value::as_array)
+                    && values.iter().any(|v| !v.is_string())
+                {
+                    out.push(format!("{name}/{key}{path}: a non-string enum"));
+                }
+                if schema.get("type").is_some_and(Value::is_array) {
+                    out.push(format!("{name}/{key}{path}: a type array (Gemini uses nullable)"));
+                }
+            });
+        }
+    }
+    out
+}
+
+#[test]
+fn every_openapi_document_converts_to_every_function_tool_format_within_its_rules() {
+    let registry = registry();
+    let openapi = registry.format("openapi").unwrap();
+    let mut problems = Vec::new();
+    for dir in ["oai-examples", "twilio", "openai-2024-09-27", "stripe", "github"] {
+        for path in files_in(&corpus(&format!("openapi/{dir}")), &["json", "yaml"]) {
+            let (model, _) =
+                expect_ok(openapi.format.read(&load(&path), &Options::default()), &path.display().to_string());
+            let n = model.tools.len();
+            let checks: [(&str, &[(&str, &str)], fn(&Value) -> Vec<String>, fn(&Value) -> usize); 6] = [
+                ("mcp", &[], mcp_violations, |d| d["tools"].as_array().map_or(0, Vec::len)),
+                ("openai", &[], openai_violations, |d| {
+                    d.as_array().or_else(|| d["tools"].as_array()).map_or(0, Vec::len)
+                }),
+                ("openai", &[("strict", "true")], openai_violations, |d| {
+                    d.as_array().or_else(|| d["tools"].as_array()).map_or(0, Vec::len)
+                }),
+                ("anthropic", &[], anthropic_violations, |d| {
+                    d.as_array().or_else(|| d["tools"].as_array()).map_or(0, Vec::len)
+                }),
+                ("anthropic", &[("strict", "true")], anthropic_violations, |d| {
+                    d.as_array().or_else(|| d["tools"].as_array()).map_or(0, Vec::len)
+                }),
+                ("gemini", &[], gemini_violations, |d| d["functionDeclarations"].as_array().map_or(0, Vec::len)),
+            ];
+            for (format, options, violations, count) in checks {
+                let doc = write(&registry, format, &model, options);
+                if count(&doc) != n {
+                    problems.push(format!("{} -> {format}: {} tools for {n} operations", path.display(), count(&doc)));
+                }
+                for v in violations(&doc) {
+                    problems.push(format!("{} -> {format} {options:?}: {v}", path.display()));
+                }
+            }
+        }
+    }
+    let shown: Vec<&String> = problems.iter().take(40).collect();
+    assert!(problems.is_empty(), "{} problems, first ones:\n{shown:#?}", problems.len());
+}

@@ -1,0 +1,145 @@
+//! Pieces every JSON tool-list format needs: finding the tool list in a document and
+//! remembering its shape, locating diagnostics in the source, deterministic names, pretty output.
+//!
+
+use indexmap::IndexMap;
+use serde_json::{Map, Value};
+use toolport_core::names::{NameMap, NameRules};
+use toolport_core::source::{child, locate_json_pointer, parse_json};
+use toolport_core::{Bundle, Diagnostic, ToolSet, codes};
+
+/// How a document holds its tools, so a same-format write gives back the same shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// `{ "<key>": [ ... ], ... }`
+    Wrapped,
+    /// `[ ... ]`
+    Array,
+    /// One tool object.
+    Single,
+}
+
+impl Shape {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Shape::Wrapped => "wrapped",
+            Shape::Array => "array",
+            Shape::Single => "single",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Shape> {
+        Some(match text {
+            "wrapped" => Shape::Wrapped,
+            "array" => Shape::Array,
+            "single" => Shape::Single,
+            _ => return None,
+        })
+    }
+}
+
+/// The entry file of a bundle, parsed as JSON.
+#[derive(Debug)]
+pub struct Source {
+    pub file: String,
+    pub text: String,
+    pub value: Value,
+}
+
+impl Source {
+    /// Parses the bundle's entry file; the error is ready to return as a failed read.
+    pub fn parse(input: &Bundle, format: &str) -> Result<Source, Diagnostic> {
+        let Some((file, text)) = input.entry_file() else {
+            return Err(Diagnostic::error(codes::INPUT_INVALID, "", format!("{format} reads one JSON file")));
+        };
+        let value = parse_json(file, text)?;
+        Ok(Source { file: file.to_owned(), text: text.to_owned(), value })
+    }
+
+    /// A diagnostic about the value at `path` in this source, with its line and column.
+    /// A missing key is located at the object that lacks it.
+    pub fn at(&self, diagnostic: Diagnostic) -> Diagnostic {
+        let mut pointer = diagnostic.path.as_str();
+        loop {
+            if let Some((line, column)) = locate_json_pointer(&self.text, pointer) {
+                return diagnostic.at(&self.file, line, column);
+            }
+            match pointer.rfind('/') {
+                Some(i) => pointer = &pointer[..i],
+                None => return diagnostic,
+            }
+        }
+    }
+}
+
+/// The JSON of the bundle's entry file, for `detect`; `None` when it is not JSON.
+pub fn detect_value(input: &Bundle) -> Option<Value> {
+    let (_, text) = input.entry_file()?;
+    serde_json::from_str(text).ok()
+}
+
+/// Pretty JSON, 2-space indented, with a trailing newline.
+pub fn pretty(value: &Value) -> String {
+    let mut text = serde_json::to_string_pretty(value).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// Deterministic target names for every tool of `model`, in tool order, with a `changed/name`
+/// diagnostic for each change that states the way back.
+pub fn tool_names(model: &ToolSet, rules: NameRules, format: &str, diagnostics: &mut Vec<Diagnostic>) -> Vec<String> {
+    let mut map = NameMap::new(rules);
+    let mut names = Vec::with_capacity(model.tools.len());
+    for (i, tool) in model.tools.iter().enumerate() {
+        let name = map.assign(&tool.name);
+        if name != tool.name {
+            diagnostics.push(Diagnostic::warning(
+                codes::CHANGED_NAME,
+                child(&child("/tools", i.to_string()), "name"),
+                format!(
+                    "{format} tool names must match {}: `{}` was written as `{name}` (map back: `{name}` -> `{}`)",
+                    rules.pattern, tool.name, tool.name
+                ),
+            ));
+        }
+        names.push(name);
+    }
+    names
+}
+
+/// A JSON object's value at `key` when it is a string.
+pub fn string(map: &Map<String, Value>, key: &str) -> Option<String> {
+    map.get(key).and_then(Value::as_str).map(str::to_owned)
+}
+
+/// Reads an optional string field, reporting a wrong type; the value then stays in `keep`.
+pub fn optional_string(
+    source: &Source,
+    map: &Map<String, Value>,
+    key: &str,
+    path: &str,
+    keep: &mut Map<String, Value>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<String> {
+    match map.get(key) {
+        None => None,
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(other) => {
+            diagnostics.push(source.at(Diagnostic::warning(
+                codes::INPUT_INVALID,
+                child(path, key),
+                format!("`{key}` should be a string; kept as written"),
+            )));
+            keep.insert(key.to_owned(), other.clone());
+            None
+        }
+    }
+}
+
+/// Converts an object's extras entry to a JSON object (an absent or non-object entry is empty).
+pub fn extras_object(extras: &IndexMap<String, Value>, format: &str) -> Map<String, Value> {
+    match extras.get(format) {
+        Some(Value::Object(map)) => map.clone(),
+        _ => Map::new(),
+    }
+}

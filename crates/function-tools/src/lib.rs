@@ -1,0 +1,7 @@
+//! What the JSON function-tool formats share (MCP `tools/list`, OpenAI function tools,
+//! Anthropic tools, Gemini function declarations): one place for the tool-list shapes, the
+//! schema glue and the naming, so each plugin holds only what is its own.
+#![forbid(unsafe_code)]
+
+pub mod common;
+pub mod schema;

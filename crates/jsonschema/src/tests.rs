@@ -1,0 +1,222 @@
+use serde_json::{Value, json};
+
+use super::*;
+
+/// Reads `input` (the root document) as `from`, writes it as `to`, and compares the written
+/// schema and the diagnostic codes (reading's first, then writing's).
+#[track_caller]
+fn check(from: Dialect, input: Value, to: Dialect, expect: Value, expect_codes: &[&str]) {
+    let (schema, mut diagnostics) = read(&input, from);
+    let (written, more) = write(&schema, to, "/s");
+    diagnostics.extend(more);
+    assert_eq!(written, expect, "written {to:?} from {from:?}; canonical: {}", serde_json::to_string(&schema).unwrap());
+    let got: Vec<&str> = diagnostics.iter().map(|d| d.code.as_str()).collect();
+    assert_eq!(got, expect_codes, "{diagnostics:#?}");
+}
+
+use Dialect::{Gemini, JsonSchema as J, OpenApi30 as O30, OpenApi31 as O31};
+
+#[test]
+fn same_dialect_round_trips_are_exact() {
+    let cases = [
+        (
+            J,
+            json!({"type": "object", "properties": {"a": {"type": ["string", "null"], "examples": ["x"]}, "b": {"type": "integer", "exclusiveMinimum": 0}}, "required": ["a"], "additionalProperties": false}),
+        ),
+        (
+            O30,
+            json!({"type": "object", "properties": {"a": {"type": "string", "nullable": true, "example": "x"}, "n": {"type": "number", "minimum": 1, "exclusiveMinimum": true}}, "required": ["a"]}),
+        ),
+        (J, json!({"oneOf": [{"type": "string"}, {"type": "integer"}], "description": "d"})),
+        (J, json!({"type": ["string", "integer"]})),
+        (J, json!({"type": "string", "const": "x", "$comment": "kept", "deprecated": true})),
+        (O30, json!({"type": "string", "x-custom": {"a": 1}, "readOnly": true, "nullable": false})),
+        (
+            J,
+            json!({"type": "array", "items": {"type": "string", "enum": ["a", "b"]}, "minItems": 1, "uniqueItems": true}),
+        ),
+        (J, json!({"type": "object", "required": ["ghost"], "properties": {"a": {}}})),
+        (J, json!({"default": null})),
+        (J, json!({"type": "null"})),
+    ];
+    for (dialect, input) in cases {
+        check(dialect, input.clone(), dialect, input, &[]);
+    }
+}
+
+#[test]
+fn refs_are_resolved_and_memoized() {
+    let doc = json!({
+        "$defs": {"Name": {"type": "string", "description": "a name"}},
+        "type": "object",
+        "properties": {
+            "first": {"$ref": "#/$defs/Name"},
+            "last": {"$ref": "#/$defs/Name", "description": "family name"},
+            "old": {"$ref": "#/definitions/Old"}
+        },
+        "definitions": {"Old": {"type": "integer"}}
+    });
+    check(
+        J,
+        doc,
+        J,
+        json!({"type": "object", "properties": {
+            "first": {"type": "string", "description": "a name"},
+            "last": {"type": "string", "description": "family name"},
+            "old": {"type": "integer"}
+        }}),
+        &[],
+    );
+    let components = json!({"components": {"schemas": {"Pet": {"type": "object", "properties": {"id": {"type": "integer"}}}}},
+        "schema": {"type": "array", "items": {"$ref": "#/components/schemas/Pet"}}});
+    let mut reader = Reader::new(&components, O30);
+    let schema = reader.read(&components["schema"], "/schema");
+    assert_eq!(
+        write(&schema, O30, "").0,
+        json!({"type": "array", "items": {"type": "object", "properties": {"id": {"type": "integer"}}}})
+    );
+    assert!(reader.cache.contains_key("#/components/schemas/Pet"));
+}
+
+#[test]
+fn recursive_remote_and_missing_refs_give_diagnostics() {
+    let doc = json!({"$defs": {"Node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/Node"}}}},
+        "properties": {"head": {"$ref": "#/$defs/Node"}, "more": {"$ref": "#/$defs/Node"}}});
+    check(
+        J,
+        doc,
+        J,
+        json!({"properties": {
+            "head": {"type": "object", "properties": {"next": {}}},
+            "more": {"type": "object", "properties": {"next": {}}}
+        }}),
+        &["input/tolerated"],
+    );
+    check(
+        J,
+        json!({"properties": {"a": {"$ref": "https://example.com/s.json"}, "b": {"$ref": "#/nope"}}}),
+        J,
+        json!({"properties": {"a": {"$ref": "https://example.com/s.json"}, "b": {"$ref": "#/nope"}}}),
+        &["input/unresolved", "input/unresolved"],
+    );
+}
+
+#[test]
+fn all_of_is_merged_and_nullable_maps_both_ways() {
+    let doc = json!({"$defs": {"Base": {"type": "object", "properties": {"id": {"type": "integer"}}, "required": ["id"]}},
+        "allOf": [{"$ref": "#/$defs/Base"}, {"properties": {"name": {"type": "string"}}, "required": ["name"]}]});
+    check(
+        J,
+        doc,
+        O30,
+        json!({"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}, "required": ["id", "name"]}),
+        &[],
+    );
+    check(O30, json!({"type": "string", "nullable": true}), J, json!({"type": ["string", "null"]}), &[]);
+    check(O31, json!({"type": ["integer", "null"]}), O30, json!({"type": "integer", "nullable": true}), &[]);
+    check(
+        O30,
+        json!({"nullable": true, "anyOf": [{"type": "string"}]}),
+        J,
+        json!({"anyOf": [{"type": "string"}, {"type": "null"}]}),
+        &[],
+    );
+}
+
+#[test]
+fn dialect_specific_forms_are_translated() {
+    check(
+        J,
+        json!({"type": "number", "exclusiveMaximum": 5, "examples": [1, 2]}),
+        O30,
+        json!({"type": "number", "example": 1, "maximum": 5, "exclusiveMaximum": true}),
+        &["loss/schema"],
+    );
+    check(
+        O30,
+        json!({"type": "number", "maximum": 5, "exclusiveMaximum": true}),
+        J,
+        json!({"type": "number", "exclusiveMaximum": 5}),
+        &[],
+    );
+    check(
+        J,
+        json!({"type": "string", "const": "a", "if": {}}),
+        O30,
+        json!({"type": "string"}),
+        &["loss/schema", "loss/schema"],
+    );
+    check(
+        J,
+        json!({"oneOf": [{"type": "string"}, {"type": "integer"}]}),
+        O30,
+        json!({"oneOf": [{"type": "string"}, {"type": "integer"}]}),
+        &[],
+    );
+}
+
+#[test]
+fn gemini_subset_is_enforced_with_diagnostics() {
+    check(
+        J,
+        json!({"type": "integer", "enum": [1, 2], "default": 1}),
+        Gemini,
+        json!({"type": "string", "enum": ["1", "2"], "default": "1"}),
+        &["changed/schema"],
+    );
+    check(
+        J,
+        json!({"oneOf": [{"type": "string"}, {"type": "integer"}]}),
+        Gemini,
+        json!({"anyOf": [{"type": "string"}, {"type": "integer"}]}),
+        &["changed/schema"],
+    );
+    check(
+        J,
+        json!({"type": "array", "uniqueItems": true, "items": {"type": "string", "const": "x"}}),
+        Gemini,
+        json!({"type": "array", "items": {"type": "string"}}),
+        &["loss/schema", "loss/schema"],
+    );
+    check(
+        J,
+        json!({"type": ["string", "null"], "exclusiveMinimum": 1}),
+        Gemini,
+        json!({"type": "string", "nullable": true, "minimum": 1}),
+        &["changed/schema"],
+    );
+}
+
+#[test]
+fn labels_value_sets_and_multiline_survive_rich_dialects() {
+    let mut schema = Schema::of(SchemaType::String);
+    schema.enumeration = Some(vec![EnumValue { value: json!("a"), label: Some("Alpha".into()) }, EnumValue::new("b")]);
+    schema.multiline = true;
+    let (written, diagnostics) = write(&schema, O30, "");
+    assert!(diagnostics.is_empty());
+    assert_eq!(read(&written, O30).0, schema);
+    let (_, diagnostics) = write(&schema, Gemini, "/p");
+    let paths: Vec<&str> = diagnostics.iter().map(|d| d.path.as_str()).collect();
+    assert_eq!(paths, ["/p/enum", "/p/multiline"]);
+
+    let mut sets = IndexMap::new();
+    sets.insert("colors".to_owned(), ValueSet { entries: vec![EnumValue::new("red")], ..ValueSet::default() });
+    let schema = Schema { value_set: Some("colors".into()), ..Schema::of(SchemaType::String) };
+    let (written, _) = Writer::new(Gemini).with_value_sets(&sets).write(&schema, "");
+    assert_eq!(written, json!({"type": "string", "enum": ["red"]}));
+}
+
+#[test]
+fn deep_reference_chains_are_cut() {
+    let mut defs = serde_json::Map::new();
+    for i in 0..100 {
+        defs.insert(
+            format!("S{i}"),
+            json!({"type": "object", "properties": {"next": {"$ref": format!("#/$defs/S{}", i + 1)}}}),
+        );
+    }
+    defs.insert("S100".into(), json!({"type": "string"}));
+    let doc = json!({"$defs": defs, "$ref": "#/$defs/S0"});
+    let (_, diagnostics) = read(&doc, J);
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+}

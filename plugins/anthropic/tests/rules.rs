@@ -1,0 +1,64 @@
+//! The writer enforces Anthropic's rules on any model: names, strict mode, and input examples
+//! from canonical examples.
+
+use serde_json::{Value, json};
+use toolport_plugin::{Format, Options, ToolSet};
+use toolport_plugin_anthropic::{Anthropic, NAME_RULES};
+use toolport_testkit::{expect_ok, render};
+
+fn check(model: &ToolSet, options: &[(&str, &str)]) -> (Value, String) {
+    let mut opts = Options::default();
+    for (key, value) in options {
+        opts.set(*key, *value);
+    }
+    let (bundle, diagnostics) = expect_ok(Anthropic.write(model, &opts), "write");
+    let text = bundle.get("tools.json").expect("tools.json");
+    let (again, _) = expect_ok(Anthropic.write(model, &opts), "write");
+    assert_eq!(again.get("tools.json"), Some(text), "output is deterministic");
+    let document: Value = serde_json::from_str(text).unwrap();
+    let names: Vec<&str> = document.as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert!(names.iter().all(|n| NAME_RULES.is_valid(n)), "{names:?}");
+    assert_eq!(names.iter().collect::<std::collections::HashSet<_>>().len(), names.len(), "{names:?}");
+    (document, render(&diagnostics))
+}
+
+#[test]
+fn strict_mode_drops_constraints_and_refuses_recursion() {
+    let model: ToolSet = serde_json::from_value(json!({"tools": [
+        {"name": "transfer", "parameters": [
+            {"name": "amount", "required": true, "schema": {"type": "number", "minimum": 0.01, "maximum": 10000}},
+            {"name": "memo", "schema": {"type": "string", "max_length": 140}},
+            {"name": "tags", "schema": {"type": "array", "items": {"type": "string"}, "max_items": 5}}
+        ]},
+        {"name": "tree", "extras": {"anthropic": {"input_schema": {"type": "object",
+            "properties": {"node": {"$ref": "#/$defs/node"}},
+            "$defs": {"node": {"type": "object", "properties": {"children": {"type": "array", "items": {"$ref": "#/$defs/node"}}}}}}}},
+         "parameters": [{"name": "node", "schema": {"type": "object", "properties": [
+            {"name": "children", "schema": {"type": "array", "items": {}}}]}}]}
+    ]}))
+    .unwrap();
+    let (document, diagnostics) = check(&model, &[("strict", "true")]);
+    assert_eq!(document[0]["strict"], true);
+    assert_eq!(document[1]["strict"], false);
+    assert!(document[0]["input_schema"]["properties"]["amount"].get("minimum").is_none());
+    insta::assert_snapshot!("strict.diagnostics", diagnostics);
+}
+
+#[test]
+fn examples_become_input_examples_and_the_rest_is_reported() {
+    let model: ToolSet = serde_json::from_value(json!({
+        "tools": [{"name": "get weather", "parameters": [
+            {"name": "city", "required": true, "schema": {"type": "string"}},
+            {"name": "unit", "schema": {"type": "object", "properties": [{"name": "system", "schema": {"type": "string"}}]}}]}],
+        "examples": [
+            {"prompt": "Weather in Paris?", "expected": [{"calls_tool": {"tool": "get weather",
+                "arguments": {"city": {"eq": {"value": "Paris"}}, "unit.system": {"eq": {"value": "metric"}}}}}]},
+            {"prompt": "", "expected": [{"includes": "sunny"},
+                {"calls_tool": {"tool": "get weather", "arguments": {"city": {"matches": "^L"}}}}]}
+        ]}))
+    .unwrap();
+    let (document, diagnostics) = check(&model, &[]);
+    assert_eq!(document[0]["name"], "get_weather");
+    assert_eq!(document[0]["input_examples"], json!([{"city": "Paris", "unit": {"system": "metric"}}]));
+    insta::assert_snapshot!("examples.diagnostics", diagnostics);
+}

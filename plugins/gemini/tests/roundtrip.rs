@@ -1,0 +1,64 @@
+//! Same-format round trips of the hand-written fixtures in fixtures/gemini/: read -> write gives
+//! back the same JSON document, and the model and the written text are golden snapshots.
+
+use serde_json::Value;
+use toolport_plugin::{Bundle, Format, Options};
+use toolport_plugin_gemini::Gemini;
+use toolport_testkit::{assert_same_json, expect_ok, fixture, load, read_ok, render};
+
+fn check(file: &str) {
+    let path = fixture(&format!("gemini/{file}"));
+    let stem = file.trim_end_matches(".json");
+    let (model, read_diagnostics) = read_ok(&Gemini, &load(&path));
+    let mut options = Options::default();
+    options.set(Options::OUTPUT_NAME, stem);
+    let (bundle, write_diagnostics) = expect_ok(Gemini.write(&model, &options), "write");
+    assert!(write_diagnostics.is_empty(), "same-format write reported:\n{}", render(&write_diagnostics));
+    let text = bundle.get(&format!("{stem}.json")).expect("the output file");
+    let original: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_same_json(&original, &serde_json::from_str(text).unwrap(), file);
+    let (again, _) = read_ok(&Gemini, &Bundle::single(format!("{stem}.json"), text));
+    assert_eq!(again, model, "read -> write -> read changed the model");
+    insta::assert_json_snapshot!(format!("{stem}.model"), model);
+    insta::assert_snapshot!(format!("{stem}.read-diagnostics"), render(&read_diagnostics));
+    insta::assert_snapshot!(format!("{stem}.written"), text);
+}
+
+#[test]
+fn declarations_with_response_behavior_nullable_and_no_parameters() {
+    check("lights.json");
+}
+
+#[test]
+fn request_tools_with_upper_case_types_and_google_search() {
+    check("tools-request.json");
+}
+
+#[test]
+fn array_with_json_schema_variants_refs_and_any_of() {
+    check("json-schema.json");
+}
+
+#[test]
+fn detect_is_specific() {
+    let cases: &[(&str, u8)] = &[
+        (r#"{"functionDeclarations": [{"name": "a"}]}"#, 95),
+        (r#"{"tools": [{"functionDeclarations": [{"name": "a"}]}]}"#, 95),
+        (r#"[{"name": "a", "parameters": {"type": "object"}}]"#, 40),
+        (r#"[{"type": "function", "function": {"name": "a"}}]"#, 0),
+        (r#"[{"name": "a", "inputSchema": {"type": "object"}}]"#, 0),
+        (r#"[{"name": "a", "input_schema": {"type": "object"}}]"#, 0),
+        ("not json", 0),
+    ];
+    for (text, expect) in cases {
+        assert_eq!(Gemini.detect(&Bundle::single("x.json", *text)), *expect, "{text}");
+    }
+}
+
+#[test]
+fn bad_input_gives_located_diagnostics() {
+    let text = "{\"functionDeclarations\": [\n  {\"description\": \"no name\"},\n  {\"name\": \"ok\"}\n]}";
+    let outcome = Gemini.read(&Bundle::single("bad.json", text), &Options::default());
+    assert_eq!(outcome.value.as_ref().expect("the valid tool is read").tools.len(), 1);
+    insta::assert_snapshot!("bad-input", render(&outcome.diagnostics));
+}

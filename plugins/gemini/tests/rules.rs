@@ -1,0 +1,65 @@
+//! The writer enforces Gemini's rules on any model: function names and the schema subset.
+
+mod support;
+
+use serde_json::{Value, json};
+use support::violations;
+use toolport_plugin::{Format, Options, ToolSet};
+use toolport_plugin_gemini::Gemini;
+use toolport_testkit::{expect_ok, render};
+
+fn check(model: &ToolSet) -> (Value, String) {
+    let (bundle, diagnostics) = expect_ok(Gemini.write(model, &Options::default()), "write");
+    let text = bundle.get("tools.json").expect("tools.json");
+    let (again, _) = expect_ok(Gemini.write(model, &Options::default()), "write");
+    assert_eq!(again.get("tools.json"), Some(text), "output is deterministic");
+    let document: Value = serde_json::from_str(text).unwrap();
+    assert_eq!(violations(&document), Vec::<String>::new());
+    (document, render(&diagnostics))
+}
+
+#[test]
+fn schemas_are_brought_into_the_subset_with_a_diagnostic_per_change() {
+    let model: ToolSet = serde_json::from_value(json!({"tools": [{"name": "configure", "parameters": [
+        {"name": "level", "required": true, "schema": {"type": "integer", "enum": [{"value": 1}, {"value": 2}]}},
+        {"name": "homepage", "schema": {"type": "string", "format": "uri", "pattern": "^https://"}},
+        {"name": "ratio", "schema": {"type": "number", "exclusive_minimum": 0, "format": "double"}},
+        {"name": "tags", "schema": {"type": "array", "unique_items": true, "items": {"type": "string"}}},
+        {"name": "labels", "schema": {"type": "object", "additional_properties": {"type": "string"}}},
+        {"name": "target", "schema": {"any_of": [{"type": "string"}, {"type": "integer"}],
+            "extras": {"jsonschema": {"x-toolport-one-of": true, "$comment": "either"}}}},
+        {"name": "note", "schema": {"type": "string", "nullable": true, "multiline": true}}
+    ]}, {"name": "no_arguments"}]}))
+    .unwrap();
+    let (document, diagnostics) = check(&model);
+    insta::assert_json_snapshot!("subset.written", document);
+    insta::assert_snapshot!("subset.diagnostics", diagnostics);
+}
+
+#[test]
+fn names_are_made_valid_unique_and_deterministic() {
+    let long = "list_".repeat(20);
+    let model: ToolSet = serde_json::from_value(json!({"tools": [
+        {"name": "repos/get-content"}, {"name": "repos get-content"}, {"name": "1password.lookup"},
+        {"name": long}, {"name": format!("{long}_v2")}, {"name": "weather:today"}, {"name": "ok.name-1"}
+    ]}))
+    .unwrap();
+    let (document, diagnostics) = check(&model);
+    let names: Vec<&str> =
+        document["functionDeclarations"].as_array().unwrap().iter().map(|d| d["name"].as_str().unwrap()).collect();
+    insta::assert_json_snapshot!("names.written", names);
+    insta::assert_snapshot!("names.diagnostics", diagnostics);
+}
+
+#[test]
+fn json_schema_variant_on_request() {
+    let model: ToolSet = serde_json::from_value(json!({"tools": [{"name": "f", "parameters": [
+        {"name": "n", "schema": {"type": "integer", "enum": [{"value": 1}]}}]}]}))
+    .unwrap();
+    let mut options = Options::default();
+    options.set("schema", "json");
+    let (bundle, diagnostics) = expect_ok(Gemini.write(&model, &options), "write");
+    let document: Value = serde_json::from_str(bundle.get("tools.json").unwrap()).unwrap();
+    assert_eq!(document["functionDeclarations"][0]["parametersJsonSchema"]["properties"]["n"]["enum"], json!([1]));
+    assert!(diagnostics.is_empty(), "{}", render(&diagnostics));
+}
