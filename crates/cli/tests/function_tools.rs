@@ -63,23 +63,28 @@ fn names<'a>(names: impl Iterator<Item = &'a str>, valid: impl Fn(&str) -> bool,
     }
 }
 
-/// Visits every schema object below `node` (object values and array items), with its path.
+/// Visits `node` and every schema inside it, following schema structure (property values,
+/// items, combinators, definitions) so that a property *named* `minimum` or `$ref` is never
+/// mistaken for a keyword.
 fn each_schema(node: &Value, path: &str, visit: &mut dyn FnMut(&serde_json::Map<String, Value>, &str)) {
-    match node {
-        Value::Object(map) => {
-            visit(map, path);
-            for (k, v) in map {
-                if !matches!(k.as_str(), "enum" | "default" | "example" | "examples" | "const") {
-                    each_schema(v, &format!("{path}/{k}"), visit);
+    let Value::Object(map) = node else { return };
+    visit(map, path);
+    for (key, value) in map {
+        let at = format!("{path}/{key}");
+        match key.as_str() {
+            "properties" | "$defs" | "definitions" | "patternProperties" => {
+                for (name, schema) in value.as_object().into_iter().flatten() {
+                    each_schema(schema, &format!("{at}/{name}"), visit);
                 }
             }
-        }
-        Value::Array(items) => {
-            for (i, v) in items.iter().enumerate() {
-                each_schema(v, &format!("{path}/{i}"), visit);
+            "items" | "additionalProperties" | "not" | "contains" => each_schema(value, &at, visit),
+            "anyOf" | "oneOf" | "allOf" | "prefixItems" => {
+                for (i, schema) in value.as_array().into_iter().flatten().enumerate() {
+                    each_schema(schema, &format!("{at}/{i}"), visit);
+                }
             }
+            _ => {}
         }
-        _ => {}
     }
 }
 

@@ -42,8 +42,9 @@ const VALUE_SET: &str = "x-toolport-value-set";
 /// [`Schema::multiline`] in rich dialects.
 const MULTILINE: &str = "x-toolport-multiline";
 
-/// Every key of the canonical schema's JSON form. [`write`] reports its own partial losses,
-/// so writers pass this as `Carried::schema` to `toolport_core::loss::uncarried`.
+/// Every key of the canonical schema's JSON form. [`write`] reports its own partial losses
+/// (and other formats' extras on schemas), so writers pass this as `Carried::schema` to
+/// `toolport_core::loss::uncarried`.
 pub const ALL_SCHEMA_KEYS: &[&str] = &[
     "type",
     "nullable",
@@ -118,9 +119,17 @@ pub fn read(value: &Value, dialect: Dialect) -> (Schema, Vec<Diagnostic>) {
 pub struct Reader<'a> {
     root: &'a Value,
     dialect: Dialect,
-    cache: HashMap<String, Schema>,
+    /// Resolved references with their size in schema nodes.
+    cache: HashMap<String, (Schema, usize)>,
     /// References being resolved, innermost last: a reference already here is a cycle.
     active: Vec<String>,
+    /// Nesting of `read` calls (0 = a top-level read) and the nodes the current top-level
+    /// read has produced, against [`Reader::MAX_NODES`].
+    nesting: usize,
+    nodes: usize,
+    /// Bumped whenever a reference is left open for the budget: results computed meanwhile
+    /// depend on where they were read and are not memoized.
+    truncations: usize,
     reported: HashSet<String>,
     diagnostics: Vec<Diagnostic>,
 }
@@ -129,6 +138,9 @@ impl<'a> Reader<'a> {
     /// Nested references deeper than this are cut to a schema of any type (a guard against
     /// exponential inlining; real documents stay far below it).
     pub const MAX_DEPTH: usize = 48;
+    /// Inlining references can grow a schema exponentially (Stripe's expandable objects): one
+    /// top-level schema stops inlining at this many nodes, leaving further references open.
+    pub const MAX_NODES: usize = 500;
 
     pub fn new(root: &'a Value, dialect: Dialect) -> Self {
         Reader {
@@ -136,6 +148,9 @@ impl<'a> Reader<'a> {
             dialect,
             cache: HashMap::new(),
             active: Vec::new(),
+            nesting: 0,
+            nodes: 0,
+            truncations: 0,
             reported: HashSet::new(),
             diagnostics: Vec::new(),
         }
@@ -172,6 +187,17 @@ impl<'a> Reader<'a> {
 
     /// Reads the schema `value`, found at JSON pointer `path` of the root document.
     pub fn read(&mut self, value: &Value, path: &str) -> Schema {
+        if self.nesting == 0 {
+            self.nodes = 0;
+        }
+        self.nesting += 1;
+        self.nodes += 1;
+        let schema = self.read_value(value, path);
+        self.nesting -= 1;
+        schema
+    }
+
+    fn read_value(&mut self, value: &Value, path: &str) -> Schema {
         match value {
             Value::Object(map) => match map.get("$ref") {
                 Some(Value::String(reference)) => self.read_ref(reference, map, path),
@@ -217,7 +243,24 @@ impl<'a> Reader<'a> {
                 ),
             );
             Schema::default()
-        } else if let Some(cached) = self.cache.get(reference) {
+        } else if self.nodes >= Self::MAX_NODES
+            || self.cache.get(reference).is_some_and(|(_, size)| self.nodes + size > Self::MAX_NODES)
+        {
+            self.truncations += 1;
+            self.report_once(
+                "#size",
+                Diagnostic::info(
+                    codes::INPUT_TOLERATED,
+                    child(path, "$ref"),
+                    format!(
+                        "inlining references would make schemas larger than {} nodes; deeper references (first here) are kept as `$ref`",
+                        Self::MAX_NODES
+                    ),
+                ),
+            );
+            keep_ref(reference)
+        } else if let Some((cached, size)) = self.cache.get(reference) {
+            self.nodes += size;
             cached.clone()
         } else if self.active.len() >= Self::MAX_DEPTH {
             self.report_once(
@@ -234,9 +277,12 @@ impl<'a> Reader<'a> {
                 Some(target) => {
                     self.active.push(reference.to_owned());
                     let target_path = percent_decode(reference.trim_start_matches('#'));
+                    let (nodes, truncations) = (self.nodes, self.truncations);
                     let schema = self.read(target, &target_path);
                     self.active.pop();
-                    self.cache.insert(reference.to_owned(), schema.clone());
+                    if self.truncations == truncations {
+                        self.cache.insert(reference.to_owned(), (schema.clone(), self.nodes - nodes));
+                    }
                     schema
                 }
                 None => {
@@ -735,7 +781,14 @@ impl<'a> Writer<'a> {
         let mut kind = s.kind;
         let stringify_enum = d == Dialect::Gemini
             && enumeration.as_ref().is_some_and(|values| values.iter().any(|v| !v.value.is_string()));
-        if stringify_enum {
+        let enum_has_null = enumeration.as_ref().is_some_and(|values| values.iter().any(|v| v.value.is_null()));
+        let only_null_changes = stringify_enum
+            && enumeration
+                .as_ref()
+                .is_some_and(|values| values.iter().all(|v| v.value.is_string() || v.value.is_null()));
+        if only_null_changes && s.nullable {
+            // `null` among string values of a nullable schema: dropping it changes nothing.
+        } else if stringify_enum {
             out.push(Diagnostic::warning(
                 codes::CHANGED_SCHEMA,
                 child(path, "enum"),
@@ -767,7 +820,7 @@ impl<'a> Writer<'a> {
             }
             Some(k) => {
                 m.insert("type".into(), Value::from(k.as_str()));
-                if s.nullable && !d.is_2020() {
+                if (s.nullable || (stringify_enum && enum_has_null)) && !d.is_2020() {
                     m.insert("nullable".into(), Value::Bool(true));
                 }
             }
@@ -796,8 +849,10 @@ impl<'a> Writer<'a> {
             m.insert("format".into(), Value::from(format.as_str()));
         }
         if let Some(values) = &enumeration {
+            // Gemini: `nullable` says what a `null` among string values would.
             let written: Vec<Value> = values
                 .iter()
+                .filter(|v| !(stringify_enum && v.value.is_null()))
                 .map(|v| match (&v.value, stringify_enum) {
                     (Value::String(_), _) | (_, false) => v.value.clone(),
                     (other, true) => Value::String(other.to_string()),
@@ -952,6 +1007,13 @@ impl<'a> Writer<'a> {
             m.insert(key.into(), Value::Array(members));
         }
         self.extras(extras, &mut m, path, out);
+        for format_id in s.extras.keys().filter(|k| k.as_str() != EXTRAS_KEY) {
+            out.push(Diagnostic::loss(
+                codes::LOSS_EXTRAS,
+                child(&child(path, "extras"), format_id),
+                format!("a schema cannot hold data only {format_id} has; it was left out"),
+            ));
+        }
         m
     }
 

@@ -1,32 +1,158 @@
-//! Vertex AI Extension import bodies and plain OpenAPI 3.x documents
+//! Vertex AI Extension import bodies (`vertex`) and plain OpenAPI 3.0/3.1 documents
+//! (`openapi`).
+//!
+//! Reading gives one tool per operation (see `read.rs`); writing regenerates operations from
+//! the model, and writes an unchanged operation exactly as its source had it (see `write.rs`).
+//!
+//! Output choices:
+//! - `openapi` writes `<name>.yaml`, or `<name>.json` when the source document was JSON; the
+//!   option `syntax=json|yaml` overrides. The OpenAPI version is the source's, else 3.0.3.
+//! - `vertex` writes `<name>.json`, a complete `extensions:import` body (camelCase keys) with
+//!   the spec inline as OpenAPI 3.0 YAML in `manifest.apiSpec.openApiYaml`, following Vertex's
+//!   rules. From tools without an HTTP binding it synthesizes `POST /<name>` operations under
+//!   the option `base_url` (default `https://example.invalid`).
 
-use toolport_plugin::{Bundle, Diagnostic, Format, FormatInfo, InputShape, Options, Outcome, ToolSet, codes};
+use serde_json::Value;
+use toolport_plugin::{
+    Bundle, Detection, Diagnostic, Format, FormatInfo, InputShape, Options, Outcome, ToolSet, codes,
+};
 
-/// The `vertex` format.
+mod read;
+mod vertex;
+mod write;
+
+pub use vertex::Vertex;
+
+pub(crate) const ID: &str = "openapi";
+/// Prefix of the keys toolport writes for model fields OpenAPI has no place for.
+pub(crate) const XT: &str = "x-toolport-";
+pub(crate) const METHODS: &[&str] = &["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+
+/// The `openapi` format: a plain OpenAPI 3.0 or 3.1 document.
 #[derive(Debug, Default)]
-pub struct Vertex;
+pub struct OpenApi;
 
-impl Format for Vertex {
+impl Format for OpenApi {
     fn info(&self) -> FormatInfo {
         FormatInfo {
-            id: "vertex".into(),
-            aliases: vec![],
-            description: "Vertex AI Extension import bodies and plain OpenAPI 3.x documents".into(),
+            id: ID.into(),
+            aliases: vec!["oas".into(), "openapi3".into()],
+            description: "OpenAPI 3.0/3.1 document (JSON or YAML): one tool per operation".into(),
             version: env!("CARGO_PKG_VERSION").into(),
-            reads: false,
-            writes: false,
+            reads: true,
+            writes: true,
             input: InputShape::File,
-            extensions: vec!["json".into()],
+            extensions: vec!["json".into(), "yaml".into(), "yml".into()],
         }
     }
 
-    fn read(&self, _input: &Bundle, _options: &Options) -> Outcome<ToolSet> {
-        Outcome::fail(Diagnostic::error(codes::INPUT_UNSUPPORTED, "", "the vertex reader is not built yet"))
+    fn detect(&self, input: &Bundle) -> Detection {
+        let Some((_, text)) = input.entry_file() else { return 0 };
+        let head: String = text.chars().take(8192).collect();
+        if head.contains("manifest") && (head.contains("apiSpec") || head.contains("api_spec")) {
+            return 0;
+        }
+        // A top-level key may come late in a large JSON document (Slack's `swagger` is on
+        // line 27,439); a substring scan is cheap next to parsing.
+        if top_level_version(text, "openapi", "3.") {
+            95
+        } else if top_level_version(text, "swagger", "2.") {
+            // Claimed so the user gets the clear "Swagger 2.0 is not OpenAPI 3" error.
+            70
+        } else {
+            0
+        }
     }
 
-    fn write(&self, _model: &ToolSet, _options: &Options) -> Outcome<Bundle> {
-        Outcome::fail(Diagnostic::error(codes::INPUT_UNSUPPORTED, "", "the vertex writer is not built yet"))
+    fn read(&self, input: &Bundle, _options: &Options) -> Outcome<ToolSet> {
+        let Some((file, text)) = input.entry_file() else {
+            return Outcome::fail(Diagnostic::error(codes::INPUT_MISSING_FILE, "", "no input file"));
+        };
+        let (doc, syntax) = match parse_any(file, text) {
+            Ok(parsed) => parsed,
+            Err(e) => return Outcome::fail(e),
+        };
+        match read::read_document(&doc) {
+            Ok((mut set, diagnostics)) => {
+                if let Some(Value::Object(ext)) = set.extras.get_mut(ID) {
+                    ext.insert("syntax".into(), Value::from(syntax));
+                }
+                let diagnostics = locate_all(diagnostics, file, text, syntax);
+                Outcome::ok(set, diagnostics)
+            }
+            Err(e) => Outcome::fail(locate(e, file, text, syntax)),
+        }
+    }
+
+    fn write(&self, model: &ToolSet, options: &Options) -> Outcome<Bundle> {
+        let written = write::document(model, write::Mode::OpenApi, &write::VertexParts::default());
+        let mut diagnostics = written.diagnostics;
+        let source_syntax = model.extras.get(ID).and_then(|e| e.get("syntax")).and_then(Value::as_str);
+        let syntax = options.get("syntax").or(source_syntax).unwrap_or("yaml");
+        let name = options.output_name("openapi");
+        let (file, text) = if syntax == "json" {
+            (format!("{name}.json"), pretty_json(&written.document))
+        } else {
+            match toolport_yaml::to_string(&written.document) {
+                Ok(text) => (format!("{name}.yaml"), text),
+                Err(e) => {
+                    diagnostics.push(Diagnostic::error(codes::PLUGIN_FAILED, "", format!("YAML output failed: {e}")));
+                    return Outcome::failed(diagnostics);
+                }
+            }
+        };
+        Outcome::ok(Bundle::single(file, text), diagnostics)
     }
 }
 
-toolport_plugin::declare_plugin!(Vertex);
+/// Whether `key: "<version>…"` appears as a JSON key or an unindented YAML key.
+fn top_level_version(text: &str, key: &str, version: &str) -> bool {
+    let value_starts = |rest: &str| {
+        let rest = rest.trim_start_matches([' ', '\t']);
+        let Some(rest) = rest.strip_prefix(':') else { return false };
+        rest.trim_start().trim_start_matches(['"', '\'']).starts_with(version)
+    };
+    let quoted = format!("\"{key}\"");
+    let json = text.match_indices(&quoted).any(|(i, _)| value_starts(&text[i + quoted.len()..]));
+    json || text.lines().any(|line| line.strip_prefix(key).is_some_and(value_starts))
+}
+
+/// 2-space pretty JSON with a trailing newline.
+pub(crate) fn pretty_json(value: &Value) -> String {
+    let mut text = serde_json::to_string_pretty(value).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// Parses JSON or YAML (by content: YAML is a superset, but JSON errors are clearer).
+pub(crate) fn parse_any(file: &str, text: &str) -> Result<(Value, &'static str), Diagnostic> {
+    let trimmed = text.trim_start_matches('\u{feff}').trim_start();
+    if trimmed.starts_with('{') || trimmed.starts_with('[') || file.ends_with(".json") {
+        match toolport_plugin::source::parse_json(file, trimmed) {
+            Ok(value) => return Ok((value, "json")),
+            // Flow-style YAML also starts with `{`; give YAML a chance before failing.
+            Err(e) => return toolport_yaml::parse(file, text).map(|v| (v, "yaml")).map_err(|_| e),
+        }
+    }
+    toolport_yaml::parse(file, text).map(|v| (v, "yaml"))
+}
+
+/// Locates the first diagnostics (each lookup scans the text; a huge document may have
+/// hundreds of tolerated defects, and their JSON pointers still say where they are).
+pub(crate) fn locate_all(diagnostics: Vec<Diagnostic>, file: &str, text: &str, syntax: &str) -> Vec<Diagnostic> {
+    diagnostics.into_iter().enumerate().map(|(i, d)| if i < 20 { locate(d, file, text, syntax) } else { d }).collect()
+}
+
+/// Adds file:line:column to a diagnostic that points into a JSON document.
+pub(crate) fn locate(mut diagnostic: Diagnostic, file: &str, text: &str, syntax: &str) -> Diagnostic {
+    if diagnostic.span.is_none() && syntax == "json" && diagnostic.severity != toolport_plugin::Severity::Info {
+        if let Some((line, column)) = toolport_plugin::source::locate_json_pointer(text, &diagnostic.path) {
+            diagnostic = diagnostic.at(file, line, column);
+        }
+    } else if diagnostic.span.is_none() && diagnostic.path.is_empty() {
+        diagnostic = diagnostic.at(file, 1, 1);
+    }
+    diagnostic
+}
+
+toolport_plugin::declare_plugin!(Vertex, OpenApi);
