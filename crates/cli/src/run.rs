@@ -3,7 +3,6 @@
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Context, Result, bail};
@@ -35,7 +34,7 @@ struct Job<'a> {
     options: Options,
     destination: Destination,
     single_input: bool,
-    staging: Option<Mutex<Staging>>,
+    staging: Option<Staging>,
     failed: AtomicBool,
     limits: Limits,
 }
@@ -81,10 +80,10 @@ pub fn run(registry: &Registry, args: &ConvertArgs, global: &GlobalArgs) -> Resu
         return Err(UsageError(format!("{} inputs need an output directory: add -o DIR", items.len())).into());
     }
     let staging = match (&destination, args.dry_run) {
-        (Destination::Directory(dir), false) => Some(Mutex::new(Staging::new(dir)?)),
+        (Destination::Directory(dir), false) => Some(Staging::new(dir)?),
         (Destination::FileOrDirectory(path), false) => {
             let parent = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-            Some(Mutex::new(Staging::new(parent)?))
+            Some(Staging::new(parent)?)
         }
         _ => None,
     };
@@ -146,7 +145,6 @@ pub fn run(registry: &Registry, args: &ConvertArgs, global: &GlobalArgs) -> Resu
             }
         }
     } else if let Some(staging) = job.staging {
-        let staging = staging.into_inner().expect("no conversion panicked holding the lock");
         staging.commit(args.force)?;
     }
     if let Some(text) = stdout_text {
@@ -299,7 +297,7 @@ impl Job<'_> {
         for (path, text) in targets {
             let file = PlannedFile { path, owner: owner.clone() };
             if let Some(staging) = &self.staging {
-                staging.lock().expect("staging lock").stage(file.clone(), text.as_bytes())?;
+                staging.stage(file.clone(), text.as_bytes())?;
             }
             planned.push(file);
         }

@@ -227,3 +227,30 @@ fn strict_refuses_lossy_conversions_with_exit_code_3() {
     run.expect_code(3);
     assert!(!dir.path().join("out").exists() || std::fs::read_dir(dir.path().join("out")).unwrap().next().is_none());
 }
+
+#[test]
+fn standard_input_and_output() {
+    use std::io::Write;
+    use std::process::Stdio;
+    require_plugins();
+    let home = tempfile::tempdir().unwrap();
+    let mut child = command(home.path())
+        .args(["--from", "gloodata", "--to", "mcp", "-", "-o", "-", "-q"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(&std::fs::read(seed_map()).unwrap()).unwrap();
+    let run = finish(child.wait_with_output().unwrap());
+    run.expect_code(0);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(doc["tools"][0]["name"], "showMapAtAddressAndZoom");
+    assert_eq!(run.stderr, "", "--quiet prints nothing on success");
+
+    // A multi-file output cannot go to standard output.
+    let dir = tempfile::tempdir().unwrap();
+    let run = run_in(dir.path(), &["--from", "gloodata", "--to", "raycast", seed_map().to_str().unwrap()]);
+    run.expect_code(1);
+    assert!(run.stderr.contains("raycast writes 3 files; give an output directory with -o DIR"), "{}", run.stderr);
+}

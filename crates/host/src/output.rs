@@ -62,6 +62,8 @@ pub struct PlannedFile {
 /// existing file overwritten without `force`. Returns every problem, one per path.
 pub fn check_plan(plan: &[PlannedFile], inputs: &[PathBuf], force: bool) -> Vec<OutputError> {
     let inputs: HashSet<PathBuf> = inputs.iter().filter_map(|p| comparable(p)).collect();
+    // Directory inputs (Raycast extensions): nothing may be written inside one.
+    let input_dirs: Vec<&PathBuf> = inputs.iter().filter(|p| p.is_dir()).collect();
     let mut owners: HashMap<PathBuf, &str> = HashMap::new();
     let mut problems = Vec::new();
     for file in plan {
@@ -72,7 +74,7 @@ pub fn check_plan(plan: &[PlannedFile], inputs: &[PathBuf], force: bool) -> Vec<
                 first: first.to_owned(),
                 second: file.owner.clone(),
             });
-        } else if inputs.contains(&key) || inputs.iter().any(|input| key.starts_with(input) && input.is_dir()) {
+        } else if inputs.contains(&key) || input_dirs.iter().any(|dir| key.starts_with(dir)) {
             problems.push(OutputError::IsInput(file.path.clone()));
         } else if !force && file.path.exists() {
             problems.push(OutputError::Exists(file.path.clone()));
@@ -117,10 +119,14 @@ fn persist(temp: tempfile::NamedTempFile, path: &Path, force: bool) -> Result<()
 
 /// A staging area inside the output directory: files are written here as conversions finish
 /// and renamed into place by [`Staging::commit`]. Dropping it removes whatever is left.
+///
+/// Staging takes `&self` so that parallel conversions write their files concurrently; only
+/// recording a staged file takes the lock. Files are not fsynced one by one: the rename is
+/// what makes each file appear whole, and a batch of thousands would spend its time syncing.
 #[derive(Debug)]
 pub struct Staging {
     dir: tempfile::TempDir,
-    staged: Vec<(tempfile::TempPath, PlannedFile)>,
+    staged: std::sync::Mutex<Vec<(tempfile::TempPath, PlannedFile)>>,
 }
 
 impl Staging {
@@ -131,28 +137,29 @@ impl Staging {
             .prefix(".toolport-staging-")
             .tempdir_in(output_dir)
             .map_err(io_error(output_dir))?;
-        Ok(Staging { dir, staged: Vec::new() })
+        Ok(Staging { dir, staged: std::sync::Mutex::new(Vec::new()) })
     }
 
     /// Writes `contents` to a staged file destined for `file.path`.
-    pub fn stage(&mut self, file: PlannedFile, contents: &[u8]) -> Result<(), OutputError> {
+    pub fn stage(&self, file: PlannedFile, contents: &[u8]) -> Result<(), OutputError> {
         let mut temp = tempfile::NamedTempFile::new_in(self.dir.path()).map_err(io_error(self.dir.path()))?;
         temp.write_all(contents).map_err(io_error(&file.path))?;
-        temp.as_file().sync_all().map_err(io_error(&file.path))?;
-        self.staged.push((temp.into_temp_path(), file));
+        let temp = temp.into_temp_path();
+        self.staged.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push((temp, file));
         Ok(())
     }
 
-    pub fn planned(&self) -> Vec<PlannedFile> {
-        self.staged.iter().map(|(_, f)| f.clone()).collect()
-    }
-
-    /// Moves every staged file into place. Stops at the first failure and reports it; files
-    /// already moved stay (each is complete).
+    /// Moves every staged file into place, in the order they were planned. Stops at the
+    /// first failure and reports it; files already moved stay (each is complete).
     pub fn commit(self, force: bool) -> Result<Vec<PathBuf>, OutputError> {
-        let mut written = Vec::new();
-        for (temp, file) in self.staged {
-            if let Some(parent) = file.path.parent() {
+        let mut staged = self.staged.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+        staged.sort_by(|a, b| a.1.path.cmp(&b.1.path));
+        let mut written = Vec::with_capacity(staged.len());
+        let mut made: HashSet<PathBuf> = HashSet::new();
+        for (temp, file) in staged {
+            if let Some(parent) = file.path.parent()
+                && made.insert(parent.to_path_buf())
+            {
                 std::fs::create_dir_all(parent).map_err(io_error(parent))?;
             }
             if !force && file.path.exists() {

@@ -113,14 +113,16 @@ fn has_readable_extension(registry: &Registry, name: &str, from: Option<&FormatE
 /// Whether a directory format recognises `dir`, judged from its top-level text files only
 /// (cheap: nothing below is read).
 fn is_directory_input(registry: &Registry, dir: &Path, from: Option<&FormatEntry>) -> bool {
-    let probe = probe_bundle(dir);
-    if probe.files.is_empty() {
-        return false;
-    }
+    // The probe reads files, so build it only when a directory format could claim `dir`.
+    let probe = || probe_bundle(dir);
     match from {
-        Some(f) if f.info.input == InputShape::Directory => f.format.detect(&probe) >= CONFIDENT,
+        Some(f) if f.info.input == InputShape::Directory => f.format.detect(&probe()) >= CONFIDENT,
         Some(_) => false,
-        None => registry.detect(&probe, true).first().is_some_and(|(_, c)| *c >= CONFIDENT),
+        None if registry.formats().iter().any(|f| f.info.reads && f.info.input == InputShape::Directory) => {
+            let probe = probe();
+            !probe.files.is_empty() && registry.detect(&probe, true).first().is_some_and(|(_, c)| *c >= CONFIDENT)
+        }
+        None => false,
     }
 }
 
