@@ -223,6 +223,59 @@ fn gemini_violations(doc: &Value) -> Vec<String> {
     out
 }
 
+/// Every `$ref` in `node` (string values of `$ref` keys), with its JSON pointer.
+fn refs_in<'a>(node: &'a Value, path: &str, out: &mut Vec<(String, &'a str)>) {
+    match node {
+        Value::Object(map) => {
+            for (key, value) in map {
+                match (key.as_str(), value) {
+                    ("$ref", Value::String(reference)) => out.push((path.to_owned(), reference)),
+                    _ => refs_in(value, &format!("{path}/{key}"), out),
+                }
+            }
+        }
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                refs_in(item, &format!("{path}/{i}"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `$ref`s of a written tool list that do not resolve inside their own schema (a tool's input
+/// or output schema is a document of its own to the APIs that receive it).
+fn dangling_refs(doc: &Value) -> Vec<String> {
+    let tools = doc.as_array().or_else(|| doc["tools"].as_array()).expect("a list of tools");
+    let mut out = Vec::new();
+    for tool in tools {
+        let tool = if tool["function"].is_object() { &tool["function"] } else { tool };
+        let name = tool["name"].as_str().unwrap_or_default();
+        for key in ["inputSchema", "outputSchema", "parameters", "input_schema"] {
+            let Some(root) = tool.get(key) else { continue };
+            let mut refs = Vec::new();
+            refs_in(root, "", &mut refs);
+            for (at, reference) in refs {
+                let resolves = reference.strip_prefix('#').is_some_and(|pointer| root.pointer(pointer).is_some());
+                if !resolves {
+                    out.push(format!("{name}/{key}{at}: `$ref` {reference} does not resolve in the schema"));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn dangling_refs_are_found() {
+    let doc = serde_json::json!([{"name": "a", "inputSchema": {"properties": {
+        "x": {"$ref": "#/$defs/X"}, "y": {"$ref": "#/components/schemas/Y"}}, "$defs": {"X": {}}}}]);
+    assert_eq!(
+        dangling_refs(&doc),
+        ["a/inputSchema/properties/y: `$ref` #/components/schemas/Y does not resolve in the schema"]
+    );
+}
+
 #[test]
 fn every_openapi_document_converts_to_every_function_tool_format_within_its_rules() {
     let registry = registry();
@@ -256,6 +309,12 @@ fn every_openapi_document_converts_to_every_function_tool_format_within_its_rule
                 }
                 for v in violations(&doc) {
                     problems.push(format!("{} -> {format} {options:?}: {v}", path.display()));
+                }
+                // Every written `$ref` must point inside the schema it appears in.
+                if format != "gemini" {
+                    for v in dangling_refs(&doc) {
+                        problems.push(format!("{} -> {format} {options:?}: {v}", path.display()));
+                    }
                 }
             }
         }

@@ -5,6 +5,7 @@
 #![forbid(unsafe_code)]
 
 pub mod bundle;
+pub mod definitions;
 pub mod diagnostic;
 pub mod display;
 pub mod format;

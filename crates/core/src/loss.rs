@@ -2,6 +2,12 @@
 //! and [`uncarried`] reports each present field it does not, with its model path. A writer
 //! then adds diagnostics only for partial losses it alone can see (an expectation kind it
 //! cannot express, a value it had to change).
+//!
+//! References: a writer that writes [`crate::ToolSet::definitions`] declares `definitions` in
+//! [`Carried::tool_set`] and `reference` in [`Carried::schema`] (each definition's schema is
+//! then checked like any other). A writer whose target cannot refer to schemas calls
+//! [`crate::definitions::resolve`] first and passes the resolved model here, so it reports only
+//! the cuts `resolve` itself reports.
 
 use serde_json::Value;
 
@@ -35,6 +41,19 @@ pub fn uncarried(model: &ToolSet, format_id: &str, carried: &Carried) -> Vec<Dia
             "extras" => foreign_extras(value, "", format_id, &mut out),
             _ if !carried.tool_set.contains(&key.as_str()) => {
                 out.push(loss(key, &child("", key), &format!("the tool set's `{key}`"), target));
+            }
+            "definitions" => {
+                for (name, schema) in value.as_object().into_iter().flatten() {
+                    let what = format!("definition `{name}`");
+                    schema_level(
+                        schema,
+                        &child(&child("", "definitions"), name),
+                        carried.schema,
+                        &what,
+                        format_id,
+                        &mut out,
+                    );
+                }
             }
             "examples" => {
                 for (i, example) in value.as_array().into_iter().flatten().enumerate() {

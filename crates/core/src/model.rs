@@ -62,6 +62,10 @@ pub struct ToolSet {
     /// Named sets of values, referenced by [`Schema::value_set`] (Gloodata `tagValues`).
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     pub value_sets: IndexMap<String, ValueSet>,
+    /// Named schemas, referenced by [`Schema::reference`] (OpenAPI `components.schemas`,
+    /// JSON Schema `$defs`). Helpers to follow and inline them: [`crate::definitions`].
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub definitions: IndexMap<String, Schema>,
     /// The tools, in the source's order.
     #[serde(default)]
     pub tools: Vec<Tool>,
@@ -292,6 +296,10 @@ impl ParamLocation {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Schema {
+    /// The name of a definition in the tool set ([`ToolSet::definitions`]): the schema is that
+    /// definition, refined by any fields set beside it, such as a description.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reference: Option<String>,
     /// `None` means any type.
     #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
     pub kind: Option<SchemaType>,

@@ -38,12 +38,15 @@ impl Shape {
     }
 }
 
-/// The entry file of a bundle, parsed as JSON.
+/// The entry file of a bundle, parsed as JSON, and the named schemas (`$defs`,
+/// `definitions`) its tool schemas brought, collected while reading them
+/// (`crate::schema::read_input`, `crate::schema::read_single`).
 #[derive(Debug)]
 pub struct Source {
     pub file: String,
     pub text: String,
     pub value: Value,
+    pub definitions: std::cell::RefCell<IndexMap<String, toolport_core::Schema>>,
 }
 
 impl Source {
@@ -53,7 +56,12 @@ impl Source {
             return Err(Diagnostic::error(codes::INPUT_INVALID, "", format!("{format} reads one JSON file")));
         };
         let value = parse_json(file, text)?;
-        Ok(Source { file: file.to_owned(), text: text.to_owned(), value })
+        Ok(Source { file: file.to_owned(), text: text.to_owned(), value, definitions: Default::default() })
+    }
+
+    /// The definitions the schemas read so far brought, for `ToolSet::definitions`.
+    pub fn take_definitions(&self) -> IndexMap<String, toolport_core::Schema> {
+        self.definitions.take()
     }
 
     /// A diagnostic about the value at `path` in this source, with its line and column.

@@ -4,7 +4,9 @@
 
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
-use toolport_core::{Diagnostic, Parameter, Property, Schema, SchemaType, ValueSet, codes};
+use toolport_core::definitions::{free_name, inline, referenced_by_all};
+use toolport_core::source::child;
+use toolport_core::{Diagnostic, Parameter, Property, Schema, SchemaType, ToolSet, ValueSet, codes};
 use toolport_jsonschema::{Dialect, Writer};
 
 use crate::common::Source;
@@ -13,35 +15,85 @@ use crate::common::Source;
 /// partial losses per dialect.
 pub const CARRIED_SCHEMA: &[&str] = toolport_jsonschema::ALL_SCHEMA_KEYS;
 
-/// Writes schemas in one dialect, with the tool set's value sets (inlined as enums).
+/// Writes schemas in one dialect, with the tool set's value sets (inlined as enums) and
+/// definitions. Where the dialect has references (JSON Schema) and `inline` is off, a written
+/// schema that uses definitions gets a `$defs` object at its root holding every definition it
+/// reaches, referenced as `#/$defs/<name>`; otherwise (Gemini, strict modes) references are
+/// inlined, recursion cut with a `loss/schema` diagnostic.
 #[derive(Clone, Copy, Debug)]
 pub struct SchemaWriter<'a> {
     pub dialect: Dialect,
     pub value_sets: &'a IndexMap<String, ValueSet>,
+    pub definitions: &'a IndexMap<String, Schema>,
+    pub inline: bool,
 }
 
-impl SchemaWriter<'_> {
+impl<'a> SchemaWriter<'a> {
+    /// A writer with the model's value sets and definitions, references kept where possible.
+    pub fn for_model(dialect: Dialect, model: &'a ToolSet) -> Self {
+        SchemaWriter { dialect, value_sets: &model.value_sets, definitions: &model.definitions, inline: false }
+    }
+
+    /// The same writer, inlining every reference (for targets that refuse `$ref`).
+    pub fn inlined(self) -> Self {
+        SchemaWriter { inline: true, ..self }
+    }
+
+    fn writer(&self) -> Writer<'a> {
+        let writer = Writer::new(self.dialect).with_value_sets(self.value_sets).with_definitions(self.definitions);
+        if self.inline { writer.with_reference_prefix(None) } else { writer }
+    }
+
+    /// Adds `$defs` with the definitions `roots` reach to the written schema `value`.
+    fn add_definitions(&self, value: &mut Value, roots: &[&Schema], diagnostics: &mut Vec<Diagnostic>) {
+        if self.inline || toolport_jsonschema::reference_prefix(self.dialect) != Some("#/$defs/") {
+            return;
+        }
+        let names = referenced_by_all(roots.iter().copied(), self.definitions);
+        let Value::Object(map) = value else { return };
+        if names.is_empty() {
+            return;
+        }
+        let mut defs = Map::new();
+        for name in names {
+            let Some(definition) = self.definitions.get(&name) else { continue };
+            let (written, found) = self.writer().write(definition, &child("/definitions", &name));
+            // Several tools share definitions: report each definition's changes once.
+            for d in found {
+                if !diagnostics.iter().any(|e| e.path == d.path && e.code == d.code) {
+                    diagnostics.push(d);
+                }
+            }
+            defs.insert(name, written);
+        }
+        map.insert("$defs".into(), Value::Object(defs));
+    }
+
     /// The canonical schema in the dialect; forced changes are reported at `path` in the model.
     pub fn schema(&self, schema: &Schema, path: &str, diagnostics: &mut Vec<Diagnostic>) -> Value {
-        let (value, found) = Writer::new(self.dialect).with_value_sets(self.value_sets).write(schema, path);
+        let (mut value, found) = self.writer().write(schema, path);
         diagnostics.extend(found);
+        self.add_definitions(&mut value, &[schema], diagnostics);
         value
     }
 
     /// The object schema of a parameter list; diagnostics at `path` (`/tools/0/parameters`).
     pub fn parameters(&self, parameters: &[Parameter], path: &str, diagnostics: &mut Vec<Diagnostic>) -> Value {
-        let (mut value, found) =
-            Writer::new(self.dialect).with_value_sets(self.value_sets).write(&parameters_schema(parameters), path);
+        let (mut value, found) = self.writer().write(&parameters_schema(parameters), path);
         diagnostics.extend(found.into_iter().map(|d| rebase_parameters(d, path)));
         // Tool APIs want `properties` even when empty: "an object with no parameters".
         if let Value::Object(map) = &mut value {
             map.entry("properties").or_insert_with(|| Value::Object(Map::new()));
         }
+        let roots: Vec<&Schema> = parameters.iter().map(|p| &p.schema).collect();
+        self.add_definitions(&mut value, &roots, diagnostics);
         value
     }
 }
 
-/// A schema as a canonical schema; problems are reported at `path` in the source.
+/// A schema as a canonical schema; problems are reported at `path` in the source. Its named
+/// schemas (`$defs`, `definitions`) join the source's definitions: identical ones merge, a
+/// different one under a taken name gets a `_2`-style suffix (its references follow).
 pub fn read_schema(
     source: &Source,
     value: &Value,
@@ -49,12 +101,61 @@ pub fn read_schema(
     path: &str,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Schema {
-    let (schema, found) = toolport_jsonschema::read(value, dialect);
+    let (mut schema, found, renames) = read_keeping_references(source, value, dialect);
     diagnostics.extend(found.into_iter().map(|mut d| {
         d.path = format!("{path}{}", d.path);
         source.at(d)
     }));
+    rename_references(&mut schema, &renames);
     schema
+}
+
+/// Reads `value` with its definitions merged into the source's; the renames applied to them.
+fn read_keeping_references(
+    source: &Source,
+    value: &Value,
+    dialect: Dialect,
+) -> (Schema, Vec<Diagnostic>, IndexMap<String, String>) {
+    let (schema, definitions, found) = toolport_jsonschema::read_with_definitions(value, dialect);
+    let mut all = source.definitions.borrow_mut();
+    let mut renames = IndexMap::new();
+    for (name, definition) in &definitions {
+        match all.get(name) {
+            Some(existing) if existing == definition => {}
+            None => {}
+            Some(_) => {
+                let fresh = free_name(name, |n| all.contains_key(n) || definitions.contains_key(n));
+                renames.insert(name.clone(), fresh);
+            }
+        }
+    }
+    for (name, mut definition) in definitions {
+        rename_references(&mut definition, &renames);
+        let name = renames.get(&name).cloned().unwrap_or(name);
+        all.entry(name).or_insert(definition);
+    }
+    (schema, found, renames)
+}
+
+fn rename_references(schema: &mut Schema, renames: &IndexMap<String, String>) {
+    if renames.is_empty() {
+        return;
+    }
+    if let Some(fresh) = schema.reference.as_ref().and_then(|name| renames.get(name)) {
+        schema.reference = Some(fresh.clone());
+    }
+    if let Some(items) = &mut schema.items {
+        rename_references(items, renames);
+    }
+    for property in &mut schema.properties {
+        rename_references(&mut property.schema, renames);
+    }
+    if let Some(toolport_core::AdditionalProperties::Schema(extra)) = &mut schema.additional_properties {
+        rename_references(extra, renames);
+    }
+    for member in &mut schema.any_of {
+        rename_references(member, renames);
+    }
 }
 
 /// The parameters an input schema (an object schema) declares.
@@ -127,9 +228,16 @@ pub fn read_input(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<Parameter> {
     let parameters = read_parameters(source, value, dialect, path, diagnostics);
-    let residue = Value::Object(root_residue(value));
+    let mut residue = root_residue(value);
     let none = IndexMap::new();
-    let regenerated = SchemaWriter { dialect, value_sets: &none }.parameters(&parameters, "", &mut Vec::new());
+    let definitions = source.definitions.borrow();
+    let writer = SchemaWriter { dialect, value_sets: &none, definitions: &definitions, inline: false };
+    let regenerated = writer.parameters(&parameters, "", &mut Vec::new());
+    if regenerated.get("$defs").is_some() {
+        // The writer gives the definitions back from the model's; kept only if they differ.
+        residue.remove("$defs");
+    }
+    let residue = Value::Object(residue);
     if with_residue(regenerated, Some(&residue)) == *value {
         if residue.as_object().is_some_and(|r| !r.is_empty()) {
             extras.insert(format!("{key}Root"), residue);
@@ -150,9 +258,30 @@ pub fn write_input(
     path: &str,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Value {
+    // The kept schema is given back when it still means the parameters: compared with every
+    // reference inlined, since names may have changed on reading.
+    let same = |kept: &Value| {
+        let (inlined, _) = inline(&parameters_schema(parameters), writer.definitions, "");
+        let mine: Vec<Parameter> = parameters
+            .iter()
+            .zip(inlined.properties)
+            .map(|(p, inlined)| Parameter { schema: inlined.schema, ..p.clone() })
+            .collect();
+        parameters_of(toolport_jsonschema::read(kept, writer.dialect).0) == mine
+    };
     match extras.get(key) {
-        Some(kept) if parameters_of(toolport_jsonschema::read(kept, writer.dialect).0) == parameters => kept.clone(),
-        _ => with_residue(writer.parameters(parameters, path, diagnostics), extras.get(&format!("{key}Root"))),
+        Some(kept) if same(kept) => kept.clone(),
+        _ => {
+            let mut residue = extras.get(&format!("{key}Root")).cloned();
+            if writer.inline
+                && let Some(Value::Object(residue)) = &mut residue
+            {
+                // Inlined: the source's definitions have nothing left to refer to them.
+                residue.remove("$defs");
+                residue.remove("definitions");
+            }
+            with_residue(writer.parameters(parameters, path, diagnostics), residue.as_ref())
+        }
     }
 }
 
@@ -168,7 +297,10 @@ pub fn read_single(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Schema {
     let schema = read_schema(source, value, dialect, path, diagnostics);
-    if toolport_jsonschema::write(&schema, dialect, "").0 != *value {
+    let none = IndexMap::new();
+    let definitions = source.definitions.borrow();
+    let writer = SchemaWriter { dialect, value_sets: &none, definitions: &definitions, inline: false };
+    if writer.schema(&schema, "", &mut Vec::new()) != *value {
         extras.insert(key.to_owned(), value.clone());
     }
     schema
@@ -183,8 +315,10 @@ pub fn write_single(
     path: &str,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Value {
+    let same =
+        |kept: &Value| toolport_jsonschema::read(kept, writer.dialect).0 == inline(schema, writer.definitions, "").0;
     match extras.get(key) {
-        Some(kept) if toolport_jsonschema::read(kept, writer.dialect).0 == *schema => kept.clone(),
+        Some(kept) if same(kept) => kept.clone(),
         _ => writer.schema(schema, path, diagnostics),
     }
 }

@@ -9,19 +9,24 @@
 //! | `Gemini` | Gemini / Vertex function declarations (write only; reads like 3.0) | the OpenAPI 3.0 subset: string enums, no oneOf/allOf/not |
 //!
 //! Reading ([`Reader`], or [`read`] for a self-contained schema):
-//! - local `$ref`s (`#/components/schemas/X`, `#/$defs/X`, `#/definitions/X`, any JSON pointer)
-//!   are resolved against the root document and memoized by pointer; a recursive reference
-//!   becomes a schema of any type plus one diagnostic, and nesting deeper than
-//!   [`Reader::MAX_DEPTH`] references is cut the same way. Remote references are never
-//!   fetched: they stay as `$ref` in the extras, with a diagnostic;
+//! - a `$ref` to a named schema (`#/components/schemas/X`, `#/$defs/X`, `#/definitions/X`)
+//!   becomes [`Schema::reference`] `X`, and the named schema is read once into
+//!   [`Reader::definitions`] (for `ToolSet::definitions`; a name met in two containers gets a
+//!   `_2` suffix). Recursion needs no cut. [`read`] inlines them for callers without a place
+//!   for definitions. Other local pointers are inlined, memoized, cycles and nesting deeper
+//!   than [`Reader::MAX_DEPTH`] cut to a schema of any type with one diagnostic. Remote
+//!   references are never fetched: they stay as `$ref` in the extras, with a diagnostic;
 //! - `allOf` members are merged into one schema; `oneOf` is read as `any_of` (remembered, so a
 //!   rich dialect writes `oneOf` again); `nullable: true` and a `null` in a type array both
 //!   become [`Schema::nullable`];
 //! - every keyword outside the canonical subset is kept verbatim in
 //!   `Schema::extras["jsonschema"]`, so a schema-rich to schema-rich conversion loses nothing.
 //!
-//! Writing ([`write`]) emits the dialect's form and returns a diagnostic (with the model path
-//! given) for everything the dialect cannot express or forced to change.
+//! Writing ([`write()`], [`Writer`]) emits the dialect's form and returns a diagnostic (with the
+//! model path given) for everything the dialect cannot express or forced to change. A reference
+//! is written `$ref: <prefix><name>` ([`reference_prefix`]: `#/$defs/` for JSON Schema,
+//! `#/components/schemas/` for OpenAPI; the caller writes the definitions there); Gemini has
+//! no references, so they are inlined with `toolport_core::definitions::inline`.
 #![forbid(unsafe_code)]
 
 use std::collections::{HashMap, HashSet};
@@ -46,6 +51,7 @@ const MULTILINE: &str = "x-toolport-multiline";
 /// (and other formats' extras on schemas), so writers pass this as `Carried::schema` to
 /// `toolport_core::loss::uncarried`.
 pub const ALL_SCHEMA_KEYS: &[&str] = &[
+    "reference",
     "type",
     "nullable",
     "title",
@@ -106,41 +112,69 @@ impl Dialect {
     }
 }
 
-/// Reads one self-contained schema (its own `$defs` are the root for `$ref`s).
+/// Reads one self-contained schema (its own `$defs` are the root for `$ref`s), with every
+/// reference to a named schema inlined (recursion cut at the first repeat, see
+/// [`toolport_core::definitions::inline`]). [`read_with_definitions`] keeps them instead.
 pub fn read(value: &Value, dialect: Dialect) -> (Schema, Vec<Diagnostic>) {
     let mut reader = Reader::new(value, dialect);
     let schema = reader.read(value, "");
-    (schema, reader.take_diagnostics())
+    let definitions = reader.take_definitions();
+    let mut diagnostics = reader.take_diagnostics();
+    if definitions.is_empty() {
+        return (schema, diagnostics);
+    }
+    // Reading tolerates recursion: one note per recursive definition, at its place.
+    let mut references: Vec<(&String, &String)> = reader.names.iter().map(|(r, n)| (n, r)).collect();
+    references.sort_by_key(|(name, _)| definitions.get_index_of(*name));
+    for (name, reference) in references {
+        let probe = Schema { reference: Some(name.clone()), ..Schema::default() };
+        if toolport_core::definitions::recursive(&probe, &definitions).as_ref() == Some(name) {
+            diagnostics.push(Diagnostic::info(
+                codes::INPUT_TOLERATED,
+                percent_decode(reference.trim_start_matches('#')),
+                format!("recursive reference `{reference}`: inner occurrences are read as a loose schema"),
+            ));
+        }
+    }
+    let (inlined, _) = toolport_core::definitions::inline(&schema, &definitions, "");
+    (inlined, diagnostics)
+}
+
+/// Reads one self-contained schema, keeping references to its named schemas (`$defs`,
+/// `definitions`) as [`Schema::reference`] with the definitions they name.
+pub fn read_with_definitions(value: &Value, dialect: Dialect) -> (Schema, IndexMap<String, Schema>, Vec<Diagnostic>) {
+    let mut reader = Reader::new(value, dialect);
+    let schema = reader.read(value, "");
+    (schema, reader.take_definitions(), reader.take_diagnostics())
 }
 
 /// Reads schemas that live inside a larger document (an OpenAPI file), resolving `$ref`s
-/// against it. Keep one reader per document: resolved references are memoized.
+/// against it. Keep one reader per document: each named schema is read once, into
+/// [`Reader::definitions`].
 #[derive(Debug)]
 pub struct Reader<'a> {
     root: &'a Value,
     dialect: Dialect,
-    /// Resolved references with their size in schema nodes.
-    cache: HashMap<String, (Schema, usize)>,
-    /// References being resolved, innermost last: a reference already here is a cycle.
+    /// Inlined (unnamed) references, memoized.
+    cache: HashMap<String, Schema>,
+    /// References being inlined, innermost last: a reference already here is a cycle.
     active: Vec<String>,
-    /// Nesting of `read` calls (0 = a top-level read) and the nodes the current top-level
-    /// read has produced, against [`Reader::MAX_NODES`].
+    /// Nesting of `read` calls (0 = a top-level read).
     nesting: usize,
-    nodes: usize,
-    /// Bumped whenever a reference is left open for the budget: results computed meanwhile
-    /// depend on where they were read and are not memoized.
-    truncations: usize,
+    /// Named schemas read so far, by definition name.
+    definitions: IndexMap<String, Schema>,
+    /// Definition name of each named `$ref` met, by reference text.
+    names: HashMap<String, String>,
+    /// Named schemas met but not read yet (reference, name): read after the current
+    /// top-level read, so long chains of references never nest.
+    pending: Vec<(String, String)>,
     reported: HashSet<String>,
     diagnostics: Vec<Diagnostic>,
 }
 
 impl<'a> Reader<'a> {
-    /// Nested references deeper than this are cut to a schema of any type (a guard against
-    /// exponential inlining; real documents stay far below it).
+    /// Nested inlined references deeper than this are cut to a schema of any type.
     pub const MAX_DEPTH: usize = 48;
-    /// Inlining references can grow a schema exponentially (Stripe's expandable objects): one
-    /// top-level schema stops inlining at this many nodes, leaving further references open.
-    pub const MAX_NODES: usize = 500;
 
     pub fn new(root: &'a Value, dialect: Dialect) -> Self {
         Reader {
@@ -149,8 +183,9 @@ impl<'a> Reader<'a> {
             cache: HashMap::new(),
             active: Vec::new(),
             nesting: 0,
-            nodes: 0,
-            truncations: 0,
+            definitions: IndexMap::new(),
+            names: HashMap::new(),
+            pending: Vec::new(),
             reported: HashSet::new(),
             diagnostics: Vec::new(),
         }
@@ -159,6 +194,17 @@ impl<'a> Reader<'a> {
     /// The diagnostics so far (paths are JSON pointers into the root document).
     pub fn take_diagnostics(&mut self) -> Vec<Diagnostic> {
         std::mem::take(&mut self.diagnostics)
+    }
+
+    /// The named schemas the schemas read so far refer to, by definition name (the last
+    /// segment of the reference; a name met in two containers gets a `_2` suffix).
+    pub fn definitions(&self) -> &IndexMap<String, Schema> {
+        &self.definitions
+    }
+
+    /// Takes [`Reader::definitions`]; later reads start a new map (names stay assigned).
+    pub fn take_definitions(&mut self) -> IndexMap<String, Schema> {
+        std::mem::take(&mut self.definitions)
     }
 
     /// The value a local reference (`#/a/b`) points to in the root document.
@@ -187,14 +233,24 @@ impl<'a> Reader<'a> {
 
     /// Reads the schema `value`, found at JSON pointer `path` of the root document.
     pub fn read(&mut self, value: &Value, path: &str) -> Schema {
-        if self.nesting == 0 {
-            self.nodes = 0;
-        }
         self.nesting += 1;
-        self.nodes += 1;
         let schema = self.read_value(value, path);
         self.nesting -= 1;
+        if self.nesting == 0 {
+            self.read_pending();
+        }
         schema
+    }
+
+    fn read_pending(&mut self) {
+        self.nesting += 1;
+        while let Some((reference, name)) = self.pending.pop() {
+            let Some(target) = self.lookup(&reference) else { continue };
+            let target_path = percent_decode(reference.trim_start_matches('#'));
+            let schema = self.read_value(target, &target_path);
+            self.definitions.insert(name, schema);
+        }
+        self.nesting -= 1;
     }
 
     fn read_value(&mut self, value: &Value, path: &str) -> Schema {
@@ -222,8 +278,51 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// The definition name of a `$ref` to a named schema that exists, assigning one (and
+    /// queueing the schema to be read) the first time.
+    fn named(&mut self, reference: &str) -> Option<String> {
+        if let Some(name) = self.names.get(reference) {
+            return Some(name.clone());
+        }
+        let base = toolport_core::definitions::name_in_reference(&percent_decode(reference))?;
+        self.lookup(reference)?;
+        let taken: HashSet<&String> = self.names.values().collect();
+        let name = toolport_core::definitions::free_name(&base, |n| taken.contains(&n.to_owned()));
+        self.names.insert(reference.to_owned(), name.clone());
+        // Reserve the slot so definitions keep the order they were first met in.
+        self.definitions.insert(name.clone(), Schema::default());
+        self.pending.push((reference.to_owned(), name.clone()));
+        Some(name)
+    }
+
     fn read_ref(&mut self, reference: &str, map: &Map<String, Value>, path: &str) -> Schema {
-        let resolved = if !reference.starts_with('#') {
+        if let Some(name) = self.named(reference) {
+            let mut schema = if map.len() == 1 {
+                Schema::default()
+            } else {
+                // Keywords beside `$ref` (a description, `nullable`) refine the referenced schema.
+                let siblings: Map<String, Value> =
+                    map.iter().filter(|(k, _)| *k != "$ref").map(|(k, v)| (k.clone(), v.clone())).collect();
+                self.read_object(&siblings, path)
+            };
+            schema.reference = Some(name);
+            return schema;
+        }
+        let resolved = self.inline_ref(reference, path);
+        if map.len() == 1 {
+            return resolved;
+        }
+        let siblings: Map<String, Value> =
+            map.iter().filter(|(k, _)| *k != "$ref").map(|(k, v)| (k.clone(), v.clone())).collect();
+        let mut refined = self.read_object(&siblings, path);
+        merge(&mut refined, resolved);
+        refined
+    }
+
+    /// The schema a reference points to, read in place (a deep pointer, or an `allOf` member
+    /// whose properties must merge).
+    fn inline_ref(&mut self, reference: &str, path: &str) -> Schema {
+        if !reference.starts_with('#') {
             self.report_once(
                 reference,
                 Diagnostic::warning(
@@ -243,24 +342,7 @@ impl<'a> Reader<'a> {
                 ),
             );
             Schema::default()
-        } else if self.nodes >= Self::MAX_NODES
-            || self.cache.get(reference).is_some_and(|(_, size)| self.nodes + size > Self::MAX_NODES)
-        {
-            self.truncations += 1;
-            self.report_once(
-                "#size",
-                Diagnostic::info(
-                    codes::INPUT_TOLERATED,
-                    child(path, "$ref"),
-                    format!(
-                        "inlining references would make schemas larger than {} nodes; deeper references (first here) are kept as `$ref`",
-                        Self::MAX_NODES
-                    ),
-                ),
-            );
-            keep_ref(reference)
-        } else if let Some((cached, size)) = self.cache.get(reference) {
-            self.nodes += size;
+        } else if let Some(cached) = self.cache.get(reference) {
             cached.clone()
         } else if self.active.len() >= Self::MAX_DEPTH {
             self.report_once(
@@ -277,12 +359,9 @@ impl<'a> Reader<'a> {
                 Some(target) => {
                     self.active.push(reference.to_owned());
                     let target_path = percent_decode(reference.trim_start_matches('#'));
-                    let (nodes, truncations) = (self.nodes, self.truncations);
-                    let schema = self.read(target, &target_path);
+                    let schema = self.read_value(target, &target_path);
                     self.active.pop();
-                    if self.truncations == truncations {
-                        self.cache.insert(reference.to_owned(), (schema.clone(), self.nodes - nodes));
-                    }
+                    self.cache.insert(reference.to_owned(), schema.clone());
                     schema
                 }
                 None => {
@@ -297,16 +376,18 @@ impl<'a> Reader<'a> {
                     keep_ref(reference)
                 }
             }
-        };
-        if map.len() == 1 {
-            return resolved;
         }
-        // Keywords beside `$ref` (a description, `nullable`) refine the referenced schema.
-        let siblings: Map<String, Value> =
-            map.iter().filter(|(k, _)| *k != "$ref").map(|(k, v)| (k.clone(), v.clone())).collect();
-        let mut refined = self.read_object(&siblings, path);
-        merge(&mut refined, resolved);
-        refined
+    }
+
+    /// An `allOf` member: a reference is read in place so its properties merge.
+    fn read_member(&mut self, member: &Value, path: &str) -> Schema {
+        match member.as_object() {
+            Some(map) if map.len() == 1 && matches!(map.get("$ref"), Some(Value::String(_))) => {
+                let reference = map["$ref"].as_str().unwrap_or_default().to_owned();
+                self.inline_ref(&reference, path)
+            }
+            _ => self.read(member, path),
+        }
     }
 
     fn report_once(&mut self, key: &str, diagnostic: Diagnostic) {
@@ -441,6 +522,13 @@ impl<'a> Reader<'a> {
                 _ => true,
             };
             if keep {
+                // Kept keywords may hold schemas (`not`, `x-expansionResources`): the named
+                // schemas they refer to become definitions too, so written `$ref`s resolve.
+                let mut refs = Vec::new();
+                toolport_core::definitions::refs_in_value(value, &mut refs);
+                for reference in refs {
+                    self.named(reference);
+                }
                 extras.insert(key.clone(), value.clone());
             }
         }
@@ -480,7 +568,7 @@ impl<'a> Reader<'a> {
         if let Some(members) = all_of {
             let at = child(path, "allOf");
             for (i, member) in members.iter().enumerate() {
-                let member = self.read(member, &child(&at, i.to_string()));
+                let member = self.read_member(member, &child(&at, i.to_string()));
                 merge(&mut s, member);
             }
             resolve_required_leftovers(&mut s);
@@ -574,6 +662,7 @@ fn jsonschema_extras(schema: &mut Schema) -> &mut Map<String, Value> {
 /// keywords): what `base` says wins; properties and examples are combined.
 fn merge(base: &mut Schema, other: Schema) {
     let Schema {
+        reference,
         kind,
         nullable,
         title,
@@ -605,6 +694,7 @@ fn merge(base: &mut Schema, other: Schema) {
             *slot = value;
         }
     }
+    fill(&mut base.reference, reference);
     fill(&mut base.kind, kind);
     base.nullable |= nullable;
     fill(&mut base.title, title);
@@ -742,16 +832,50 @@ pub fn write(schema: &Schema, dialect: Dialect, path: &str) -> (Value, Vec<Diagn
     Writer::new(dialect).write(schema, path)
 }
 
-/// A schema writer with optional context (the tool set's value sets, to inline enums).
+/// Where a dialect's `$ref`s to named schemas point by default: `None` for Gemini, whose
+/// subset has no references (they are inlined).
+pub fn reference_prefix(dialect: Dialect) -> Option<&'static str> {
+    match dialect {
+        Dialect::JsonSchema => Some("#/$defs/"),
+        Dialect::OpenApi30 | Dialect::OpenApi31 => Some("#/components/schemas/"),
+        Dialect::Gemini => None,
+    }
+}
+
+/// The `$ref` text for definition `name` under `prefix` (the name as a JSON-pointer segment).
+pub fn reference_to(prefix: &str, name: &str) -> String {
+    format!("{prefix}{}", name.replace('~', "~0").replace('/', "~1"))
+}
+
+/// A schema writer with optional context: the tool set's value sets (to inline enums) and
+/// definitions (to inline references where the target cannot hold them).
 #[derive(Debug)]
 pub struct Writer<'a> {
     dialect: Dialect,
     value_sets: Option<&'a IndexMap<String, ValueSet>>,
+    definitions: Option<&'a IndexMap<String, Schema>>,
+    /// `$ref` prefix for [`Schema::reference`]; `None` inlines the definitions.
+    reference_prefix: Option<&'static str>,
 }
 
 impl<'a> Writer<'a> {
     pub fn new(dialect: Dialect) -> Self {
-        Writer { dialect, value_sets: None }
+        Writer { dialect, value_sets: None, definitions: None, reference_prefix: reference_prefix(dialect) }
+    }
+
+    /// The tool set's definitions (`ToolSet::definitions`): needed to inline references
+    /// (Gemini, or a `None` prefix); references are otherwise written as `$ref`s and the
+    /// caller writes the definitions where the prefix points.
+    pub fn with_definitions(mut self, definitions: &'a IndexMap<String, Schema>) -> Self {
+        self.definitions = Some(definitions);
+        self
+    }
+
+    /// Overrides the dialect's `$ref` prefix ([`reference_prefix`]); `None` inlines
+    /// references. Vertex writes the Gemini subset with `#/components/schemas/` references.
+    pub fn with_reference_prefix(mut self, prefix: Option<&'static str>) -> Self {
+        self.reference_prefix = prefix;
+        self
     }
 
     /// Value sets (`ToolSet::value_sets`) whose entries become the `enum` of schemas that
@@ -763,6 +887,13 @@ impl<'a> Writer<'a> {
 
     pub fn write(&self, schema: &Schema, path: &str) -> (Value, Vec<Diagnostic>) {
         let mut diagnostics = Vec::new();
+        if self.reference_prefix.is_none() && toolport_core::definitions::uses_references(schema) {
+            let none = IndexMap::new();
+            let (inlined, cuts) = toolport_core::definitions::inline(schema, self.definitions.unwrap_or(&none), path);
+            diagnostics.extend(cuts);
+            let value = Value::Object(self.object(&inlined, path, &mut diagnostics));
+            return (value, diagnostics);
+        }
         let value = Value::Object(self.object(schema, path, &mut diagnostics));
         (value, diagnostics)
     }
@@ -770,6 +901,9 @@ impl<'a> Writer<'a> {
     fn object(&self, s: &Schema, path: &str, out: &mut Vec<Diagnostic>) -> Map<String, Value> {
         let d = self.dialect;
         let mut m = Map::new();
+        if let (Some(name), Some(prefix)) = (&s.reference, self.reference_prefix) {
+            m.insert("$ref".into(), Value::String(reference_to(prefix, name)));
+        }
         let extras = s.extras.get(EXTRAS_KEY).and_then(Value::as_object);
         let one_of = extras.is_some_and(|e| e.get(ONE_OF_MARK) == Some(&Value::Bool(true)));
         let mut enumeration: Option<Vec<EnumValue>> = s.enumeration.clone();
@@ -1058,6 +1192,28 @@ impl<'a> Writer<'a> {
         }
     }
 
+    /// A kept keyword's value with its `$ref`s to named schemas pointing where this writer
+    /// puts definitions (`#/components/schemas/X` becomes `#/$defs/X` in JSON Schema).
+    fn retarget(&self, value: &Value) -> Value {
+        let Some(prefix) = self.reference_prefix else { return value.clone() };
+        match value {
+            Value::Object(map) => Value::Object(
+                map.iter()
+                    .map(|(k, v)| {
+                        let v = match (k.as_str(), v) {
+                            ("$ref", Value::String(r)) => toolport_core::definitions::name_in_reference(r)
+                                .map_or_else(|| v.clone(), |name| Value::String(reference_to(prefix, &name))),
+                            _ => self.retarget(v),
+                        };
+                        (k.clone(), v)
+                    })
+                    .collect(),
+            ),
+            Value::Array(items) => Value::Array(items.iter().map(|v| self.retarget(v)).collect()),
+            other => other.clone(),
+        }
+    }
+
     fn extras(
         &self,
         extras: Option<&Map<String, Value>>,
@@ -1076,8 +1232,17 @@ impl<'a> Writer<'a> {
                 Dialect::OpenApi30 => key.starts_with("x-") || OPENAPI_30_KEYWORDS.contains(&key.as_str()),
                 Dialect::Gemini => false,
             };
-            if allowed {
-                m.insert(key.clone(), value.clone());
+            let mut refs = Vec::new();
+            toolport_core::definitions::refs_in_value(value, &mut refs);
+            let names_schemas = refs.into_iter().any(|r| toolport_core::definitions::name_in_reference(r).is_some());
+            if allowed && names_schemas && self.reference_prefix.is_none() {
+                out.push(Diagnostic::loss(
+                    codes::LOSS_SCHEMA,
+                    child(&child(&child(path, "extras"), EXTRAS_KEY), key),
+                    format!("`{key}` refers to named schemas, which are inlined here; it was left out"),
+                ));
+            } else if allowed {
+                m.insert(key.clone(), self.retarget(value));
             } else {
                 out.push(Diagnostic::loss(
                     codes::LOSS_SCHEMA,

@@ -71,11 +71,80 @@ fn refs_are_resolved_and_memoized() {
         "schema": {"type": "array", "items": {"$ref": "#/components/schemas/Pet"}}});
     let mut reader = Reader::new(&components, O30);
     let schema = reader.read(&components["schema"], "/schema");
+    // Named schemas stay references, read once into the reader's definitions.
+    assert_eq!(write(&schema, O30, "").0, json!({"type": "array", "items": {"$ref": "#/components/schemas/Pet"}}));
+    assert_eq!(write(&schema, J, "").0, json!({"type": "array", "items": {"$ref": "#/$defs/Pet"}}));
+    let again = reader.read(&components["schema"], "/schema");
+    assert_eq!(again, schema);
+    let definitions = reader.take_definitions();
+    assert_eq!(definitions.keys().collect::<Vec<_>>(), ["Pet"]);
+    // Gemini has no references: they are inlined.
+    let (gemini, diagnostics) = Writer::new(Gemini).with_definitions(&definitions).write(&schema, "");
     assert_eq!(
-        write(&schema, O30, "").0,
+        gemini,
         json!({"type": "array", "items": {"type": "object", "properties": {"id": {"type": "integer"}}}})
     );
-    assert!(reader.cache.contains_key("#/components/schemas/Pet"));
+    assert!(diagnostics.is_empty());
+}
+
+/// Reads `doc` keeping references and compares the written root, the definitions (written
+/// in the same dialect) and the diagnostic codes.
+#[track_caller]
+fn check_definitions(doc: Value, expect_root: Value, expect_definitions: Value, expect_codes: &[&str]) {
+    let (schema, definitions, diagnostics) = read_with_definitions(&doc, J);
+    assert_eq!(write(&schema, J, "").0, expect_root);
+    let written: serde_json::Map<String, Value> =
+        definitions.iter().map(|(name, d)| (name.clone(), write(d, J, "").0)).collect();
+    assert_eq!(Value::Object(written), expect_definitions);
+    let got: Vec<&str> = diagnostics.iter().map(|d| d.code.as_str()).collect();
+    assert_eq!(got, expect_codes);
+}
+
+#[test]
+fn named_schemas_become_definitions() {
+    // Colliding names from two containers get a suffix; siblings of `$ref` are kept.
+    check_definitions(
+        json!({"$defs": {"A": {"type": "string"}, "a/b": {"type": "integer"}}, "definitions": {"A": {"type": "boolean"}},
+            "properties": {"x": {"$ref": "#/$defs/A", "description": "d"}, "y": {"$ref": "#/definitions/A"}, "z": {"$ref": "#/$defs/a~1b"}}}),
+        json!({"properties": {"x": {"$ref": "#/$defs/A", "description": "d"}, "y": {"$ref": "#/$defs/A_2"}, "z": {"$ref": "#/$defs/a~1b"}}}),
+        json!({"A": {"type": "string"}, "A_2": {"type": "boolean"}, "a/b": {"type": "integer"}}),
+        &[],
+    );
+    // Recursive definitions are fine as references; deep pointers are still inlined.
+    check_definitions(
+        json!({"$defs": {"Node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/Node"}}}},
+            "properties": {"head": {"$ref": "#/$defs/Node"}, "n": {"$ref": "#/$defs/Node/properties/next"}}}),
+        json!({"properties": {"head": {"$ref": "#/$defs/Node"}, "n": {"$ref": "#/$defs/Node"}}}),
+        json!({"Node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/Node"}}}}),
+        &[],
+    );
+    // `$ref`s inside kept keywords name definitions too and follow the target's prefix.
+    let doc = json!({"components": {"schemas": {"Acct": {"type": "string"}}},
+        "s": {"type": "string", "x-expandable": {"oneOf": [{"$ref": "#/components/schemas/Acct"}]}}});
+    let mut reader = Reader::new(&doc, O30);
+    let schema = reader.read(&doc["s"], "/s");
+    let definitions = reader.take_definitions();
+    assert_eq!(definitions.keys().collect::<Vec<_>>(), ["Acct"]);
+    assert_eq!(toolport_core::definitions::referenced(&schema, &definitions), ["Acct"]);
+    assert_eq!(
+        write(&schema, J, "").0,
+        json!({"type": "string", "x-expandable": {"oneOf": [{"$ref": "#/$defs/Acct"}]}})
+    );
+    assert_eq!(write(&schema, O30, "").0, doc["s"]);
+    let (inlined, diagnostics) = Writer::new(J).with_reference_prefix(None).write(&schema, "");
+    assert_eq!((inlined, diagnostics[0].code.as_str()), (json!({"type": "string"}), "loss/schema"));
+
+    // Gemini inlines with one loss where the recursion is cut.
+    let doc = json!({"$defs": {"Node": {"type": "object", "description": "n", "properties": {"next": {"$ref": "#/$defs/Node"}}}},
+        "$ref": "#/$defs/Node"});
+    let (schema, definitions, _) = read_with_definitions(&doc, J);
+    let (written, diagnostics) = Writer::new(Gemini).with_definitions(&definitions).write(&schema, "/s");
+    assert_eq!(
+        written,
+        json!({"type": "object", "description": "n", "properties": {"next": {"type": "object", "description": "n"}}})
+    );
+    let got: Vec<(&str, &str)> = diagnostics.iter().map(|d| (d.code.as_str(), d.path.as_str())).collect();
+    assert_eq!(got, [("loss/schema", "/s/properties/0/schema/reference")]);
 }
 
 #[test]
@@ -87,8 +156,8 @@ fn recursive_remote_and_missing_refs_give_diagnostics() {
         doc,
         J,
         json!({"properties": {
-            "head": {"type": "object", "properties": {"next": {}}},
-            "more": {"type": "object", "properties": {"next": {}}}
+            "head": {"type": "object", "properties": {"next": {"type": "object"}}},
+            "more": {"type": "object", "properties": {"next": {"type": "object"}}}
         }}),
         &["input/tolerated"],
     );
@@ -207,7 +276,7 @@ fn labels_value_sets_and_multiline_survive_rich_dialects() {
 }
 
 #[test]
-fn deep_reference_chains_are_cut() {
+fn deep_reference_chains_are_read_without_nesting() {
     let mut defs = serde_json::Map::new();
     for i in 0..100 {
         defs.insert(
@@ -217,6 +286,7 @@ fn deep_reference_chains_are_cut() {
     }
     defs.insert("S100".into(), json!({"type": "string"}));
     let doc = json!({"$defs": defs, "$ref": "#/$defs/S0"});
-    let (_, diagnostics) = read(&doc, J);
-    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    let (_, definitions, diagnostics) = read_with_definitions(&doc, J);
+    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    assert_eq!(definitions.len(), 101);
 }

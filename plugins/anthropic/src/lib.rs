@@ -17,6 +17,7 @@ pub mod strict;
 
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
+use toolport_plugin::definitions;
 use toolport_plugin::loss::{Carried, uncarried};
 use toolport_plugin::names::NameRules;
 use toolport_plugin::source::child;
@@ -127,6 +128,8 @@ fn read_document(source: &Source) -> Outcome<ToolSet> {
         }
     }
     model.extras.insert(ID.into(), Value::Object(set_extras));
+    // Named schemas of the tool schemas (`$defs`), merged across tools.
+    model.definitions = source.take_definitions();
     Outcome::ok(model, diagnostics)
 }
 
@@ -245,7 +248,7 @@ fn example_of(tool: &str, arguments: &Map<String, Value>) -> Example {
 }
 
 const CARRIED: Carried = Carried {
-    tool_set: &["examples"],
+    tool_set: &["examples", "definitions"],
     tool: &["description"],
     parameter: &["required"],
     schema: schema::CARRIED_SCHEMA,
@@ -254,7 +257,7 @@ const CARRIED: Carried = Carried {
 
 fn write_document(model: &ToolSet, options: &Options) -> (Value, Vec<Diagnostic>) {
     let mut diagnostics = uncarried(model, ID, &CARRIED);
-    let writer = SchemaWriter { dialect: DIALECT, value_sets: &model.value_sets };
+    let writer = SchemaWriter::for_model(DIALECT, model);
     let names = common::tool_names(model, NAME_RULES, ID, &mut diagnostics);
     let input_examples = input_examples(model, &mut diagnostics);
     let set_extras = common::extras_object(&model.extras, ID);
@@ -363,6 +366,10 @@ fn write_tool(
     let mut strict_written = strict;
     if !(extras.get("noInputSchema") == Some(&Value::Bool(true)) && tool.parameters.is_empty()) {
         let at = child(path, "parameters");
+        // Strict schemas are written without `$ref`s, inlined; a recursive definition cannot be
+        // inlined, so it stays a `$ref` and strict mode is refused below (`make_strict`).
+        let recursive = tool.parameters.iter().find_map(|p| definitions::recursive(&p.schema, writer.definitions));
+        let writer = if strict && recursive.is_none() { writer.inlined() } else { writer };
         let mut input = schema::write_input(writer, &tool.parameters, &extras, "input_schema", &at, diagnostics);
         if strict {
             match strict::make_strict(&mut input, &child(path, "parameters")) {

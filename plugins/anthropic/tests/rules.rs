@@ -30,17 +30,17 @@ fn strict_mode_drops_constraints_and_refuses_recursion() {
             {"name": "memo", "schema": {"type": "string", "max_length": 140}},
             {"name": "tags", "schema": {"type": "array", "items": {"type": "string"}, "max_items": 5}}
         ]},
-        {"name": "tree", "extras": {"anthropic": {"input_schema": {"type": "object",
-            "properties": {"node": {"$ref": "#/$defs/node"}},
-            "$defs": {"node": {"type": "object", "properties": {"children": {"type": "array", "items": {"$ref": "#/$defs/node"}}}}}}}},
-         "parameters": [{"name": "node", "schema": {"type": "object", "properties": [
-            {"name": "children", "schema": {"type": "array", "items": {}}}]}}]}
-    ]}))
+        {"name": "tree", "parameters": [{"name": "node", "schema": {"reference": "node"}}]}
+    ], "definitions": {"node": {"type": "object", "properties": [
+        {"name": "children", "schema": {"type": "array", "items": {"reference": "node"}}}]}}}))
     .unwrap();
     let (document, diagnostics) = check(&model, &[("strict", "true")]);
     assert_eq!(document[0]["strict"], true);
     assert_eq!(document[1]["strict"], false);
     assert!(document[0]["input_schema"]["properties"]["amount"].get("minimum").is_none());
+    // The recursive definition stays a `$ref` into the schema's own `$defs`.
+    assert_eq!(document[1]["input_schema"]["properties"]["node"], json!({"$ref": "#/$defs/node"}));
+    assert_eq!(document[1]["input_schema"]["$defs"]["node"]["properties"]["children"]["items"]["$ref"], "#/$defs/node");
     insta::assert_snapshot!("strict.diagnostics", diagnostics);
 }
 

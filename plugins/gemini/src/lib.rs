@@ -168,6 +168,8 @@ fn read_document(source: &Source) -> Outcome<ToolSet> {
         }
     }
     model.extras.insert(ID.into(), Value::Object(set_extras));
+    // Named schemas of the tool schemas (`$defs`), merged across tools.
+    model.definitions = source.take_definitions();
     Outcome::ok(model, diagnostics)
 }
 
@@ -268,7 +270,7 @@ fn read_declaration(source: &Source, value: &Value, path: &str, diagnostics: &mu
 }
 
 const CARRIED: Carried = Carried {
-    tool_set: &[],
+    tool_set: &["definitions"],
     tool: &["description", "output"],
     parameter: &["required"],
     schema: schema::CARRIED_SCHEMA,
@@ -354,7 +356,7 @@ fn write_declaration(
     }
     let (key, dialect) =
         if json_schema { ("parametersJsonSchema", Dialect::JsonSchema) } else { ("parameters", Dialect::Gemini) };
-    let writer = SchemaWriter { dialect, value_sets: &model.value_sets };
+    let writer = SchemaWriter::for_model(dialect, model);
     // Gemini rejects an object schema without properties: a function without parameters has none,
     // unless its source wrote an empty one.
     if !tool.parameters.is_empty() || extras.get("emptyParameters") == Some(&Value::Bool(true)) {
@@ -394,7 +396,7 @@ fn write_declaration(
             };
             let (key, dialect) =
                 if json_response { ("responseJsonSchema", Dialect::JsonSchema) } else { ("response", Dialect::Gemini) };
-            let writer = SchemaWriter { dialect, value_sets: &model.value_sets };
+            let writer = SchemaWriter::for_model(dialect, model);
             let at = child(&output_path, "schema");
             let mut value = schema::write_single(writer, schema, extras, key, &at, diagnostics);
             if !json_response {

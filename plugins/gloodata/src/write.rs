@@ -34,7 +34,13 @@ const CARRIED: Carried<'static> = Carried {
 };
 
 pub(crate) fn write(model: &ToolSet, options: &Options) -> Outcome<Bundle> {
-    let mut writer = Writer { diagnostics: uncarried(model, FORMAT_ID, &CARRIED) };
+    // Gloodata schemas cannot refer to others: references are inlined first, so only real
+    // losses (a recursive definition cut short) are reported.
+    let (resolved, mut cuts) = toolport_plugin::definitions::resolve(model);
+    let model = &resolved;
+    let mut diagnostics = uncarried(model, FORMAT_ID, &CARRIED);
+    diagnostics.append(&mut cuts);
+    let mut writer = Writer { diagnostics };
     let document = writer.write_root(model);
     let mut text = serde_json::to_string_pretty(&Value::Object(document)).unwrap_or_default();
     text.push('\n');

@@ -132,6 +132,8 @@ fn read_document(source: &Source) -> Outcome<ToolSet> {
         }
     }
     model.extras.insert(ID.into(), Value::Object(set_extras));
+    // Named schemas of the tool schemas (`$defs`), merged across tools.
+    model.definitions = source.take_definitions();
     Outcome::ok(model, diagnostics)
 }
 
@@ -296,7 +298,7 @@ fn icon_src(icon: &Icon) -> Option<String> {
 }
 
 const CARRIED: Carried = Carried {
-    tool_set: &[],
+    tool_set: &["definitions"],
     tool: &["title", "description", "icon", "output", "hints"],
     parameter: &["required"],
     schema: schema::CARRIED_SCHEMA,
@@ -307,7 +309,7 @@ fn write_document(model: &ToolSet) -> (Value, Vec<Diagnostic>) {
     let mut diagnostics = uncarried(model, ID, &CARRIED);
     let names = common::tool_names(model, MCP_NAME, ID, &mut diagnostics);
     let set_extras = common::extras_object(&model.extras, ID);
-    let writer = SchemaWriter { dialect: DIALECT, value_sets: &model.value_sets };
+    let writer = SchemaWriter::for_model(DIALECT, model);
     let mut tools = Vec::with_capacity(model.tools.len());
     for (i, (tool, name)) in model.tools.iter().zip(&names).enumerate() {
         tools.push(write_tool(tool, name, &child("/tools", i.to_string()), writer, &mut diagnostics));

@@ -139,6 +139,8 @@ fn read_document(source: &Source) -> Outcome<ToolSet> {
         set_extras.insert("otherTools".into(), Value::Array(others));
     }
     model.extras.insert(ID.into(), Value::Object(set_extras));
+    // Named schemas of the tool schemas (`$defs`), merged across tools.
+    model.definitions = source.take_definitions();
     Outcome::ok(model, diagnostics)
 }
 
@@ -241,7 +243,7 @@ fn read_tool(source: &Source, value: &Value, path: &str, diagnostics: &mut Vec<D
 }
 
 const CARRIED: Carried = Carried {
-    tool_set: &[],
+    tool_set: &["definitions"],
     tool: &["description"],
     parameter: &["required"],
     schema: schema::CARRIED_SCHEMA,
@@ -250,7 +252,7 @@ const CARRIED: Carried = Carried {
 
 fn write_document(model: &ToolSet, options: &Options) -> (Value, Vec<Diagnostic>) {
     let mut diagnostics = uncarried(model, ID, &CARRIED);
-    let writer = SchemaWriter { dialect: DIALECT, value_sets: &model.value_sets };
+    let writer = SchemaWriter::for_model(DIALECT, model);
     let names = common::tool_names(model, NAME_RULES, ID, &mut diagnostics);
     let set_extras = common::extras_object(&model.extras, ID);
     let mut tools: Vec<Value> = model

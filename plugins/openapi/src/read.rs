@@ -198,6 +198,8 @@ pub(crate) fn read_document(doc: &Value) -> Result<(ToolSet, Vec<Diagnostic>), D
         extras.insert("document".into(), Value::Object(document));
     }
     set.extras.insert(ID.into(), Value::Object(extras));
+    // Named schemas (`#/components/schemas/X`) were read once each, as definitions.
+    set.definitions = reader.take_definitions();
     diagnostics.extend(reader.take_diagnostics());
     Ok((set, diagnostics))
 }

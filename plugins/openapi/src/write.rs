@@ -31,6 +31,98 @@ pub(crate) enum Mode {
 pub(crate) const DEFAULT_BASE_URL: &str = "https://example.invalid";
 const SUCCESS: &str = "Successful response";
 
+/// One schema as an object in `dialect`, references pointing into `components.schemas`.
+fn schema_map(
+    dialect: Dialect,
+    value_sets: Option<&IndexMap<String, ValueSet>>,
+    schema: &Schema,
+    path: &str,
+    out: &mut Vec<Diagnostic>,
+) -> Map<String, Value> {
+    let mut writer = Writer::new(dialect).with_reference_prefix(Some(COMPONENT_SCHEMAS));
+    if let Some(sets) = value_sets {
+        writer = writer.with_value_sets(sets);
+    }
+    let (value, diagnostics) = writer.write(schema, path);
+    out.extend(diagnostics);
+    match value {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    }
+}
+
+/// `components.schemas` for the set's definitions. OpenAPI keeps every definition, and a
+/// source's schema as written where reading it back gives the same definition (so a same-format
+/// round trip is exact); Vertex gets only those the written document refers to, in the Gemini
+/// subset. Operations and other components written verbatim may refer to source schemas the
+/// model has no definition for (error responses): those are copied as written.
+fn component_schemas(
+    set: &ToolSet,
+    mode: Mode,
+    dialect: Dialect,
+    source: Option<&Map<String, Value>>,
+    referrers: &Value,
+    out: &mut Vec<Diagnostic>,
+) -> Map<String, Value> {
+    use toolport_plugin::definitions::{name_in_reference, referenced, refs_in_value};
+    let mut schemas = Map::new();
+    let names: Vec<String> = match mode {
+        Mode::OpenApi => set.definitions.keys().cloned().collect(),
+        Mode::Vertex => {
+            let mut refs = Vec::new();
+            refs_in_value(referrers, &mut refs);
+            let mut pending: Vec<String> = refs.into_iter().filter_map(name_in_reference).collect();
+            let mut names: IndexMap<String, ()> = IndexMap::new();
+            while let Some(name) = pending.pop() {
+                if names.contains_key(&name) {
+                    continue;
+                }
+                if let Some(definition) = set.definitions.get(&name) {
+                    pending.extend(referenced(definition, &set.definitions));
+                } else if let Some(raw) = source.and_then(|s| s.get(&name)) {
+                    let mut refs = Vec::new();
+                    refs_in_value(raw, &mut refs);
+                    pending.extend(refs.into_iter().filter_map(name_in_reference));
+                } else {
+                    continue;
+                }
+                names.insert(name, ());
+            }
+            names.sort_keys();
+            names.into_keys().collect()
+        }
+    };
+    let root = json!({ "components": { "schemas": source.cloned().unwrap_or_default() } });
+    let mut reader = toolport_jsonschema::Reader::new(&root, dialect);
+    for name in names {
+        let Some(definition) = set.definitions.get(&name) else {
+            if let Some(raw) = source.and_then(|s| s.get(&name)) {
+                schemas.insert(name, raw.clone());
+            }
+            continue;
+        };
+        let path = child("/definitions", &name);
+        if mode == Mode::OpenApi
+            && let Some(raw) = source.and_then(|s| s.get(&name))
+            && reader.read(raw, &child("/components/schemas", &name)) == *definition
+        {
+            schemas.insert(name, raw.clone());
+            continue;
+        }
+        let written = schema_map(dialect, Some(&set.value_sets), definition, &path, out);
+        schemas.insert(name, Value::Object(written));
+    }
+    // Schemas of the source no definition came from (unused ones) stay as written.
+    if mode == Mode::OpenApi {
+        for (name, raw) in source.into_iter().flatten() {
+            if !schemas.contains_key(name) {
+                schemas.insert(name.clone(), raw.clone());
+            }
+        }
+    }
+    schemas
+}
+
 /// Builds one operation object from a tool.
 #[derive(Debug)]
 pub(crate) struct OpWriter<'a> {
@@ -39,22 +131,17 @@ pub(crate) struct OpWriter<'a> {
     value_sets: Option<&'a IndexMap<String, ValueSet>>,
 }
 
+/// Where schema references point in both modes: the document's `components.schemas`
+/// (Vertex accepts them in its spec even though its schema subset is Gemini's).
+const COMPONENT_SCHEMAS: &str = "#/components/schemas/";
+
 impl<'a> OpWriter<'a> {
     pub(crate) fn for_openapi(dialect: Dialect) -> Self {
         OpWriter { mode: Mode::OpenApi, dialect, value_sets: None }
     }
 
     fn schema(&self, schema: &Schema, path: &str, out: &mut Vec<Diagnostic>) -> Map<String, Value> {
-        let mut writer = Writer::new(self.dialect);
-        if let Some(sets) = self.value_sets {
-            writer = writer.with_value_sets(sets);
-        }
-        let (value, diagnostics) = writer.write(schema, path);
-        out.extend(diagnostics);
-        match value {
-            Value::Object(map) => map,
-            _ => Map::new(),
-        }
+        schema_map(self.dialect, self.value_sets, schema, path, out)
     }
 
     /// The operation for `tool`, named `name`. `index` is the tool's place in the model (for
@@ -776,14 +863,27 @@ pub(crate) fn document(set: &ToolSet, mode: Mode, vertex: &VertexParts) -> Writt
     let schemes = Value::Object(security_schemes(&auth));
     let schemes = preserved("securitySchemes", &schemes).unwrap_or(schemes);
     let mut components = document_ext.get("components").and_then(Value::as_object).cloned().unwrap_or_default();
+    let source_schemas = components.get("schemas").and_then(Value::as_object).cloned();
     let cleared = mode == Mode::Vertex && !dialect_is_30(source_version);
-    if cleared && !components.is_empty() {
-        components.clear();
+    if cleared && components.keys().any(|k| k != "schemas") {
         out.push(Diagnostic::info(
             codes::CHANGED_VALUE,
             "/extras/openapi/document/components",
-            "the OpenAPI 3.1 components were left out of the Vertex 3.0 spec; operations carry their schemas inline",
+            "the OpenAPI 3.1 components other than schemas were left out of the Vertex 3.0 spec; operations carry them inline",
         ));
+    }
+    if cleared {
+        components.clear();
+    }
+    // What refers to schemas: the paths and the other components (responses, parameters, …).
+    let mut referrers = components.clone();
+    referrers.remove("schemas");
+    let referrers = json!([doc.get("paths"), referrers]);
+    let schemas = component_schemas(set, mode, dialect, source_schemas.as_ref(), &referrers, &mut out);
+    if !schemas.is_empty() {
+        components.insert("schemas".into(), Value::Object(schemas));
+    } else if mode == Mode::Vertex {
+        components.remove("schemas");
     }
     if schemes.as_object().is_some_and(|s| !s.is_empty()) || ext.contains_key("hasSecuritySchemes") {
         components.insert("securitySchemes".into(), schemes);

@@ -54,7 +54,12 @@ const CARRIED: Carried = Carried {
 const RAYCAST_API_VERSION: &str = "^1.104.0";
 
 pub fn write(model: &ToolSet, options: &Options) -> Outcome<Bundle> {
+    // Raycast's TypeScript types are written inline: references are inlined first, so only
+    // real losses (a recursive definition cut short) are reported.
+    let (resolved, cuts) = toolport_plugin::definitions::resolve(model);
+    let model = &resolved;
     let mut diagnostics = uncarried(model, FORMAT_ID, &CARRIED);
+    diagnostics.extend(cuts);
     let set_extras = model.extras.get(FORMAT_ID).and_then(Value::as_object).cloned().unwrap_or_default();
     let from_raycast = set_extras.contains_key("manifest") || set_extras.contains_key("no_package_json");
 

@@ -38,8 +38,13 @@ pub(crate) fn write(model: &ToolSet, options: &Options) -> Outcome<Bundle> {
             "the tool set has no tools; SkyDeck writes one file per tool, so there is nothing to write",
         ));
     }
+    // SkyDeck schemas cannot refer to others: references are inlined first, so only real
+    // losses (a recursive definition cut short) are reported.
+    let (resolved, cuts) = toolport_plugin::definitions::resolve(model);
+    let model = &resolved;
     let mut diagnostics: Vec<Diagnostic> = uncarried(model, FORMAT_ID, &CARRIED)
         .into_iter()
+        .chain(cuts)
         // An output schema is reported whole below; its keywords need no report each.
         .filter(|d| !is_output_schema_detail(&d.path))
         .collect();

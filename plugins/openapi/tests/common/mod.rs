@@ -128,6 +128,14 @@ pub fn validate_vertex(body: &Value) -> Value {
             }
         }
     }
+    // Every local `$ref` (schemas in `components.schemas` included) resolves inside the spec.
+    let mut refs = Vec::new();
+    toolport_plugin::definitions::refs_in_value(&spec, &mut refs);
+    for reference in refs.into_iter().filter(|r| r.starts_with('#')) {
+        if spec.pointer(&reference[1..]).is_none() {
+            problems.push(format!("`$ref` {reference} does not resolve in the spec"));
+        }
+    }
     assert!(
         problems.is_empty(),
         "Vertex rules broken ({}):\n{}",
