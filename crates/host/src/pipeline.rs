@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use toolport_core::{Bundle, Diagnostic, InputShape, Options, Outcome, ToolSet};
+use toolport_core::{Bundle, Diagnostic, InputShape, Options, Outcome};
 
 use crate::input::{self, InputError, Limits};
 use crate::registry::{FormatEntry, Registry};
@@ -217,37 +217,79 @@ pub enum Status {
 /// The result of reading one bundle and writing it in the target format.
 #[derive(Debug)]
 pub struct Conversion {
-    pub model: Option<ToolSet>,
     pub output: Option<Bundle>,
     pub diagnostics: Vec<Diagnostic>,
     pub status: Status,
 }
 
 /// Reads `bundle` with `from` and writes it with `to`. Under `strict`, any loss withholds
-/// the output.
+/// the output. Between two plugins the model passes as the reader's JSON, undecoded.
 pub fn convert(from: &FormatEntry, to: &FormatEntry, bundle: &Bundle, options: &Options, strict: bool) -> Conversion {
-    let Outcome { value: model, mut diagnostics } = from.format.read(bundle, options);
-    let Some(model) = model.filter(|_| !diagnostics.iter().any(Diagnostic::is_error)) else {
-        return Conversion { model: None, output: None, diagnostics, status: Status::Failed };
-    };
+    let failed = |diagnostics| Conversion { output: None, diagnostics, status: Status::Failed };
     if !to.info.writes {
-        diagnostics.push(Diagnostic::error(
-            toolport_core::codes::INPUT_UNSUPPORTED,
-            "",
-            format!("format {} cannot write (it only reads)", to.info.id),
-        ));
-        return Conversion { model: Some(model), output: None, diagnostics, status: Status::Failed };
+        let message = format!("format {} cannot write (it only reads)", to.info.id);
+        return failed(vec![Diagnostic::error(toolport_core::codes::INPUT_UNSUPPORTED, "", message)]);
     }
-    let written = to.format.write(&model, options);
+    let has_errors = |d: &[Diagnostic]| d.iter().any(Diagnostic::is_error);
+    let (written, mut diagnostics) = match (&from.plugin, &to.plugin) {
+        (Some(reader), Some(writer)) => {
+            let Outcome { value, diagnostics } = reader.read_raw(bundle, options);
+            match value.filter(|_| !has_errors(&diagnostics)) {
+                Some(model) => (writer.write_raw(&model, options), diagnostics),
+                None => return failed(diagnostics),
+            }
+        }
+        _ => {
+            let Outcome { value, diagnostics } = from.format.read(bundle, options);
+            match value.filter(|_| !has_errors(&diagnostics)) {
+                Some(model) => (to.format.write(&model, options), diagnostics),
+                None => return failed(diagnostics),
+            }
+        }
+    };
     diagnostics.extend(written.diagnostics);
     let lost = diagnostics.iter().any(Diagnostic::is_loss);
     let status = match &written.value {
-        _ if diagnostics.iter().any(Diagnostic::is_error) => Status::Failed,
+        _ if has_errors(&diagnostics) => Status::Failed,
         None => Status::Failed,
         Some(_) if lost && strict => Status::LossRefused,
         Some(_) if lost => Status::ConvertedWithLosses,
         Some(_) => Status::Converted,
     };
     let output = if matches!(status, Status::Converted | Status::ConvertedWithLosses) { written.value } else { None };
-    Conversion { model: Some(model), output, diagnostics, status }
+    Conversion { output, diagnostics, status }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use toolport_test_plugins::Echo;
+
+    use super::*;
+
+    /// Formats linked into the program (library users) convert through the typed model.
+    #[test]
+    fn linked_formats_convert_through_the_typed_model() {
+        let mut registry = Registry::default();
+        registry.add_linked(Arc::new(Echo("first")));
+        registry.add_linked(Arc::new(Echo("second")));
+        let from = registry.format("first").unwrap();
+        let to = registry.format("second").unwrap();
+        assert!(from.plugin.is_none());
+        let conversion = convert(from, to, &Bundle::single("in.echo", "{}"), &Options::default(), false);
+        assert_eq!(conversion.status, Status::Converted);
+        assert_eq!(conversion.output.unwrap().get("out.echo"), Some("first"));
+    }
+
+    #[test]
+    fn a_later_format_with_a_taken_name_is_shadowed() {
+        let mut registry = Registry::default();
+        registry.add_linked(Arc::new(Echo("first")));
+        registry.add_linked(Arc::new(Echo("first")));
+        assert_eq!(registry.formats().len(), 1);
+        assert_eq!(registry.shadowed.len(), 1);
+        let unknown = registry.format("nope").unwrap_err().to_string();
+        assert_eq!(unknown, "unknown format `nope`; known formats: first");
+    }
 }

@@ -9,8 +9,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use serde::Serialize;
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use toolport_core::{
     Bundle, Detection, Diagnostic, Format, FormatInfo, MODEL_SCHEMA_VERSION, Options, Outcome, ToolSet,
     VersionedToolSet, codes,
@@ -40,6 +41,21 @@ struct VersionedModel<'a> {
     schema_version: u32,
     tool_set: &'a ToolSet,
 }
+#[derive(Serialize)]
+struct WriteRawRequest<'a> {
+    model: &'a RawValue,
+    options: &'a Options,
+}
+#[derive(Deserialize)]
+struct SchemaVersionOnly {
+    schema_version: u32,
+}
+
+/// A model in its versioned JSON form exactly as a plugin's reader produced it. Passing it
+/// straight to another plugin's writer saves the host a full decode and re-encode of the
+/// model, which for a large API is most of the host's own work.
+#[derive(Debug)]
+pub struct RawModel(Box<RawValue>);
 
 /// Why a plugin could not be loaded. Each message names the file and says what to do.
 #[derive(Debug, thiserror::Error)]
@@ -208,6 +224,34 @@ impl PluginFormat {
             }
         }
         outcome
+    }
+}
+
+impl PluginFormat {
+    /// Like [`Format::read`], but keeps the model as the plugin's JSON (its schema version
+    /// checked) for [`PluginFormat::write_raw`].
+    pub fn read_raw(&self, input: &Bundle, options: &Options) -> Outcome<RawModel> {
+        let request = ReadRequest { bundle: input, options };
+        let outcome: Outcome<Box<RawValue>> = self.plugin.call(self.plugin.table.read, "read", self.index, &request);
+        let Outcome { value, diagnostics } = self.name_plugin(outcome, "read");
+        let Some(raw) = value else { return Outcome { value: None, diagnostics } };
+        let failure = match serde_json::from_str::<SchemaVersionOnly>(raw.get()) {
+            Ok(v) if v.schema_version == MODEL_SCHEMA_VERSION => {
+                return Outcome { value: Some(RawModel(raw)), diagnostics };
+            }
+            Ok(v) => format!("returned model schema version {}, expected {MODEL_SCHEMA_VERSION}", v.schema_version),
+            Err(e) => format!("returned a model without a schema version: {e}"),
+        };
+        let mut diagnostics = diagnostics;
+        diagnostics.push(self.plugin.failure("read", &failure));
+        Outcome { value: None, diagnostics }
+    }
+
+    /// Writes a model read by [`PluginFormat::read_raw`] (possibly of another plugin).
+    pub fn write_raw(&self, model: &RawModel, options: &Options) -> Outcome<Bundle> {
+        let request = WriteRawRequest { model: &model.0, options };
+        let outcome = self.plugin.call(self.plugin.table.write, "write", self.index, &request);
+        self.name_plugin(outcome, "write")
     }
 }
 

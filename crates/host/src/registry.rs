@@ -8,13 +8,16 @@ use std::sync::Arc;
 use toolport_core::{Bundle, Detection, Format, FormatInfo, InputShape};
 
 use crate::discovery::{self, DiscoveryConfig, SearchDir};
-use crate::plugin::{LoadError, LoadedPlugin};
+use crate::plugin::{LoadError, LoadedPlugin, PluginFormat};
 
 /// One available format.
 #[derive(Clone)]
 pub struct FormatEntry {
     pub info: FormatInfo,
     pub format: Arc<dyn Format>,
+    /// The same format as a plugin, for conversions that pass the model between plugins
+    /// without decoding it; `None` for a format linked into the host.
+    pub plugin: Option<PluginFormat>,
     /// The plugin library it came from; `None` for a format linked into the host.
     pub plugin_path: Option<PathBuf>,
     pub plugin_version: Option<String>,
@@ -70,6 +73,7 @@ impl Registry {
                                 info: format.info(),
                                 plugin_path: Some(path.clone()),
                                 plugin_version: Some(plugin.description.version.clone()),
+                                plugin: Some(format.clone()),
                                 format: Arc::new(format),
                             };
                             registry.add(entry);
@@ -100,7 +104,7 @@ impl Registry {
 
     /// Adds a format linked into this program (library users, tests).
     pub fn add_linked(&mut self, format: Arc<dyn Format>) {
-        self.add(FormatEntry { info: format.info(), format, plugin_path: None, plugin_version: None });
+        self.add(FormatEntry { info: format.info(), format, plugin: None, plugin_path: None, plugin_version: None });
     }
 
     pub fn formats(&self) -> &[FormatEntry] {
