@@ -93,3 +93,61 @@ fn the_seed_map_tool_goes_everywhere_and_back_with_its_parameters() {
         assert_eq!(fields["address"]["description"], "the address to display in the map", "via {via}");
     }
 }
+
+/// What a Raycast model keeps through a format that holds parameters, descriptions,
+/// instructions and tool-use examples (prompt, called tool, equality arguments).
+fn carried_by_vertex(model: &serde_json::Value) -> serde_json::Value {
+    let set = &model["tool_set"];
+    let tools: Vec<serde_json::Value> = set["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            let parameters: Vec<serde_json::Value> = t["parameters"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|p| serde_json::json!([p["name"], p["schema"]["description"], p["required"], p["schema"]["type"]]))
+                .collect();
+            serde_json::json!({"name": t["name"], "description": t["description"], "parameters": parameters})
+        })
+        .collect();
+    let examples: Vec<serde_json::Value> = set["examples"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|e| {
+            let call = e["expected"].as_array().into_iter().flatten().find_map(|x| x.get("calls_tool"));
+            let arguments: serde_json::Map<String, serde_json::Value> = call
+                .and_then(|c| c["arguments"].as_object())
+                .into_iter()
+                .flatten()
+                .filter_map(|(k, m)| m.get("eq").map(|eq| (k.clone(), eq["value"].clone())))
+                .collect();
+            serde_json::json!({"prompt": e["prompt"], "tool": call.map(|c| c["tool"].clone()), "arguments": arguments})
+        })
+        .collect();
+    serde_json::json!({"instructions": set["instructions"], "tools": tools, "examples": examples})
+}
+
+#[test]
+fn raycast_through_vertex_keeps_what_vertex_can_carry() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = toolport_testkit::fixture("raycast/ai-yaml");
+    let source = source.to_str().unwrap();
+    run_in(dir.path(), &["--from", "raycast", "--to", "vertex", source, "-o", "v.json", "-q"]).expect_code(0);
+    run_in(dir.path(), &["--from", "vertex", "--to", "raycast", "v.json", "-o", "back", "-q"]).expect_code(0);
+    let inspect = |path: &str, from: &str| {
+        let run = run_in(dir.path(), &["inspect", "--from", from, path, "-q"]);
+        run.expect_code(0);
+        serde_json::from_str::<serde_json::Value>(&run.stdout).unwrap()
+    };
+    let before = carried_by_vertex(&inspect(source, "raycast"));
+    let after = carried_by_vertex(&inspect("back", "raycast"));
+    assert_eq!(before["tools"].as_array().unwrap().len(), 2);
+    assert_eq!(before["examples"].as_array().unwrap().len(), 4);
+    assert_eq!(before["examples"][1]["arguments"], serde_json::json!({"user.name": "thomas", "tags": ["shopping"]}));
+    assert!(before["instructions"].as_str().unwrap().starts_with("When you don't know"));
+    assert!(before["tools"][1]["parameters"].as_array().unwrap().len() >= 3, "{before}");
+    toolport_testkit::assert_same_json(&before, &after, "raycast -> vertex -> raycast");
+}
