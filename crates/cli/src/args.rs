@@ -10,7 +10,12 @@ use clap::{Args, Parser, Subcommand};
 /// Exit codes: 0 success (losses allowed), 1 some input failed, 2 usage error (bad flags,
 /// unknown format, no plugins), 3 something would be lost under --strict.
 #[derive(Debug, Parser)]
-#[command(name = "convert", version, subcommand_negates_reqs = true)]
+#[command(
+    name = "convert",
+    version,
+    subcommand_negates_reqs = true,
+    override_usage = "convert [OPTIONS] --to <FORMAT> [--from <FORMAT>] <INPUT>... [-o <PATH>]\n       convert formats [--json]\n       convert inspect [--from <FORMAT>] <INPUT>\n       convert check [--from <FORMAT>] [--to <FORMAT>] <INPUT>..."
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,

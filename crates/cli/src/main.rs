@@ -126,7 +126,7 @@ fn formats(registry: &Registry, json: bool) -> Result<ExitStatus> {
         writeln!(stdout, "{}", serde_json::to_string_pretty(&doc)?)?;
         return Ok(ExitStatus::Ok);
     }
-    writeln!(stdout, "{:<10} {:<10} {:<8} {:<11} PLUGIN", "FORMAT", "CAN", "VERSION", "INPUT")?;
+    writeln!(stdout, "{:<10} {:<10} {:<8} {:<18} PLUGIN", "FORMAT", "CAN", "VERSION", "INPUT")?;
     for f in registry.formats() {
         let can = match (f.info.reads, f.info.writes) {
             (true, true) => "read/write",
@@ -138,7 +138,7 @@ fn formats(registry: &Registry, json: bool) -> Result<ExitStatus> {
         let plugin = f.plugin_path.as_ref().map_or("(built in)".to_owned(), |p| p.display().to_string());
         let aliases =
             if f.info.aliases.is_empty() { String::new() } else { format!(" (alias {})", f.info.aliases.join(", ")) };
-        writeln!(stdout, "{:<10} {:<10} {:<8} {:<11} {plugin}{aliases}", f.info.id, can, f.info.version, input)?;
+        writeln!(stdout, "{:<10} {:<10} {:<8} {:<18} {plugin}{aliases}", f.info.id, can, f.info.version, input)?;
     }
     for s in &registry.shadowed {
         writeln!(
