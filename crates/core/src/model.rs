@@ -9,8 +9,9 @@ use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Number, Value};
 
-/// Version of the model's JSON form. Bump on any incompatible change and note it in
-/// ARCHITECTURE.md; plugins built against another version are refused by the host.
+/// Version of the model's JSON form. Bump on any change to the model's fields, additions
+/// included (the model refuses unknown fields, so an older plugin could not read a newer
+/// model); plugins built against another version are refused by the host at load time.
 pub const MODEL_SCHEMA_VERSION: u32 = 1;
 
 /// Format-specific data that has no canonical home, keyed by format id
