@@ -276,6 +276,19 @@ fn dangling_refs_are_found() {
     );
 }
 
+/// One target format (with options) and the validator for its rules.
+struct Target {
+    format: &'static str,
+    options: &'static [(&'static str, &'static str)],
+    violations: fn(&Value) -> Vec<String>,
+}
+
+/// The number of tools in a written document, whatever its shape.
+fn tool_count(doc: &Value) -> usize {
+    let list = doc.as_array().or_else(|| doc["tools"].as_array()).or_else(|| doc["functionDeclarations"].as_array());
+    list.map_or(0, Vec::len)
+}
+
 #[test]
 fn every_openapi_document_converts_to_every_function_tool_format_within_its_rules() {
     let registry = registry();
@@ -286,26 +299,22 @@ fn every_openapi_document_converts_to_every_function_tool_format_within_its_rule
             let (model, _) =
                 expect_ok(openapi.format.read(&load(&path), &Options::default()), &path.display().to_string());
             let n = model.tools.len();
-            let checks: [(&str, &[(&str, &str)], fn(&Value) -> Vec<String>, fn(&Value) -> usize); 6] = [
-                ("mcp", &[], mcp_violations, |d| d["tools"].as_array().map_or(0, Vec::len)),
-                ("openai", &[], openai_violations, |d| {
-                    d.as_array().or_else(|| d["tools"].as_array()).map_or(0, Vec::len)
-                }),
-                ("openai", &[("strict", "true")], openai_violations, |d| {
-                    d.as_array().or_else(|| d["tools"].as_array()).map_or(0, Vec::len)
-                }),
-                ("anthropic", &[], anthropic_violations, |d| {
-                    d.as_array().or_else(|| d["tools"].as_array()).map_or(0, Vec::len)
-                }),
-                ("anthropic", &[("strict", "true")], anthropic_violations, |d| {
-                    d.as_array().or_else(|| d["tools"].as_array()).map_or(0, Vec::len)
-                }),
-                ("gemini", &[], gemini_violations, |d| d["functionDeclarations"].as_array().map_or(0, Vec::len)),
+            let checks = [
+                Target { format: "mcp", options: &[], violations: mcp_violations },
+                Target { format: "openai", options: &[], violations: openai_violations },
+                Target { format: "openai", options: &[("strict", "true")], violations: openai_violations },
+                Target { format: "anthropic", options: &[], violations: anthropic_violations },
+                Target { format: "anthropic", options: &[("strict", "true")], violations: anthropic_violations },
+                Target { format: "gemini", options: &[], violations: gemini_violations },
             ];
-            for (format, options, violations, count) in checks {
+            for Target { format, options, violations } in checks {
                 let doc = write(&registry, format, &model, options);
-                if count(&doc) != n {
-                    problems.push(format!("{} -> {format}: {} tools for {n} operations", path.display(), count(&doc)));
+                if tool_count(&doc) != n {
+                    problems.push(format!(
+                        "{} -> {format}: {} tools for {n} operations",
+                        path.display(),
+                        tool_count(&doc)
+                    ));
                 }
                 for v in violations(&doc) {
                     problems.push(format!("{} -> {format} {options:?}: {v}", path.display()));

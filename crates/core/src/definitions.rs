@@ -10,7 +10,7 @@
 //! an inlined schema exponentially large); both cuts leave a loose schema (type object or any,
 //! description kept) and one `loss/schema` diagnostic.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use indexmap::IndexMap;
 use serde_json::Value;
@@ -34,23 +34,6 @@ fn children(schema: &Schema) -> Vec<(String, &Schema)> {
         out.push(("additional_properties".to_owned(), &**extra));
     }
     for (i, member) in schema.any_of.iter().enumerate() {
-        out.push((format!("any_of/{i}"), member));
-    }
-    out
-}
-
-fn children_mut(schema: &mut Schema) -> Vec<(String, &mut Schema)> {
-    let mut out = Vec::new();
-    if let Some(items) = &mut schema.items {
-        out.push(("items".to_owned(), &mut **items));
-    }
-    for (i, property) in schema.properties.iter_mut().enumerate() {
-        out.push((format!("properties/{i}/schema"), &mut property.schema));
-    }
-    if let Some(AdditionalProperties::Schema(extra)) = &mut schema.additional_properties {
-        out.push(("additional_properties".to_owned(), &mut **extra));
-    }
-    for (i, member) in schema.any_of.iter_mut().enumerate() {
         out.push((format!("any_of/{i}"), member));
     }
     out
@@ -90,6 +73,26 @@ pub fn referenced_by_all<'a>(
         collect(schema, definitions, &mut seen);
     }
     seen.into_keys().collect()
+}
+
+/// The names of the definitions `schema` itself refers to (at any depth, `$ref`s in
+/// `extras["jsonschema"]` included), without following them into their definitions, in the
+/// order met. Names missing from `definitions` are left out; a name may repeat.
+pub fn referenced_directly(schema: &Schema, definitions: &IndexMap<String, Schema>) -> Vec<String> {
+    fn walk(schema: &Schema, definitions: &IndexMap<String, Schema>, out: &mut Vec<String>) {
+        out.extend(schema.reference.iter().filter(|name| definitions.contains_key(*name)).cloned());
+        if let Some(kept) = schema.extras.get("jsonschema") {
+            let mut refs = Vec::new();
+            refs_in_value(kept, &mut refs);
+            out.extend(refs.into_iter().filter_map(name_in_reference).filter(|name| definitions.contains_key(name)));
+        }
+        for (_, child) in children(schema) {
+            walk(child, definitions, out);
+        }
+    }
+    let mut out = Vec::new();
+    walk(schema, definitions, &mut out);
+    out
 }
 
 /// The definitions the model's tools use (parameter and output schemas), in first-use order.
@@ -180,29 +183,87 @@ pub fn recursive(schema: &Schema, definitions: &IndexMap<String, Schema>) -> Opt
 /// `input/unresolved` per name `definitions` lacks (that reference is dropped, keeping the
 /// fields beside it).
 pub fn inline(schema: &Schema, definitions: &IndexMap<String, Schema>, path: &str) -> (Schema, Vec<Diagnostic>) {
-    let mut inliner =
-        Inliner { definitions, active: Vec::new(), nodes: 0, reported: HashSet::new(), diagnostics: Vec::new() };
-    let schema = inliner.walk(schema.clone(), path);
+    inline_owned(schema.clone(), definitions, path, &mut HashMap::new())
+}
+
+/// [`inline`] of an owned schema, sharing `memo` (expansions of definitions) across calls.
+fn inline_owned<'d>(
+    schema: Schema,
+    definitions: &'d IndexMap<String, Schema>,
+    path: &str,
+    memo: &mut HashMap<&'d str, Expansion<'d>>,
+) -> (Schema, Vec<Diagnostic>) {
+    let mut inliner = Inliner {
+        definitions,
+        active: Vec::new(),
+        nodes: 0,
+        cuts: 0,
+        reached: Vec::new(),
+        memo,
+        reported: HashSet::new(),
+        diagnostics: Vec::new(),
+    };
+    let schema = inliner.walk(schema, &At::Root(path));
     (schema, inliner.diagnostics)
 }
 
 /// A copy of `model` with every schema inlined ([`inline`]) and no definitions, for writers
 /// that cannot hold references. Call `loss::uncarried` on the result.
 pub fn resolve(model: &ToolSet) -> (ToolSet, Vec<Diagnostic>) {
-    let mut resolved = model.clone();
     if model.definitions.is_empty() && !model_schemas(model).iter().any(|(_, s)| uses_references(s)) {
-        return (resolved, Vec::new());
+        return (model.clone(), Vec::new());
     }
-    let definitions = std::mem::take(&mut resolved.definitions);
+    // Every field but the definitions, which the resolved model drops (listed in full so a new
+    // field is not forgotten).
+    let ToolSet {
+        id,
+        title,
+        description,
+        instructions,
+        version,
+        creator,
+        icon,
+        timestamps,
+        servers,
+        auth,
+        runtime_defaults,
+        value_sets,
+        definitions,
+        tools,
+        examples,
+        extras,
+    } = model;
+    let mut resolved = ToolSet {
+        id: id.clone(),
+        title: title.clone(),
+        description: description.clone(),
+        instructions: instructions.clone(),
+        version: version.clone(),
+        creator: creator.clone(),
+        icon: icon.clone(),
+        timestamps: timestamps.clone(),
+        servers: servers.clone(),
+        auth: auth.clone(),
+        runtime_defaults: runtime_defaults.clone(),
+        value_sets: value_sets.clone(),
+        definitions: IndexMap::new(),
+        tools: tools.clone(),
+        examples: examples.clone(),
+        extras: extras.clone(),
+    };
+    let mut memo = HashMap::new();
     let mut diagnostics = Vec::new();
     for (i, tool) in resolved.tools.iter_mut().enumerate() {
         for (j, parameter) in tool.parameters.iter_mut().enumerate() {
-            let (schema, found) = inline(&parameter.schema, &definitions, &format!("/tools/{i}/parameters/{j}/schema"));
+            let taken = std::mem::take(&mut parameter.schema);
+            let path = format!("/tools/{i}/parameters/{j}/schema");
+            let (schema, found) = inline_owned(taken, definitions, &path, &mut memo);
             parameter.schema = schema;
             diagnostics.extend(found);
         }
         if let Some(slot) = tool.output.as_mut().and_then(|o| o.schema.as_mut()) {
-            let (schema, found) = inline(slot, &definitions, &format!("/tools/{i}/output/schema"));
+            let taken = std::mem::take(slot);
+            let (schema, found) = inline_owned(taken, definitions, &format!("/tools/{i}/output/schema"), &mut memo);
             *slot = schema;
             diagnostics.extend(found);
         }
@@ -215,52 +276,101 @@ pub fn uses_references(schema: &Schema) -> bool {
     schema.reference.is_some() || children(schema).into_iter().any(|(_, c)| uses_references(c))
 }
 
-struct Inliner<'a> {
-    definitions: &'a IndexMap<String, Schema>,
-    active: Vec<String>,
+/// A model path built only when a diagnostic needs it (most schema nodes never do).
+enum At<'p> {
+    Root(&'p str),
+    Items(&'p At<'p>),
+    Property(&'p At<'p>, usize),
+    AdditionalProperties(&'p At<'p>),
+    AnyOf(&'p At<'p>, usize),
+}
+
+impl At<'_> {
+    fn path(&self) -> String {
+        match self {
+            At::Root(path) => (*path).to_owned(),
+            At::Items(parent) => format!("{}/items", parent.path()),
+            At::Property(parent, i) => format!("{}/properties/{i}/schema", parent.path()),
+            At::AdditionalProperties(parent) => format!("{}/additional_properties", parent.path()),
+            At::AnyOf(parent, i) => format!("{}/any_of/{i}", parent.path()),
+        }
+    }
+}
+
+/// A definition expanded without any cut or unknown name: the same wherever none of `reached`
+/// is being expanded and the node budget leaves room for `nodes` more.
+struct Expansion<'d> {
+    schema: Schema,
     nodes: usize,
+    reached: Vec<&'d str>,
+}
+
+struct Inliner<'d, 'm> {
+    definitions: &'d IndexMap<String, Schema>,
+    active: Vec<&'d str>,
+    nodes: usize,
+    /// Cuts and unknown names met so far (reported or not): an expansion that met none is
+    /// independent of where it happened and can be reused.
+    cuts: usize,
+    /// Every definition expanded so far, in order (expansions reused included).
+    reached: Vec<&'d str>,
+    memo: &'m mut HashMap<&'d str, Expansion<'d>>,
     reported: HashSet<String>,
     diagnostics: Vec<Diagnostic>,
 }
 
-impl Inliner<'_> {
-    fn walk(&mut self, mut schema: Schema, path: &str) -> Schema {
+impl<'d> Inliner<'d, '_> {
+    fn walk(&mut self, mut schema: Schema, at: &At) -> Schema {
         self.nodes += 1;
-        for (key, slot) in children_mut(&mut schema) {
-            let taken = std::mem::take(slot);
-            *slot = self.walk(taken, &format!("{path}/{key}"));
+        if let Some(items) = &mut schema.items {
+            let taken = std::mem::take(&mut **items);
+            **items = self.walk(taken, &At::Items(at));
+        }
+        for (i, property) in schema.properties.iter_mut().enumerate() {
+            let taken = std::mem::take(&mut property.schema);
+            property.schema = self.walk(taken, &At::Property(at, i));
+        }
+        if let Some(AdditionalProperties::Schema(extra)) = &mut schema.additional_properties {
+            let taken = std::mem::take(&mut **extra);
+            **extra = self.walk(taken, &At::AdditionalProperties(at));
+        }
+        for (i, member) in schema.any_of.iter_mut().enumerate() {
+            let taken = std::mem::take(member);
+            *member = self.walk(taken, &At::AnyOf(at, i));
         }
         let Some(name) = schema.reference.take() else { return schema };
-        let Some(definition) = self.definitions.get(&name) else {
-            self.report(
-                &format!("unknown {name}"),
+        let Some((name, definition)) = self.definitions.get_key_value(&name) else {
+            self.cuts += 1;
+            self.report(format!("unknown {name}"), || {
                 Diagnostic::warning(
                     codes::INPUT_UNRESOLVED,
-                    child(path, "reference"),
+                    child(&at.path(), "reference"),
                     format!(
                         "the schema refers to `{name}`, which the tool set does not define; the reference was left out"
                     ),
-                ),
-            );
+                )
+            });
             return schema;
         };
+        let name = name.as_str();
         let recursive = self.active.contains(&name);
         if recursive || self.nodes >= INLINE_NODE_BUDGET {
-            let (key, why) = if recursive {
-                (format!("recursive {name}"), format!("the definition `{name}` is recursive"))
-            } else {
-                ("budget".to_owned(), format!("inlining stopped after {INLINE_NODE_BUDGET} schema nodes"))
-            };
-            self.report(
-                &key,
+            self.cuts += 1;
+            let key = if recursive { format!("recursive {name}") } else { "budget".to_owned() };
+            self.report(key, || {
+                let why = if recursive {
+                    format!("the definition `{name}` is recursive")
+                } else {
+                    format!("inlining stopped after {INLINE_NODE_BUDGET} schema nodes")
+                };
                 Diagnostic::loss(
                     codes::LOSS_SCHEMA,
-                    child(path, "reference"),
+                    child(&at.path(), "reference"),
                     format!(
                         "{why}; the target cannot refer to schemas, so this occurrence of `{name}` was written as a loose schema (its description kept)"
                     ),
-                ),
-            );
+                )
+            });
             let loose = Schema {
                 kind: definition.kind.filter(|k| *k == SchemaType::Object),
                 description: definition.description.clone(),
@@ -269,16 +379,41 @@ impl Inliner<'_> {
             refine(&mut schema, loose);
             return schema;
         }
-        self.active.push(name);
-        let resolved = self.walk(definition.clone(), path);
-        self.active.pop();
+        let resolved = match self.memo.get(name) {
+            // Every budget check inside the expansion happens within `nodes` more nodes.
+            Some(known)
+                if self.nodes + known.nodes < INLINE_NODE_BUDGET
+                    && !known.reached.iter().any(|r| self.active.contains(r)) =>
+            {
+                self.nodes += known.nodes;
+                self.reached.extend_from_slice(&known.reached);
+                known.schema.clone()
+            }
+            _ => {
+                let (nodes, cuts, reached) = (self.nodes, self.cuts, self.reached.len());
+                self.active.push(name);
+                self.reached.push(name);
+                let resolved = self.walk(definition.clone(), at);
+                self.active.pop();
+                if self.cuts == cuts && !self.memo.contains_key(name) {
+                    let expansion = Expansion {
+                        schema: resolved.clone(),
+                        nodes: self.nodes - nodes,
+                        reached: self.reached[reached..].to_vec(),
+                    };
+                    self.memo.insert(name, expansion);
+                }
+                resolved
+            }
+        };
         refine(&mut schema, resolved);
         schema
     }
 
-    fn report(&mut self, key: &str, diagnostic: Diagnostic) {
-        if self.reported.insert(key.to_owned()) {
-            self.diagnostics.push(diagnostic);
+    /// Adds the diagnostic the first time `key` is met (built only then).
+    fn report(&mut self, key: String, diagnostic: impl FnOnce() -> Diagnostic) {
+        if self.reported.insert(key) {
+            self.diagnostics.push(diagnostic());
         }
     }
 }
@@ -343,6 +478,7 @@ pub fn refine(base: &mut Schema, definition: Schema) {
     fill(&mut base.max_items, max_items);
     base.unique_items |= unique_items;
     fill(&mut base.items, items);
+    base.properties.reserve(properties.len());
     for property in properties {
         if !base.properties.iter().any(|p| p.name == property.name) {
             base.properties.push(property);
@@ -351,6 +487,11 @@ pub fn refine(base: &mut Schema, definition: Schema) {
     fill(&mut base.additional_properties, additional_properties);
     if base.any_of.is_empty() {
         base.any_of = any_of;
+    }
+    if base.extras.is_empty() {
+        // The usual case (a bare reference): every entry would be inserted as is, in order.
+        base.extras = extras;
+        return;
     }
     for (format_id, value) in extras {
         match (base.extras.get_mut(&format_id), value) {

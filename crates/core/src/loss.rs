@@ -9,10 +9,11 @@
 //! [`crate::definitions::resolve`] first and passes the resolved model here, so it reports only
 //! the cuts `resolve` itself reports.
 
-use serde_json::Value;
+use serde::Serialize;
+use serde::ser;
 
 use crate::source::child;
-use crate::{Diagnostic, ToolSet, codes};
+use crate::{AdditionalProperties, Diagnostic, Extras, Schema, ToolSet, codes};
 
 /// The model fields (by their JSON names) a writer carries, per level of the model.
 #[derive(Clone, Copy, Debug, Default)]
@@ -31,19 +32,21 @@ pub struct Carried<'a> {
 
 /// Every field present in `model` that `carried` leaves out, as loss diagnostics. Extras of
 /// formats other than `format_id` are reported too (a writer keeps only its own).
+///
+/// The model is walked typed; at each level the present fields are the keys its JSON form
+/// would have ([`field_names`]), so nothing is serialized (a resolved model can be huge).
 pub fn uncarried(model: &ToolSet, format_id: &str, carried: &Carried) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    let Ok(Value::Object(set)) = serde_json::to_value(model) else { return out };
     let target = format_id;
-    for (key, value) in &set {
-        match key.as_str() {
+    for key in field_names(model) {
+        match key {
             "tools" => {}
-            "extras" => foreign_extras(value, "", format_id, &mut out),
-            _ if !carried.tool_set.contains(&key.as_str()) => {
+            "extras" => foreign_extras(&model.extras, "", format_id, &mut out),
+            _ if !carried.tool_set.contains(&key) => {
                 out.push(loss(key, &child("", key), &format!("the tool set's `{key}`"), target));
             }
             "definitions" => {
-                for (name, schema) in value.as_object().into_iter().flatten() {
+                for (name, schema) in &model.definitions {
                     let what = format!("definition `{name}`");
                     schema_level(
                         schema,
@@ -56,38 +59,30 @@ pub fn uncarried(model: &ToolSet, format_id: &str, carried: &Carried) -> Vec<Dia
                 }
             }
             "examples" => {
-                for (i, example) in value.as_array().into_iter().flatten().enumerate() {
+                for (i, example) in model.examples.iter().enumerate() {
                     let path = child(&child("", "examples"), i.to_string());
                     level(example, &path, carried.example, &["extras"], "example", target, &mut out);
-                    if let Some(extras) = example.get("extras") {
-                        foreign_extras(extras, &path, format_id, &mut out);
-                    }
+                    foreign_extras(&example.extras, &path, format_id, &mut out);
                 }
             }
             _ => {}
         }
     }
-    for (i, tool) in set.get("tools").and_then(Value::as_array).into_iter().flatten().enumerate() {
+    for (i, tool) in model.tools.iter().enumerate() {
         let path = child("/tools", i.to_string());
-        let name = tool.get("name").and_then(Value::as_str).unwrap_or("?");
+        let name = &tool.name;
         let what = format!("tool `{name}`");
         level(tool, &path, carried.tool, &["name", "parameters", "extras"], &what, target, &mut out);
-        if let Some(extras) = tool.get("extras") {
-            foreign_extras(extras, &path, format_id, &mut out);
-        }
-        for (j, parameter) in tool.get("parameters").and_then(Value::as_array).into_iter().flatten().enumerate() {
+        foreign_extras(&tool.extras, &path, format_id, &mut out);
+        for (j, parameter) in tool.parameters.iter().enumerate() {
             let ppath = child(&child(&path, "parameters"), j.to_string());
-            let pname = parameter.get("name").and_then(Value::as_str).unwrap_or("?");
+            let pname = &parameter.name;
             let what = format!("parameter `{pname}` of tool `{name}`");
             level(parameter, &ppath, carried.parameter, &["name", "schema", "extras"], &what, target, &mut out);
-            if let Some(extras) = parameter.get("extras") {
-                foreign_extras(extras, &ppath, format_id, &mut out);
-            }
-            if let Some(schema) = parameter.get("schema") {
-                schema_level(schema, &child(&ppath, "schema"), carried.schema, &what, format_id, &mut out);
-            }
+            foreign_extras(&parameter.extras, &ppath, format_id, &mut out);
+            schema_level(&parameter.schema, &child(&ppath, "schema"), carried.schema, &what, format_id, &mut out);
         }
-        if let Some(schema) = tool.get("output").and_then(|o| o.get("schema"))
+        if let Some(schema) = tool.output.as_ref().and_then(|o| o.schema.as_ref())
             && carried.tool.contains(&"output")
         {
             let what = format!("the output of tool `{name}`");
@@ -98,8 +93,8 @@ pub fn uncarried(model: &ToolSet, format_id: &str, carried: &Carried) -> Vec<Dia
     out
 }
 
-fn level(
-    value: &Value,
+fn level<T: Serialize>(
+    value: &T,
     path: &str,
     carried: &[&str],
     always: &[&str],
@@ -107,22 +102,20 @@ fn level(
     target: &str,
     out: &mut Vec<Diagnostic>,
 ) {
-    let Some(map) = value.as_object() else { return };
-    for key in map.keys() {
-        if !carried.contains(&key.as_str()) && !always.contains(&key.as_str()) {
+    for key in field_names(value) {
+        if !carried.contains(&key) && !always.contains(&key) {
             out.push(loss(key, &child(path, key), &format!("`{key}` of {what}"), target));
         }
     }
 }
 
-fn schema_level(schema: &Value, path: &str, carried: &[&str], what: &str, format_id: &str, out: &mut Vec<Diagnostic>) {
-    let Some(map) = schema.as_object() else { return };
-    for (key, value) in map {
+fn schema_level(schema: &Schema, path: &str, carried: &[&str], what: &str, format_id: &str, out: &mut Vec<Diagnostic>) {
+    for key in field_names(schema) {
         if key == "extras" {
-            foreign_extras(value, path, format_id, out);
+            foreign_extras(&schema.extras, path, format_id, out);
             continue;
         }
-        if !carried.contains(&key.as_str()) {
+        if !carried.contains(&key) {
             out.push(Diagnostic::loss(
                 codes::LOSS_SCHEMA,
                 child(path, key),
@@ -130,21 +123,25 @@ fn schema_level(schema: &Value, path: &str, carried: &[&str], what: &str, format
             ));
             continue;
         }
-        match key.as_str() {
-            "items" => schema_level(value, &child(path, key), carried, what, format_id, out),
-            "additional_properties" if value.is_object() => {
-                schema_level(value, &child(path, key), carried, what, format_id, out)
+        match key {
+            "items" => {
+                if let Some(items) = &schema.items {
+                    schema_level(items, &child(path, key), carried, what, format_id, out);
+                }
+            }
+            "additional_properties" => {
+                if let Some(AdditionalProperties::Schema(extra)) = &schema.additional_properties {
+                    schema_level(extra, &child(path, key), carried, what, format_id, out);
+                }
             }
             "properties" => {
-                for (i, property) in value.as_array().into_iter().flatten().enumerate() {
-                    if let Some(s) = property.get("schema") {
-                        let p = child(&child(&child(path, key), i.to_string()), "schema");
-                        schema_level(s, &p, carried, what, format_id, out);
-                    }
+                for (i, property) in schema.properties.iter().enumerate() {
+                    let p = child(&child(&child(path, key), i.to_string()), "schema");
+                    schema_level(&property.schema, &p, carried, what, format_id, out);
                 }
             }
             "any_of" => {
-                for (i, s) in value.as_array().into_iter().flatten().enumerate() {
+                for (i, s) in schema.any_of.iter().enumerate() {
                     schema_level(s, &child(&child(path, key), i.to_string()), carried, what, format_id, out);
                 }
             }
@@ -153,8 +150,130 @@ fn schema_level(schema: &Value, path: &str, carried: &[&str], what: &str, format
     }
 }
 
-fn foreign_extras(extras: &Value, path: &str, format_id: &str, out: &mut Vec<Diagnostic>) {
-    for key in extras.as_object().into_iter().flat_map(|m| m.keys()) {
+/// The names of the fields `value` serializes, in order: the keys of its JSON object, found
+/// without serializing any field's value. Empty for a value that is not a struct.
+fn field_names<T: Serialize + ?Sized>(value: &T) -> Vec<&'static str> {
+    let mut names = Vec::new();
+    // Only structs are accepted; anything else ends the walk with an error and no names.
+    let _ = value.serialize(FieldNames(&mut names));
+    names
+}
+
+struct FieldNames<'a>(&'a mut Vec<&'static str>);
+
+fn not_a_struct() -> serde_json::Error {
+    ser::Error::custom("not a struct")
+}
+
+macro_rules! refuse {
+    ($($method:ident($($ty:ty),*)),* $(,)?) => {
+        $(fn $method(self, $(_: $ty),*) -> Result<(), serde_json::Error> {
+            Err(not_a_struct())
+        })*
+    };
+}
+
+impl<'a> ser::Serializer for FieldNames<'a> {
+    type Ok = ();
+    type Error = serde_json::Error;
+    type SerializeSeq = ser::Impossible<(), serde_json::Error>;
+    type SerializeTuple = ser::Impossible<(), serde_json::Error>;
+    type SerializeTupleStruct = ser::Impossible<(), serde_json::Error>;
+    type SerializeTupleVariant = ser::Impossible<(), serde_json::Error>;
+    type SerializeMap = ser::Impossible<(), serde_json::Error>;
+    type SerializeStruct = Self;
+    type SerializeStructVariant = ser::Impossible<(), serde_json::Error>;
+
+    refuse!(
+        serialize_bool(bool),
+        serialize_i8(i8),
+        serialize_i16(i16),
+        serialize_i32(i32),
+        serialize_i64(i64),
+        serialize_u8(u8),
+        serialize_u16(u16),
+        serialize_u32(u32),
+        serialize_u64(u64),
+        serialize_f32(f32),
+        serialize_f64(f64),
+        serialize_char(char),
+        serialize_str(&str),
+        serialize_bytes(&[u8]),
+        serialize_none(),
+        serialize_unit(),
+        serialize_unit_struct(&'static str),
+        serialize_unit_variant(&'static str, u32, &'static str),
+    );
+
+    fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result<(), serde_json::Error> {
+        Err(not_a_struct())
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, _: &T) -> Result<(), serde_json::Error> {
+        Err(not_a_struct())
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<(), serde_json::Error> {
+        Err(not_a_struct())
+    }
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, serde_json::Error> {
+        Err(not_a_struct())
+    }
+    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, serde_json::Error> {
+        Err(not_a_struct())
+    }
+    fn serialize_tuple_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleStruct, serde_json::Error> {
+        Err(not_a_struct())
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant, serde_json::Error> {
+        Err(not_a_struct())
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, serde_json::Error> {
+        Err(not_a_struct())
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self, serde_json::Error> {
+        Ok(self)
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStructVariant, serde_json::Error> {
+        Err(not_a_struct())
+    }
+}
+
+impl ser::SerializeStruct for FieldNames<'_> {
+    type Ok = ();
+    type Error = serde_json::Error;
+
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, _: &T) -> Result<(), serde_json::Error> {
+        self.0.push(key);
+        Ok(())
+    }
+    fn end(self) -> Result<(), serde_json::Error> {
+        Ok(())
+    }
+}
+
+fn foreign_extras(extras: &Extras, path: &str, format_id: &str, out: &mut Vec<Diagnostic>) {
+    for key in extras.keys() {
         // `jsonschema` holds schema keywords outside the canonical subset; any schema-rich
         // writer may carry it, so it is reported by the schema walk's `carried` list instead.
         if key != format_id && key != "jsonschema" {

@@ -204,8 +204,23 @@ pub(crate) fn read_document(doc: &Value) -> Result<(ToolSet, Vec<Diagnostic>), D
     Ok((set, diagnostics))
 }
 
-pub(crate) fn digest(value: &Value) -> String {
-    format!("{:016x}", stable_hash(&value.to_string()))
+/// The FNV-1a hash ([`stable_hash`]) of `value`'s compact JSON text, hashed as it is
+/// serialized so no text (and no `Value` copy of a map) is built.
+pub(crate) fn digest<T: serde::Serialize + ?Sized>(value: &T) -> String {
+    struct Fnv(u64);
+    impl std::io::Write for Fnv {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 = bytes.iter().fold(self.0, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3));
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut hasher = Fnv(stable_hash(""));
+    // Writing JSON into a hasher cannot fail; a failure would only change the digest.
+    let _ = serde_json::to_writer(&mut hasher, value);
+    format!("{:016x}", hasher.0)
 }
 
 /// Stores `raw` under `key` when the model's regenerated form differs from it.

@@ -60,17 +60,26 @@ fn component_schemas(
     set: &ToolSet,
     mode: Mode,
     dialect: Dialect,
-    source: Option<&Map<String, Value>>,
-    referrers: &Value,
+    source: Option<Map<String, Value>>,
+    referrers: &[&Value],
     out: &mut Vec<Diagnostic>,
 ) -> Map<String, Value> {
-    use toolport_plugin::definitions::{name_in_reference, referenced, refs_in_value};
+    use toolport_plugin::definitions::{name_in_reference, referenced_directly, refs_in_value};
+    // The source's schemas, moved (not copied) under the root the schema reader resolves in.
+    let mut holder = Map::new();
+    holder.insert("schemas".into(), Value::Object(source.unwrap_or_default()));
+    let mut root = Map::new();
+    root.insert("components".into(), Value::Object(holder));
+    let root = Value::Object(root);
+    let source = root["components"]["schemas"].as_object();
     let mut schemas = Map::new();
     let names: Vec<String> = match mode {
         Mode::OpenApi => set.definitions.keys().cloned().collect(),
         Mode::Vertex => {
             let mut refs = Vec::new();
-            refs_in_value(referrers, &mut refs);
+            for referrer in referrers {
+                refs_in_value(referrer, &mut refs);
+            }
             let mut pending: Vec<String> = refs.into_iter().filter_map(name_in_reference).collect();
             let mut names: IndexMap<String, ()> = IndexMap::new();
             while let Some(name) = pending.pop() {
@@ -78,7 +87,8 @@ fn component_schemas(
                     continue;
                 }
                 if let Some(definition) = set.definitions.get(&name) {
-                    pending.extend(referenced(definition, &set.definitions));
+                    // The worklist follows these further: the closure is the same.
+                    pending.extend(referenced_directly(definition, &set.definitions));
                 } else if let Some(raw) = source.and_then(|s| s.get(&name)) {
                     let mut refs = Vec::new();
                     refs_in_value(raw, &mut refs);
@@ -92,7 +102,6 @@ fn component_schemas(
             names.into_keys().collect()
         }
     };
-    let root = json!({ "components": { "schemas": source.cloned().unwrap_or_default() } });
     let mut reader = toolport_jsonschema::Reader::new(&root, dialect);
     for name in names {
         let Some(definition) = set.definitions.get(&name) else {
@@ -249,7 +258,7 @@ impl<'a> OpWriter<'a> {
                 None => {
                     let mut schema = body_ext
                         .and_then(|b| b.get("schema"))
-                        .and_then(|s| serde_json::from_value::<Schema>(s.clone()).ok())
+                        .and_then(|s| <Schema as serde::Deserialize>::deserialize(s).ok())
                         .unwrap_or_else(|| Schema::of(SchemaType::Object));
                     let mut paths = Vec::new();
                     for (i, p) in &body_params {
@@ -748,6 +757,7 @@ pub(crate) fn document(set: &ToolSet, mode: Mode, vertex: &VertexParts) -> Writt
     let mut paths: Map<String, Value> = Map::new();
     let mut taken: HashSet<(String, String)> = HashSet::new();
     let mut synthesized = 0usize;
+    let clean_root = std::cell::OnceCell::new();
     for (i, tool) in set.tools.iter().enumerate() {
         let name = match mode {
             Mode::OpenApi => tool.name.clone(),
@@ -801,15 +811,13 @@ pub(crate) fn document(set: &ToolSet, mode: Mode, vertex: &VertexParts) -> Writt
         let recorded = tool_ext.and_then(|e| e.get("digest")).and_then(Value::as_str);
         let raw = tool_ext.and_then(|e| e.get("raw"));
         let operation = match (mode, recorded, raw) {
-            (Mode::OpenApi, Some(recorded), Some(raw)) if recorded == digest(&Value::Object(regenerated.clone())) => {
-                raw.clone()
-            }
+            (Mode::OpenApi, Some(recorded), Some(raw)) if recorded == digest(&regenerated) => raw.clone(),
             (Mode::Vertex, Some(recorded), Some(raw))
                 if name == tool.name
                     && dialect_is_30(source_version)
                     && diagnostics.is_empty()
-                    && recorded == digest(&Value::Object(source_writer.operation(tool, &name, Some(i)).0))
-                    && raw_is_vertex_clean(raw, set) =>
+                    && recorded == digest(&source_writer.operation(tool, &name, Some(i)).0)
+                    && raw_is_vertex_clean(raw, clean_root.get_or_init(|| components_root(set))) =>
             {
                 raw.clone()
             }
@@ -863,7 +871,11 @@ pub(crate) fn document(set: &ToolSet, mode: Mode, vertex: &VertexParts) -> Writt
     let schemes = Value::Object(security_schemes(&auth));
     let schemes = preserved("securitySchemes", &schemes).unwrap_or(schemes);
     let mut components = document_ext.get("components").and_then(Value::as_object).cloned().unwrap_or_default();
-    let source_schemas = components.get("schemas").and_then(Value::as_object).cloned();
+    // Taken, leaving an empty map in its place (where the written schemas go, key order kept).
+    let source_schemas = match components.get_mut("schemas") {
+        Some(Value::Object(schemas)) => Some(std::mem::take(schemas)),
+        _ => None,
+    };
     let cleared = mode == Mode::Vertex && !dialect_is_30(source_version);
     if cleared && components.keys().any(|k| k != "schemas") {
         out.push(Diagnostic::info(
@@ -876,10 +888,12 @@ pub(crate) fn document(set: &ToolSet, mode: Mode, vertex: &VertexParts) -> Writt
         components.clear();
     }
     // What refers to schemas: the paths and the other components (responses, parameters, …).
-    let mut referrers = components.clone();
-    referrers.remove("schemas");
-    let referrers = json!([doc.get("paths"), referrers]);
-    let schemas = component_schemas(set, mode, dialect, source_schemas.as_ref(), &referrers, &mut out);
+    let referrers: Vec<&Value> = doc
+        .get("paths")
+        .into_iter()
+        .chain(components.iter().filter(|(k, _)| *k != "schemas").map(|(_, v)| v))
+        .collect();
+    let schemas = component_schemas(set, mode, dialect, source_schemas, &referrers, &mut out);
     if !schemas.is_empty() {
         components.insert("schemas".into(), Value::Object(schemas));
     } else if mode == Mode::Vertex {
@@ -963,11 +977,16 @@ fn dialect_is_30(version: Option<&str>) -> bool {
 
 /// Whether an operation as written (with its `$ref`s, followed through the source's
 /// components) stays inside what Vertex accepts, so it may be written verbatim.
-fn raw_is_vertex_clean(raw: &Value, set: &ToolSet) -> bool {
-    let components = set.extras.get(ID).and_then(|e| e.get("document")).and_then(|d| d.get("components"));
-    let root = json!({ "components": components.cloned().unwrap_or(Value::Null) });
+/// `root` is [`components_root`], built once per document (the components can be most of it).
+fn raw_is_vertex_clean(raw: &Value, root: &Value) -> bool {
     let mut visited = HashSet::new();
-    clean(raw, &root, &mut visited, "")
+    clean(raw, root, &mut visited, "")
+}
+
+/// The source's components under `components`, the root the operations' `$ref`s point into.
+fn components_root(set: &ToolSet) -> Value {
+    let components = set.extras.get(ID).and_then(|e| e.get("document")).and_then(|d| d.get("components"));
+    json!({ "components": components.cloned().unwrap_or(Value::Null) })
 }
 
 fn clean(value: &Value, root: &Value, visited: &mut HashSet<String>, key: &str) -> bool {
