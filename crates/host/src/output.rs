@@ -61,13 +61,14 @@ pub struct PlannedFile {
 /// Checks a whole plan before anything is written: no collisions, no input overwritten, no
 /// existing file overwritten without `force`. Returns every problem, one per path.
 pub fn check_plan(plan: &[PlannedFile], inputs: &[PathBuf], force: bool) -> Vec<OutputError> {
-    let inputs: HashSet<PathBuf> = inputs.iter().filter_map(|p| comparable(p)).collect();
+    let mut resolver = Resolver::default();
+    let inputs: HashSet<PathBuf> = inputs.iter().filter_map(|p| resolver.comparable(p)).collect();
     // Directory inputs (Raycast extensions): nothing may be written inside one.
     let input_dirs: Vec<&PathBuf> = inputs.iter().filter(|p| p.is_dir()).collect();
     let mut owners: HashMap<PathBuf, &str> = HashMap::new();
     let mut problems = Vec::new();
     for file in plan {
-        let key = comparable(&file.path).unwrap_or_else(|| file.path.clone());
+        let key = resolver.comparable(&file.path).unwrap_or_else(|| file.path.clone());
         if let Some(first) = owners.insert(key.clone(), &file.owner) {
             problems.push(OutputError::Collision {
                 path: file.path.clone(),
@@ -83,18 +84,30 @@ pub fn check_plan(plan: &[PlannedFile], inputs: &[PathBuf], force: bool) -> Vec<
     problems
 }
 
-/// An absolute, normalised form of a path for comparisons, whether or not it exists yet:
-/// the longest existing ancestor is canonicalised (resolving links) and the rest appended.
-fn comparable(path: &Path) -> Option<PathBuf> {
-    let absolute = std::path::absolute(path).ok()?;
-    let mut existing = absolute.as_path();
-    let mut rest = Vec::new();
-    loop {
-        if let Ok(canonical) = std::fs::canonicalize(existing) {
-            return Some(rest.iter().rev().fold(canonical, |p: PathBuf, c: &&std::ffi::OsStr| p.join(c)));
+/// Turns paths into absolute, normalised forms for comparison, whether or not they exist
+/// yet: the longest existing ancestor is canonicalised (resolving links) and the rest
+/// appended. Canonical folders are cached: a batch writes thousands of files into a few.
+#[derive(Default)]
+struct Resolver {
+    folders: HashMap<PathBuf, Option<PathBuf>>,
+}
+
+impl Resolver {
+    fn comparable(&mut self, path: &Path) -> Option<PathBuf> {
+        let absolute = std::path::absolute(path).ok()?;
+        if let Ok(canonical) = std::fs::canonicalize(&absolute) {
+            return Some(canonical);
         }
-        rest.push(existing.file_name()?);
-        existing = existing.parent()?;
+        let (parent, name) = (absolute.parent()?, absolute.file_name()?);
+        let parent = match self.folders.get(parent) {
+            Some(known) => known.clone(),
+            None => {
+                let resolved = self.comparable(parent);
+                self.folders.insert(parent.to_path_buf(), resolved.clone());
+                resolved
+            }
+        };
+        parent.map(|p| p.join(name))
     }
 }
 
@@ -162,10 +175,12 @@ impl Staging {
             {
                 std::fs::create_dir_all(parent).map_err(io_error(parent))?;
             }
-            if !force && file.path.exists() {
-                return Err(OutputError::Exists(file.path));
-            }
-            temp.persist(&file.path).map_err(|e| OutputError::Io { path: file.path.clone(), source: e.error })?;
+            // No-clobber renames refuse a file that appeared since planning, in one call.
+            let persisted = if force { temp.persist(&file.path) } else { temp.persist_noclobber(&file.path) };
+            persisted.map_err(|e| match e.error.kind() {
+                std::io::ErrorKind::AlreadyExists => OutputError::Exists(file.path.clone()),
+                _ => OutputError::Io { path: file.path.clone(), source: e.error },
+            })?;
             written.push(file.path);
         }
         Ok(written)
