@@ -87,11 +87,12 @@ pub fn load_stdin(reader: &mut dyn Read, limits: &Limits) -> Result<Bundle, Inpu
 /// Reads a whole file as UTF-8 text within the limits.
 pub fn read_text(path: &Path, limits: &Limits) -> Result<String, InputError> {
     let io = |e| InputError::Io { path: path.to_path_buf(), source: e };
-    let size = std::fs::metadata(path).map_err(io)?.len();
-    if size > limits.max_file_bytes {
-        return Err(InputError::TooLarge { path: path.to_path_buf(), size, limit: limits.max_file_bytes });
-    }
-    decode(path, std::fs::read(path).map_err(io)?, limits)
+    let file = std::fs::File::open(path).map_err(io)?;
+    let size = file.metadata().map_or(0, |m| m.len()).min(limits.max_file_bytes);
+    let mut bytes = Vec::with_capacity(size as usize + 1);
+    // Read one byte past the limit: enough to know it is too large without reading it all.
+    file.take(limits.max_file_bytes + 1).read_to_end(&mut bytes).map_err(io)?;
+    decode(path, bytes, limits)
 }
 
 fn decode(path: &Path, bytes: Vec<u8>, limits: &Limits) -> Result<String, InputError> {

@@ -95,19 +95,23 @@ struct Resolver {
 impl Resolver {
     fn comparable(&mut self, path: &Path) -> Option<PathBuf> {
         let absolute = std::path::absolute(path).ok()?;
-        if let Ok(canonical) = std::fs::canonicalize(&absolute) {
-            return Some(canonical);
-        }
-        let (parent, name) = (absolute.parent()?, absolute.file_name()?);
+        let (Some(parent), Some(name)) = (absolute.parent(), absolute.file_name()) else {
+            return std::fs::canonicalize(&absolute).ok();
+        };
         let parent = match self.folders.get(parent) {
             Some(known) => known.clone(),
             None => {
-                let resolved = self.comparable(parent);
+                let resolved = std::fs::canonicalize(parent).ok().or_else(|| self.comparable(parent));
                 self.folders.insert(parent.to_path_buf(), resolved.clone());
                 resolved
             }
         };
-        parent.map(|p| p.join(name))
+        let joined = parent?.join(name);
+        // Only a link needs resolving further (it may point at an input); one lstat says.
+        match std::fs::symlink_metadata(&joined) {
+            Ok(meta) if meta.file_type().is_symlink() => std::fs::canonicalize(&joined).ok(),
+            _ => Some(joined),
+        }
     }
 }
 
