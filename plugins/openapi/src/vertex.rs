@@ -218,6 +218,7 @@ fn read_body(body: &Value, file: &str, input: &Bundle) -> Result<(ToolSet, Vec<D
     if let Some(runtime) = get(body, "runtimeConfig") {
         if let Some(Value::Object(defaults)) = get(runtime, "defaultParams") {
             set.runtime_defaults = defaults.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+            apply_runtime_defaults(&mut set);
         }
         let rest = others(runtime, &["defaultParams"]);
         if !rest.is_empty() || runtime.as_object().is_some_and(|m| m.is_empty()) {
@@ -681,6 +682,36 @@ fn write_example(example: &Example, i: usize, set: &ToolSet, names: &[String], o
     Value::Object(m)
 }
 
+/// `defaultParams` apply to every call: they become the default of each parameter of that
+/// name that has none of its own, so targets without run-time defaults still carry them.
+fn apply_runtime_defaults(set: &mut ToolSet) {
+    for parameter in set.tools.iter_mut().flat_map(|t| t.parameters.iter_mut()) {
+        if parameter.schema.default.is_none()
+            && let Some(value) = set.runtime_defaults.get(&parameter.name)
+        {
+            parameter.schema.default = Some(value.clone());
+        }
+    }
+}
+
+/// The inverse of [`apply_runtime_defaults`] for the inline spec: a parameter default equal
+/// to its `defaultParams` value is said once, in `defaultParams`.
+fn without_runtime_defaults(set: &ToolSet) -> std::borrow::Cow<'_, ToolSet> {
+    let repeats = |p: &toolport_plugin::Parameter| {
+        p.schema.default.is_some() && p.schema.default.as_ref() == set.runtime_defaults.get(&p.name)
+    };
+    if !set.tools.iter().flat_map(|t| &t.parameters).any(repeats) {
+        return std::borrow::Cow::Borrowed(set);
+    }
+    let mut trimmed = set.clone();
+    for parameter in trimmed.tools.iter_mut().flat_map(|t| t.parameters.iter_mut()) {
+        if repeats(parameter) {
+            parameter.schema.default = None;
+        }
+    }
+    std::borrow::Cow::Owned(trimmed)
+}
+
 fn write_body(set: &ToolSet, options: &Options) -> Result<(Value, Vec<Diagnostic>), Vec<Diagnostic>> {
     let empty = Map::new();
     let vx = set.extras.get(VX).and_then(Value::as_object).unwrap_or(&empty);
@@ -690,7 +721,7 @@ fn write_body(set: &ToolSet, options: &Options) -> Result<(Value, Vec<Diagnostic
         carried_by_body: &["id", "instructions", "timestamps", "runtime_defaults", "examples"],
         base_url: options.get("base_url"),
     };
-    let written = write::document(set, Mode::Vertex, &parts);
+    let written = write::document(&without_runtime_defaults(set), Mode::Vertex, &parts);
     let mut out = written.diagnostics;
     let yaml = toolport_yaml::to_string(&written.document)
         .map_err(|e| vec![Diagnostic::error(codes::PLUGIN_FAILED, "", format!("YAML output failed: {e}"))])?;
