@@ -8,6 +8,52 @@ use toolport_core::names::{NameMap, NameRules};
 use toolport_core::source::{child, locate_json_pointer, parse_json};
 use toolport_core::{Bundle, Diagnostic, ToolSet, codes};
 
+/// The tools of a document that holds them as `{"tools": [...], ...}`, a bare array, or one
+/// tool object, with their JSON-pointer base.
+#[derive(Debug)]
+pub struct ToolList<'a> {
+    pub shape: Shape,
+    pub items: Vec<&'a Value>,
+    base: &'static str,
+}
+
+impl ToolList<'_> {
+    /// The JSON pointer of item `index` in the source document.
+    pub fn path(&self, index: usize) -> String {
+        if self.shape == Shape::Single { String::new() } else { child(self.base, index.to_string()) }
+    }
+}
+
+/// Finds the tool list in a document and records its shape in `set_extras` (`shape`, and a
+/// wrapper's other keys under `document`), so a same-format write gives the document back.
+/// `is_single` says whether a bare object is one tool; `expected` is the error message.
+pub fn tool_list<'a>(
+    source: &'a Source,
+    is_single: impl Fn(&Map<String, Value>) -> bool,
+    expected: &str,
+    set_extras: &mut Map<String, Value>,
+) -> Result<ToolList<'a>, Diagnostic> {
+    let list = match &source.value {
+        Value::Object(map) if map.get("tools").is_some_and(Value::is_array) => {
+            let others: Map<String, Value> =
+                map.iter().filter(|(k, _)| *k != "tools").map(|(k, v)| (k.clone(), v.clone())).collect();
+            if !others.is_empty() {
+                set_extras.insert("document".into(), Value::Object(others));
+            }
+            ToolList {
+                shape: Shape::Wrapped,
+                items: map["tools"].as_array().into_iter().flatten().collect(),
+                base: "/tools",
+            }
+        }
+        Value::Array(items) => ToolList { shape: Shape::Array, items: items.iter().collect(), base: "" },
+        Value::Object(map) if is_single(map) => ToolList { shape: Shape::Single, items: vec![&source.value], base: "" },
+        _ => return Err(source.at(Diagnostic::error(codes::INPUT_INVALID, "", expected))),
+    };
+    set_extras.insert("shape".into(), list.shape.as_str().into());
+    Ok(list)
+}
+
 /// How a document holds its tools, so a same-format write gives back the same shape.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Shape {

@@ -96,30 +96,17 @@ fn read_document(source: &Source) -> Outcome<ToolSet> {
     let mut diagnostics = Vec::new();
     let mut model = ToolSet::default();
     let mut set_extras = Map::new();
-    let (shape, tools, base): (Shape, Vec<&Value>, String) = match &source.value {
-        Value::Object(map) if map.get("tools").is_some_and(Value::is_array) => {
-            let others: Map<String, Value> =
-                map.iter().filter(|(k, _)| *k != "tools").map(|(k, v)| (k.clone(), v.clone())).collect();
-            if !others.is_empty() {
-                set_extras.insert("document".into(), Value::Object(others));
-            }
-            (Shape::Wrapped, map["tools"].as_array().into_iter().flatten().collect(), "/tools".into())
-        }
-        Value::Array(items) => (Shape::Array, items.iter().collect(), String::new()),
-        Value::Object(map) if map.contains_key("name") || map.contains_key("inputSchema") => {
-            (Shape::Single, vec![&source.value], String::new())
-        }
-        _ => {
-            return Outcome::fail(source.at(Diagnostic::error(
-                codes::INPUT_INVALID,
-                "",
-                "expected MCP tools: {\"tools\": [...]}, an array of tools, or one tool",
-            )));
-        }
+    let list = match common::tool_list(
+        source,
+        |map| map.contains_key("name") || map.contains_key("inputSchema"),
+        "expected MCP tools: {\"tools\": [...]}, an array of tools, or one tool",
+        &mut set_extras,
+    ) {
+        Ok(list) => list,
+        Err(error) => return Outcome::fail(error),
     };
-    set_extras.insert("shape".into(), shape.as_str().into());
-    for (i, value) in tools.into_iter().enumerate() {
-        let path = if shape == Shape::Single { String::new() } else { child(&base, i.to_string()) };
+    for (i, value) in list.items.iter().enumerate() {
+        let path = list.path(i);
         if let Some(tool) = read_tool(source, value, &path, &mut diagnostics) {
             if model.tools.iter().any(|t| t.name == tool.name) {
                 diagnostics.push(source.at(Diagnostic::warning(

@@ -91,29 +91,18 @@ fn read_document(source: &Source) -> Outcome<ToolSet> {
     let mut diagnostics = Vec::new();
     let mut model = ToolSet::default();
     let mut set_extras = Map::new();
-    let (shape, items, base): (Shape, Vec<&Value>, &str) = match &source.value {
-        Value::Object(map) if map.get("tools").is_some_and(Value::is_array) => {
-            let others: Map<String, Value> =
-                map.iter().filter(|(k, _)| *k != "tools").map(|(k, v)| (k.clone(), v.clone())).collect();
-            if !others.is_empty() {
-                set_extras.insert("document".into(), Value::Object(others));
-            }
-            (Shape::Wrapped, map["tools"].as_array().into_iter().flatten().collect(), "/tools")
-        }
-        Value::Array(items) => (Shape::Array, items.iter().collect(), ""),
-        Value::Object(map) if map.contains_key("type") => (Shape::Single, vec![&source.value], ""),
-        _ => {
-            return Outcome::fail(source.at(Diagnostic::error(
-                codes::INPUT_INVALID,
-                "",
-                "expected OpenAI tools: an array of tools, {\"tools\": [...]}, or one tool",
-            )));
-        }
+    let list = match common::tool_list(
+        source,
+        |map| map.contains_key("type"),
+        "expected OpenAI tools: an array of tools, {\"tools\": [...]}, or one tool",
+        &mut set_extras,
+    ) {
+        Ok(list) => list,
+        Err(error) => return Outcome::fail(error),
     };
-    set_extras.insert("shape".into(), shape.as_str().into());
     let mut others = Vec::new();
-    for (i, item) in items.into_iter().enumerate() {
-        let path = if shape == Shape::Single { String::new() } else { child(base, i.to_string()) };
+    for (i, item) in list.items.iter().enumerate() {
+        let path = list.path(i);
         if item.get("type").is_some_and(|t| t != "function") {
             // A built-in tool (`web_search`, `file_search`, …): not a function, kept in place.
             diagnostics.push(source.at(Diagnostic::info(
