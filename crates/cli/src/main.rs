@@ -19,14 +19,6 @@ use toolport_host::{Registry, registry::UnknownFormat};
 use crate::args::{Cli, Command, FormatOptions, GlobalArgs};
 use crate::report::Verbosity;
 
-// Converting allocates many small values (JSON trees, models); mimalloc spends far less
-// time on them than the system allocator (about 10% of a batch's CPU). Only here, in the
-// executable: inside plugins its initial-exec TLS exhausts the static TLS space once several
-// libraries are loaded ("cannot allocate memory in static TLS block"), which the
-// broken-plugin test showed.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 /// The documented exit codes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ExitStatus {
