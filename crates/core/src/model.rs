@@ -685,11 +685,6 @@ impl ToolSet {
         self.tools.iter().find(|t| t.name == name)
     }
 
-    /// The extras one format stored on the set, if any.
-    pub fn extra(&self, format: &str) -> Option<&Value> {
-        self.extras.get(format)
-    }
-
     pub fn versioned(&self) -> VersionedToolSet {
         VersionedToolSet { schema_version: MODEL_SCHEMA_VERSION, tool_set: self.clone() }
     }

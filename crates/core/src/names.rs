@@ -191,11 +191,6 @@ impl NameMap {
         name
     }
 
-    /// Whether `original` kept its name.
-    pub fn unchanged(&self, original: &str) -> bool {
-        self.assigned.get(original).is_some_and(|n| n == original)
-    }
-
     pub fn rules(&self) -> &NameRules {
         &self.rules
     }

@@ -6,7 +6,7 @@ use indexmap::IndexMap;
 use serde_json::{Map, Value};
 use toolport_core::names::{NameMap, NameRules};
 use toolport_core::source::{child, locate_json_pointer, parse_json};
-use toolport_core::{Bundle, Diagnostic, ToolSet, codes};
+use toolport_core::{Bundle, Detection, Diagnostic, Options, ToolSet, codes};
 
 /// The tools of a document that holds them as `{"tools": [...], ...}`, a bare array, or one
 /// tool object, with their JSON-pointer base.
@@ -130,6 +130,33 @@ impl Source {
 pub fn detect_value(input: &Bundle) -> Option<Value> {
     let (_, text) = input.entry_file()?;
     serde_json::from_str(text).ok()
+}
+
+/// How sure a reader is that the bundle's entry is a list of its tools: 90 when every item of
+/// a `{"tools": [...]}` or a bare array is one (`is_tool`), 70 when some are, 85 for a single
+/// tool object, else 0.
+pub fn detect_tool_list(input: &Bundle, is_tool: impl Fn(&Value) -> bool) -> Detection {
+    let Some(value) = detect_value(input) else { return 0 };
+    let tools = match &value {
+        Value::Array(items) => items.as_slice(),
+        Value::Object(map) => match map.get("tools") {
+            Some(Value::Array(items)) => items.as_slice(),
+            _ => return if is_tool(&value) { 85 } else { 0 },
+        },
+        _ => return 0,
+    };
+    match tools.iter().filter(|t| is_tool(t)).count() {
+        0 => 0,
+        n if n == tools.len() => 90,
+        _ => 70,
+    }
+}
+
+/// A written document as a one-file bundle, `<output name>.json`, pretty-printed.
+pub fn json_bundle(document: &Value, options: &Options) -> Bundle {
+    let mut bundle = Bundle::default();
+    bundle.insert(format!("{}.json", options.output_name("tools")), pretty(document));
+    bundle
 }
 
 /// Pretty JSON, 2-space indented, with a trailing newline.

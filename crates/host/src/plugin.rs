@@ -207,10 +207,6 @@ pub struct PluginFormat {
 }
 
 impl PluginFormat {
-    pub fn plugin(&self) -> &LoadedPlugin {
-        &self.plugin
-    }
-
     /// Adds the plugin's name to plugin failures so the user knows which library misbehaved.
     fn name_plugin<T>(&self, mut outcome: Outcome<T>, op: &str) -> Outcome<T> {
         for d in &mut outcome.diagnostics {

@@ -57,21 +57,9 @@ impl Format for Anthropic {
     }
 
     fn detect(&self, input: &Bundle) -> Detection {
-        let Some(value) = common::detect_value(input) else { return 0 };
-        let is_tool = |v: &Value| v.get("name").is_some_and(Value::is_string) && v.get("input_schema").is_some();
-        let tools = match &value {
-            Value::Array(items) => items.as_slice(),
-            Value::Object(map) => match map.get("tools") {
-                Some(Value::Array(items)) => items.as_slice(),
-                _ => return if is_tool(&value) { 85 } else { 0 },
-            },
-            _ => return 0,
-        };
-        match tools.iter().filter(|t| is_tool(t)).count() {
-            0 => 0,
-            n if n == tools.len() => 90,
-            _ => 70,
-        }
+        common::detect_tool_list(input, |v: &Value| {
+            v.get("name").is_some_and(Value::is_string) && v.get("input_schema").is_some()
+        })
     }
 
     fn read(&self, input: &Bundle, _options: &Options) -> Outcome<ToolSet> {
@@ -83,9 +71,7 @@ impl Format for Anthropic {
 
     fn write(&self, model: &ToolSet, options: &Options) -> Outcome<Bundle> {
         let (document, diagnostics) = write_document(model, options);
-        let mut bundle = Bundle::default();
-        bundle.insert(format!("{}.json", options.output_name("tools")), common::pretty(&document));
-        Outcome::ok(bundle, diagnostics)
+        Outcome::ok(common::json_bundle(&document, options), diagnostics)
     }
 }
 

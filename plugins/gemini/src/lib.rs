@@ -84,9 +84,7 @@ impl Format for Gemini {
 
     fn write(&self, model: &ToolSet, options: &Options) -> Outcome<Bundle> {
         let (document, diagnostics) = write_document(model, options);
-        let mut bundle = Bundle::default();
-        bundle.insert(format!("{}.json", options.output_name("tools")), common::pretty(&document));
-        Outcome::ok(bundle, diagnostics)
+        Outcome::ok(common::json_bundle(&document, options), diagnostics)
     }
 }
 

@@ -86,9 +86,7 @@ impl Format for Mcp {
 
     fn write(&self, model: &ToolSet, options: &Options) -> Outcome<Bundle> {
         let (document, diagnostics) = write_document(model);
-        let mut bundle = Bundle::default();
-        bundle.insert(format!("{}.json", options.output_name("tools")), common::pretty(&document));
-        Outcome::ok(bundle, diagnostics)
+        Outcome::ok(common::json_bundle(&document, options), diagnostics)
     }
 }
 

@@ -52,24 +52,10 @@ impl Format for OpenAi {
     }
 
     fn detect(&self, input: &Bundle) -> Detection {
-        let Some(value) = common::detect_value(input) else { return 0 };
-        let is_function = |v: &Value| {
+        common::detect_tool_list(input, |v: &Value| {
             v.get("type").is_some_and(|t| t == "function")
                 && (v.get("function").is_some_and(|f| f.get("name").is_some()) || v.get("name").is_some())
-        };
-        let tools = match &value {
-            Value::Array(items) => items.as_slice(),
-            Value::Object(map) => match map.get("tools") {
-                Some(Value::Array(items)) => items.as_slice(),
-                _ => return if is_function(&value) { 85 } else { 0 },
-            },
-            _ => return 0,
-        };
-        match tools.iter().filter(|t| is_function(t)).count() {
-            0 => 0,
-            n if n == tools.len() => 90,
-            _ => 70,
-        }
+        })
     }
 
     fn read(&self, input: &Bundle, _options: &Options) -> Outcome<ToolSet> {
@@ -81,9 +67,7 @@ impl Format for OpenAi {
 
     fn write(&self, model: &ToolSet, options: &Options) -> Outcome<Bundle> {
         let (document, diagnostics) = write_document(model, options);
-        let mut bundle = Bundle::default();
-        bundle.insert(format!("{}.json", options.output_name("tools")), common::pretty(&document));
-        Outcome::ok(bundle, diagnostics)
+        Outcome::ok(common::json_bundle(&document, options), diagnostics)
     }
 }
 
