@@ -254,3 +254,53 @@ fn standard_input_and_output() {
     run.expect_code(1);
     assert!(run.stderr.contains("raycast writes 3 files; give an output directory with -o DIR"), "{}", run.stderr);
 }
+
+/// Plugins are also found through TOOLPORT_PLUGIN_PATH and in the user data directory, and
+/// `convert formats` says where each came from.
+#[test]
+fn plugins_are_found_through_the_environment_and_the_user_data_directory() {
+    let plugins = broken_plugin_dir();
+    let panics = test_plugin("panics");
+    let formats_with = |env: &[(&str, &std::path::Path)], home: &std::path::Path| {
+        require_plugins();
+        let mut cmd = command(home);
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let run = finish(cmd.args(["formats", "--json"]).output().unwrap());
+        run.expect_code(0);
+        let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+        let panicky = doc["formats"].as_array().unwrap().iter().find(|f| f["id"] == "panicky").cloned();
+        (panicky, doc["searched"].clone())
+    };
+
+    let home = tempfile::tempdir().unwrap();
+    let (found, searched) = formats_with(&[("TOOLPORT_PLUGIN_PATH", plugins.path())], home.path());
+    let found = found.expect("found through TOOLPORT_PLUGIN_PATH");
+    assert!(found["plugin"].as_str().unwrap().starts_with(plugins.path().to_str().unwrap()), "{found}");
+    assert_eq!(searched[0]["origin"], "TOOLPORT_PLUGIN_PATH");
+
+    let user_dir = home.path().join(".local/share/toolport/plugins");
+    std::fs::create_dir_all(&user_dir).unwrap();
+    std::fs::copy(&panics, user_dir.join(panics.file_name().unwrap())).unwrap();
+    let (found, searched) = formats_with(&[], home.path());
+    let found = found.expect("found in the user data directory");
+    assert!(found["plugin"].as_str().unwrap().starts_with(user_dir.to_str().unwrap()), "{found}");
+    assert_eq!(searched[0]["origin"], "user data directory");
+}
+
+/// Informational diagnostics are shown with -v only; warnings by default; errors with -q.
+#[test]
+fn verbosity_chooses_which_diagnostics_are_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = toolport_testkit::fixture("gloodata/unknown-keys.json");
+    let input = input.to_str().unwrap();
+    let verbose = run_in(dir.path(), &["check", "-v", input]);
+    verbose.expect_code(0);
+    assert!(verbose.stderr.contains("info[input/unknown-key]"), "{}", verbose.stderr);
+    let default = run_in(dir.path(), &["check", input]);
+    assert!(!default.stderr.contains("info["), "{}", default.stderr);
+    assert!(default.stderr.contains("ok (gloodata)"), "{}", default.stderr);
+    let quiet = run_in(dir.path(), &["check", "-q", input]);
+    assert_eq!(quiet.stderr, "", "--quiet prints nothing for a valid input");
+}
