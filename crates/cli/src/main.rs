@@ -42,9 +42,28 @@ impl From<UnknownFormat> for UsageError {
     }
 }
 
+/// Exit status after an interrupt (SIGINT, SIGTERM, SIGHUP): 128 + SIGINT, as shells expect.
+const INTERRUPTED: i32 = 130;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match dispatch(cli) {
+    // An interrupted run places nothing and leaves no staging folder behind.
+    let _ = ctrlc::set_handler(|| {
+        toolport_host::output::remove_live_staging();
+        std::process::exit(INTERRUPTED);
+    });
+    // Readers and writers recurse as deep as an input nests (inspect and check run them here,
+    // convert on its own pool): give them the stack for the documented nesting limit.
+    let worker = std::thread::Builder::new()
+        .name("convert".into())
+        .stack_size(toolport_core::limits::CONVERSION_STACK_BYTES)
+        .spawn(move || dispatch(cli));
+    let outcome = match worker.map(std::thread::JoinHandle::join) {
+        Ok(Ok(outcome)) => outcome,
+        Ok(Err(_)) => Err(anyhow::anyhow!("internal error: the run panicked (please report this)")),
+        Err(e) => Err(anyhow::anyhow!("could not start the run: {e}")),
+    };
+    match outcome {
         Ok(status) => ExitCode::from(status as u8),
         // `convert … | head` closing the pipe early is not an error worth a message.
         Err(e) if e.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) => {

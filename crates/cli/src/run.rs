@@ -2,7 +2,7 @@
 //! stage outputs as they finish, check the whole plan, then move everything into place.
 
 use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Context, Result, bail};
@@ -43,6 +43,8 @@ struct Job<'a> {
 struct ItemResult {
     report: InputReport,
     planned: Vec<PlannedFile>,
+    /// Every file read for this input: none of them may be written.
+    read: Vec<PathBuf>,
     /// Standard output's text, when the destination is stdout.
     stdout: Option<String>,
 }
@@ -79,6 +81,10 @@ pub fn run(registry: &Registry, args: &ConvertArgs, global: &GlobalArgs) -> Resu
     if destination == Destination::Stdout && !single_input {
         return Err(UsageError(format!("{} inputs need an output directory: add -o DIR", items.len())).into());
     }
+    let item_paths: Vec<PathBuf> = items.iter().filter(|i| !i.is_stdin()).map(|i| i.path.clone()).collect();
+    if let Some(report) = &args.report {
+        check_report_path(report, &item_paths, args.force)?;
+    }
     let staging = match (&destination, args.dry_run) {
         (Destination::Directory(dir), false) => Some(Staging::new(dir)?),
         (Destination::FileOrDirectory(path), false) => {
@@ -111,59 +117,87 @@ pub fn run(registry: &Registry, args: &ConvertArgs, global: &GlobalArgs) -> Resu
             })
             .collect()
     };
-    let results = match args.jobs {
-        Some(n) => rayon::ThreadPoolBuilder::new().num_threads(n.max(1)).build()?.install(convert_all),
-        None => convert_all(),
-    };
+    // Readers and writers recurse as deep as the input nests: give them the stack for it.
+    let pool = rayon::ThreadPoolBuilder::new().stack_size(toolport_core::limits::CONVERSION_STACK_BYTES);
+    let results = pool.num_threads(args.jobs.unwrap_or(0)).build()?.install(convert_all);
     progress.finish_and_clear();
 
     let verbosity = Verbosity::new(global.quiet, global.verbose);
     let mut reports = Vec::with_capacity(results.len());
     let mut planned = Vec::new();
+    let mut inputs = item_paths;
     let mut stdout_text = None;
     for (item, result) in items.iter().zip(results) {
         for d in result.report.diagnostics.iter().filter(|d| d.severity >= verbosity.min) {
             eprintln!("{}", report::render(item, d));
         }
         planned.extend(result.planned);
+        inputs.extend(result.read);
         stdout_text = stdout_text.or(result.stdout);
         reports.push(result.report);
     }
 
-    // Every output is known: refuse collisions, inputs and existing files before writing any.
-    let inputs: Vec<PathBuf> = items.iter().filter(|i| !i.is_stdin()).map(|i| i.path.clone()).collect();
-    let problems = output::check_plan(&planned, &inputs, args.force);
+    // Every output is known: refuse collisions, inputs, links and existing files before
+    // writing any. The report is an output like the others.
+    let mut plan = planned;
+    if let Some(report) = &args.report {
+        let root = report.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
+        plan.push(PlannedFile { path: report.clone(), owner: REPORT_OWNER.to_owned(), root });
+    }
+    let problems = output::check_plan(&plan, &inputs, args.force);
+    let mut report_writable = true;
     if !problems.is_empty() {
         for problem in &problems {
-            eprintln!("error: {problem}");
+            eprintln!("error: {}", problem.error);
         }
+        report_writable = !problems.iter().any(|p| p.owner == REPORT_OWNER);
         mark_plan_failure(&mut reports, &problems);
     } else if args.dry_run {
         if !global.quiet {
-            for file in &planned {
+            for file in plan.iter().filter(|f| f.owner != REPORT_OWNER) {
                 eprintln!("would write {}", file.path.display());
             }
         }
-    } else if let Some(staging) = job.staging {
-        staging.commit(args.force)?;
+    } else if let Some(staging) = &job.staging {
+        let committed = staging.commit(args.force);
+        mark_commit_failures(&mut reports, &committed.failed);
     }
+    drop(job.staging);
     if let Some(text) = stdout_text {
         std::io::stdout().lock().write_all(text.as_bytes())?;
     }
 
+    // The summary and the report are written whatever happened above.
     let summary = Summary::of(&reports);
     if !global.quiet {
         eprintln!("{}", summary.line());
     }
-    if let Some(path) = &args.report {
+    let status = exit_status(&summary, problems.is_empty());
+    if let Some(path) = args.report.as_ref().filter(|_| report_writable) {
         let report =
             Report { report_version: report::REPORT_VERSION, to: to.info.id.clone(), summary, inputs: reports };
         let mut text = serde_json::to_string_pretty(&report)?;
         text.push('\n');
-        output::write_atomic(path, text.as_bytes(), true)?;
-        return Ok(exit_status(&report.summary, problems.is_empty()));
+        if let Err(e) = output::write_atomic(path, text.as_bytes(), args.force) {
+            eprintln!("error: the report was not written: {e}");
+            return Ok(ExitStatus::Failed);
+        }
     }
-    Ok(exit_status(&summary, problems.is_empty()))
+    Ok(status)
+}
+
+/// The owner of the report file in a plan.
+const REPORT_OWNER: &str = "--report";
+
+/// Refuses, before converting anything, a `--report` path that could not be written: an
+/// input, an existing file without `--force`, a folder, a link.
+fn check_report_path(path: &Path, inputs: &[PathBuf], force: bool) -> Result<()> {
+    let root = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
+    let file = PlannedFile { path: path.to_path_buf(), owner: REPORT_OWNER.to_owned(), root };
+    match output::check_plan(std::slice::from_ref(&file), inputs, force).into_iter().next() {
+        Some(problem) => Err(UsageError(format!("--report {}", problem.error)).into()),
+        None => Ok(()),
+    }
 }
 
 fn exit_status(summary: &Summary, plan_ok: bool) -> ExitStatus {
@@ -177,17 +211,34 @@ fn exit_status(summary: &Summary, plan_ok: bool) -> ExitStatus {
 }
 
 /// A plan problem fails every input: nothing was written.
-fn mark_plan_failure(reports: &mut [InputReport], problems: &[output::OutputError]) {
+fn mark_plan_failure(reports: &mut [InputReport], problems: &[output::PlanProblem]) {
     for report in reports.iter_mut().filter(|r| matches!(r.status, Status::Converted | Status::ConvertedWithLosses)) {
         report.status = Status::Failed;
-        let mine: Vec<&output::OutputError> =
-            problems.iter().filter(|p| report.outputs.iter().any(|o| p.to_string().starts_with(o.as_str()))).collect();
-        let message = match mine.first() {
-            Some(p) => p.to_string(),
+        let message = match problems.iter().find(|p| p.owner == report.input) {
+            Some(p) => p.error.to_string(),
             None => "not written: another output could not be placed, so nothing was written".to_owned(),
         };
         report.diagnostics.push(Diagnostic::error(codes::OUTPUT_REFUSED, "", message));
         report.outputs.clear();
+    }
+}
+
+/// An input whose files could not all be placed failed; say which of its files, if any, stay.
+fn mark_commit_failures(reports: &mut [InputReport], failures: &[output::CommitFailure]) {
+    for failure in failures {
+        let Some(report) = reports.iter_mut().find(|r| r.input == failure.owner) else { continue };
+        report.status = Status::Failed;
+        let mut message = format!("not written: {}", failure.error);
+        if failure.left_in_place.is_empty() {
+            message.push_str("; none of this input's files were placed");
+        } else {
+            let left: Vec<String> = failure.left_in_place.iter().map(|p| p.display().to_string()).collect();
+            message
+                .push_str(&format!("; these files of it were placed and could not be taken back: {}", left.join(", ")));
+        }
+        eprintln!("error: {}: {message}", failure.owner);
+        report.diagnostics.push(Diagnostic::error(codes::OUTPUT_REFUSED, "", message));
+        report.outputs = failure.left_in_place.iter().map(|p| p.display().to_string()).collect();
     }
 }
 
@@ -200,7 +251,7 @@ impl Job<'_> {
             outputs: Vec::new(),
             diagnostics: Vec::new(),
         };
-        let done = |report| ItemResult { report, planned: Vec::new(), stdout: None };
+        let done = |report| ItemResult { report, planned: Vec::new(), read: Vec::new(), stdout: None };
         if self.args.fail_fast && self.failed.load(Ordering::Relaxed) {
             report.status = Status::Skipped;
             report.diagnostics.push(Diagnostic::info(
@@ -221,6 +272,11 @@ impl Job<'_> {
                 ));
                 return done(report);
             }
+            Err(ResolveError::Syntax { diagnostic, .. }) => {
+                self.failed.store(true, Ordering::Relaxed);
+                report.diagnostics.push(*diagnostic);
+                return done(report);
+            }
             Err(e) => {
                 self.failed.store(true, Ordering::Relaxed);
                 let message = e.to_string();
@@ -236,6 +292,7 @@ impl Job<'_> {
             options.set(Options::OUTPUT_NAME, item.stem());
         }
         let conversion = pipeline::convert(from, self.to, &bundle, &options, self.args.strict);
+        let read = item.files_read(&bundle);
         drop(bundle);
         report.status = conversion.status;
         report.diagnostics = conversion.diagnostics;
@@ -246,20 +303,24 @@ impl Job<'_> {
             return done(report);
         };
         match self.place(item, &written) {
-            Ok(result) => {
-                ItemResult { report: InputReport { outputs: result.0, ..report }, planned: result.1, stdout: result.2 }
+            Ok(Placement { planned, stdout }) => {
+                let outputs = match &stdout {
+                    Some(_) => vec!["<stdout>".to_owned()],
+                    None => planned.iter().map(|f| f.path.display().to_string()).collect(),
+                };
+                ItemResult { report: InputReport { outputs, ..report }, planned, read, stdout }
             }
             Err(e) => {
                 self.failed.store(true, Ordering::Relaxed);
                 report.status = Status::Failed;
                 report.diagnostics.push(Diagnostic::error(codes::OUTPUT_REFUSED, "", e.to_string()));
-                done(report)
+                ItemResult { read, ..done(report) }
             }
         }
     }
 
     /// Decides where each written file goes and stages it (unless dry run or stdout).
-    fn place(&self, item: &InputItem, written: &Bundle) -> Result<(Vec<String>, Vec<PlannedFile>, Option<String>)> {
+    fn place(&self, item: &InputItem, written: &Bundle) -> Result<Placement> {
         let owner = report::display_input(&item.path);
         let single_document = written.files.len() == 1 && !written.files.keys().any(|k| k.contains('/'));
         let targets: Vec<(PathBuf, &str)> = match &self.destination {
@@ -272,13 +333,16 @@ impl Job<'_> {
                     );
                 }
                 let text = written.files.values().next().cloned().unwrap_or_default();
-                return Ok((vec!["<stdout>".into()], Vec::new(), Some(text)));
+                return Ok(Placement { planned: Vec::new(), stdout: Some(text) });
             }
             Destination::FileOrDirectory(path) if single_document => {
                 vec![(path.clone(), written.files.values().next().map(String::as_str).unwrap_or_default())]
             }
             Destination::FileOrDirectory(dir) | Destination::Directory(dir) => {
-                let parent = item.relative.parent().map(Path::to_path_buf).unwrap_or_default();
+                // The input's place in its tree, mirrored: plain folder names only.
+                let parent =
+                    item.relative.parent().filter(|p| p.components().all(|c| matches!(c, Component::Normal(_))));
+                let parent = parent.map(Path::to_path_buf).unwrap_or_default();
                 let base = if self.single_input {
                     dir.clone()
                 } else if single_document {
@@ -293,17 +357,37 @@ impl Job<'_> {
                     .collect::<Result<_, output::OutputError>>()?
             }
         };
-        let mut planned = Vec::with_capacity(targets.len());
-        for (path, text) in targets {
-            let file = PlannedFile { path, owner: owner.clone() };
-            if let Some(staging) = &self.staging {
-                staging.stage(file.clone(), text.as_bytes())?;
-            }
-            planned.push(file);
+        let root = self.output_root();
+        let files: Vec<(PlannedFile, &[u8])> = targets
+            .into_iter()
+            .map(|(path, text)| (PlannedFile { path, owner: owner.clone(), root: root.clone() }, text.as_bytes()))
+            .collect();
+        if let Some(staging) = &self.staging {
+            staging.stage_all(&files)?;
         }
-        Ok((planned.iter().map(|f| f.path.display().to_string()).collect(), planned, None))
+        Ok(Placement { planned: files.into_iter().map(|(file, _)| file).collect(), stdout: None })
+    }
+
+    /// The folder the user named for outputs: links below it are never written through.
+    fn output_root(&self) -> PathBuf {
+        match &self.destination {
+            Destination::Directory(dir) => dir.clone(),
+            Destination::FileOrDirectory(path) if path.is_dir() => path.clone(),
+            Destination::FileOrDirectory(path) => {
+                path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf()
+            }
+            Destination::Stdout => PathBuf::from("."),
+        }
     }
 }
+
+/// Where one input's written files go: planned (and staged) files, or standard output.
+struct Placement {
+    planned: Vec<PlannedFile>,
+    stdout: Option<String>,
+}
+
+impl Job<'_> {}
 
 /// Expands glob patterns that the shell left alone (quoted, or on Windows). A pattern that
 /// matches nothing is an error; a plain path is kept as is.

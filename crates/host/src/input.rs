@@ -30,21 +30,22 @@ pub enum InputError {
     NotDirectory { path: PathBuf, format: String },
     #[error("{}: is empty", .0.display())]
     Empty(PathBuf),
-    #[error("{}: is not UTF-8 text (invalid byte at offset {offset})", path.display())]
-    NotUtf8 { path: PathBuf, offset: usize },
+    #[error("{}:{line}:{column}: is not UTF-8 text (invalid byte at offset {offset})", path.display())]
+    NotUtf8 { path: PathBuf, offset: usize, line: u32, column: u32 },
     #[error("{}: is {size} bytes, over the limit of {limit} bytes for one input", path.display())]
     TooLarge { path: PathBuf, size: u64, limit: u64 },
     #[error("{}: has more than {limit} files; is this the right folder?", path.display())]
     TooManyFiles { path: PathBuf, limit: usize },
-    #[error("{}: cannot be read: {source}", path.display())]
-    Io { path: PathBuf, source: std::io::Error },
+    // `cause` is not a `source`: the message already holds it, and error chains would repeat it.
+    #[error("{}: cannot be read: {cause}", path.display())]
+    Io { path: PathBuf, cause: std::io::Error },
 }
 
 /// Loads `path` as one input of a format with this shape.
 pub fn load(path: &Path, shape: InputShape, format: &str, limits: &Limits) -> Result<Bundle, InputError> {
     let metadata = std::fs::metadata(path).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => InputError::Missing(path.to_path_buf()),
-        _ => InputError::Io { path: path.to_path_buf(), source: e },
+        _ => InputError::Io { path: path.to_path_buf(), cause: e },
     })?;
     match shape {
         InputShape::Directory if !metadata.is_dir() => {
@@ -79,14 +80,14 @@ pub fn load_stdin(reader: &mut dyn Read, limits: &Limits) -> Result<Bundle, Inpu
     reader
         .take(limits.max_file_bytes + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| InputError::Io { path: stdin.clone(), source: e })?;
+        .map_err(|e| InputError::Io { path: stdin.clone(), cause: e })?;
     let text = decode(&stdin, bytes, limits)?;
     Ok(Bundle::single("stdin", text))
 }
 
 /// Reads a whole file as UTF-8 text within the limits.
 pub fn read_text(path: &Path, limits: &Limits) -> Result<String, InputError> {
-    let io = |e| InputError::Io { path: path.to_path_buf(), source: e };
+    let io = |e| InputError::Io { path: path.to_path_buf(), cause: e };
     let file = std::fs::File::open(path).map_err(io)?;
     let size = file.metadata().map_or(0, |m| m.len()).min(limits.max_file_bytes);
     let mut bytes = Vec::with_capacity(size as usize + 1);
@@ -103,8 +104,15 @@ fn decode(path: &Path, bytes: Vec<u8>, limits: &Limits) -> Result<String, InputE
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(InputError::Empty(path.to_path_buf()));
     }
-    let mut text = String::from_utf8(bytes)
-        .map_err(|e| InputError::NotUtf8 { path: path.to_path_buf(), offset: e.utf8_error().valid_up_to() })?;
+    let mut text = String::from_utf8(bytes).map_err(|e| {
+        let offset = e.utf8_error().valid_up_to();
+        let valid = &e.as_bytes()[..offset];
+        let line_start = valid.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let line = valid.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
+        // Columns count characters, as everywhere else in toolport's diagnostics.
+        let column = String::from_utf8_lossy(&valid[line_start..]).chars().count() as u32 + 1;
+        InputError::NotUtf8 { path: path.to_path_buf(), offset, line, column }
+    })?;
     if text.starts_with('\u{feff}') {
         text.remove(0);
     }
@@ -134,7 +142,7 @@ fn collect_dir(
     budget: &mut Budget,
     recurse: bool,
 ) -> Result<(), InputError> {
-    let io = |e| InputError::Io { path: dir.to_path_buf(), source: e };
+    let io = |e| InputError::Io { path: dir.to_path_buf(), cause: e };
     let mut entries: Vec<PathBuf> =
         std::fs::read_dir(dir).map_err(io)?.filter_map(Result::ok).map(|e| e.path()).collect();
     entries.sort();
@@ -173,7 +181,7 @@ fn collect_dir(
         match std::fs::read(&path).map(String::from_utf8) {
             Ok(Ok(text)) => bundle.insert(relative, text),
             Ok(Err(_)) => bundle.other_files.push(relative),
-            Err(e) => return Err(InputError::Io { path, source: e }),
+            Err(e) => return Err(InputError::Io { path, cause: e }),
         }
     }
     Ok(())
@@ -216,7 +224,7 @@ mod tests {
                 d.join("b.json")
             },
             InputShape::File,
-            "TMP/b.json: is not UTF-8 text (invalid byte at offset 7)",
+            "TMP/b.json:1:8: is not UTF-8 text (invalid byte at offset 7)",
         );
         check(
             |d| {

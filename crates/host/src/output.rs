@@ -1,10 +1,14 @@
 //! Where written bundles go, and writing them safely:
 //!
-//! - a bundle path never escapes the output directory ([`safe_join`]);
-//! - an input is never overwritten, and an existing file only with `--force`;
+//! - a bundle path never escapes the output directory ([`safe_join`]), and nothing is written
+//!   through a symbolic link below the folder the user named ([`OutputError::Link`]);
+//! - an input is never overwritten, and an existing file only with `--force` (keeping its mode);
 //! - two outputs never claim the same path ([`check_plan`]), checked before anything is written;
-//! - every file is written to a temporary file in the output tree and renamed into place, so a
-//!   reader never sees half a file and an interrupted run leaves no partial outputs.
+//! - every file is written into a staging folder and renamed into place, so a reader never sees
+//!   half a file; one input's files are placed all or none ([`Staging::commit`] takes back what
+//!   it placed for an input whose next file fails);
+//! - staging folders are removed on every exit: on drop, by [`remove_live_staging`] from a
+//!   signal handler, and, after a kill, by the next run in the same folder.
 //!
 //! Batches stage each conversion's files as soon as it finishes ([`Staging`]), so memory is
 //! bounded by the largest input rather than by the batch, and commit them all after the checks.
@@ -12,6 +16,8 @@
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::path::{Component, Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 #[derive(Debug, thiserror::Error)]
 pub enum OutputError {
@@ -23,12 +29,17 @@ pub enum OutputError {
     IsInput(PathBuf),
     #[error("{}: would be written by both {first} and {second}; nothing was written", path.display())]
     Collision { path: PathBuf, first: String, second: String },
-    #[error("{}: cannot be written: {source}", path.display())]
-    Io { path: PathBuf, source: std::io::Error },
+    #[error("{}: is a symbolic link; toolport never writes through links (writing {})", link.display(), path.display())]
+    Link { path: PathBuf, link: PathBuf },
+    #[error("{}: is a directory; an output file cannot replace it", .0.display())]
+    IsDirectory(PathBuf),
+    // `cause` is not a `source`: the message already holds it, and error chains would repeat it.
+    #[error("{}: cannot be written: {cause}", path.display())]
+    Io { path: PathBuf, cause: std::io::Error },
 }
 
 fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> OutputError + '_ {
-    move |source| OutputError::Io { path: path.to_path_buf(), source }
+    move |cause| OutputError::Io { path: path.to_path_buf(), cause }
 }
 
 /// Joins a bundle's relative path to `dir`, refusing anything that could land outside it:
@@ -56,32 +67,93 @@ pub struct PlannedFile {
     pub path: PathBuf,
     /// The input it comes from, for messages.
     pub owner: String,
+    /// The folder the user named (`-o`): trusted as given; below it, no link is written through.
+    pub root: PathBuf,
+}
+
+/// A reason a plan cannot be carried out, and the input whose file it concerns.
+#[derive(Debug)]
+pub struct PlanProblem {
+    pub owner: String,
+    pub error: OutputError,
 }
 
 /// Checks a whole plan before anything is written: no collisions, no input overwritten, no
-/// existing file overwritten without `force`. Returns every problem, one per path.
-pub fn check_plan(plan: &[PlannedFile], inputs: &[PathBuf], force: bool) -> Vec<OutputError> {
+/// link written through, no directory replaced, no existing file overwritten without `force`.
+/// Returns every problem, one per path.
+pub fn check_plan(plan: &[PlannedFile], inputs: &[PathBuf], force: bool) -> Vec<PlanProblem> {
     let mut resolver = Resolver::default();
     let inputs: HashSet<PathBuf> = inputs.iter().filter_map(|p| resolver.comparable(p)).collect();
     // Directory inputs (Raycast extensions): nothing may be written inside one.
     let input_dirs: Vec<&PathBuf> = inputs.iter().filter(|p| p.is_dir()).collect();
+    let mut links = LinkCheck::default();
     let mut owners: HashMap<PathBuf, &str> = HashMap::new();
     let mut problems = Vec::new();
     for file in plan {
         let key = resolver.comparable(&file.path).unwrap_or_else(|| file.path.clone());
-        if let Some(first) = owners.insert(key.clone(), &file.owner) {
-            problems.push(OutputError::Collision {
+        let problem = if let Some(first) = owners.insert(key.clone(), &file.owner) {
+            Some(OutputError::Collision {
                 path: file.path.clone(),
                 first: first.to_owned(),
                 second: file.owner.clone(),
-            });
+            })
         } else if inputs.contains(&key) || input_dirs.iter().any(|dir| key.starts_with(dir)) {
-            problems.push(OutputError::IsInput(file.path.clone()));
-        } else if !force && file.path.exists() {
-            problems.push(OutputError::Exists(file.path.clone()));
+            Some(OutputError::IsInput(file.path.clone()))
+        } else {
+            match links.check(file) {
+                Err(e) => Some(e),
+                Ok(Some(meta)) if meta.is_dir() => Some(OutputError::IsDirectory(file.path.clone())),
+                Ok(Some(_)) if !force => Some(OutputError::Exists(file.path.clone())),
+                Ok(_) => None,
+            }
+        };
+        if let Some(error) = problem {
+            problems.push(PlanProblem { owner: file.owner.clone(), error });
         }
     }
     problems
+}
+
+/// Refuses links below a plan's root, remembering folders already checked (a batch writes
+/// thousands of files into a few folders).
+#[derive(Default)]
+struct LinkCheck {
+    folders: HashMap<PathBuf, Result<(), PathBuf>>,
+}
+
+impl LinkCheck {
+    /// Checks the folders from `file.root` down to the file, then the file itself; returns the
+    /// file's metadata if it exists (it is not a link).
+    fn check(&mut self, file: &PlannedFile) -> Result<Option<std::fs::Metadata>, OutputError> {
+        let link = |link: PathBuf| OutputError::Link { path: file.path.clone(), link };
+        if let Some(parent) = file.path.parent() {
+            self.folder(&file.root, parent).map_err(link)?;
+        }
+        match std::fs::symlink_metadata(&file.path) {
+            Ok(meta) if meta.file_type().is_symlink() => Err(link(file.path.clone())),
+            Ok(meta) => Ok(Some(meta)),
+            Err(_) => Ok(None),
+        }
+    }
+
+    fn folder(&mut self, root: &Path, dir: &Path) -> Result<(), PathBuf> {
+        if dir == root || !dir.starts_with(root) {
+            return Ok(());
+        }
+        if let Some(known) = self.folders.get(dir) {
+            return known.clone();
+        }
+        let result = match dir.parent() {
+            Some(parent) => self.folder(root, parent),
+            None => Ok(()),
+        }
+        .and_then(|()| match std::fs::symlink_metadata(dir) {
+            Ok(meta) if meta.file_type().is_symlink() => Err(dir.to_path_buf()),
+            _ => Ok(()),
+        });
+        self.folders.insert(dir.to_path_buf(), result.clone());
+        result
+    }
 }
 
 /// Turns paths into absolute, normalised forms for comparison, whether or not they exist
@@ -115,23 +187,103 @@ impl Resolver {
     }
 }
 
+/// Names of toolport's temporary files and folders: `<prefix><pid>-<n>`, so a later run can
+/// tell a dead run's leftovers from a live one's.
+const STAGING_PREFIX: &str = ".toolport-staging-";
+const TEMP_PREFIX: &str = ".toolport-tmp-";
+
+fn unique_suffix() -> String {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
+    format!("{}-{nanos:x}{:x}", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed))
+}
+
+/// Creates a new file that no one else has opened. Its mode is the platform default (0666 on
+/// Unix) less the umask, as for any file a program creates.
+fn create_new(path: &Path) -> std::io::Result<std::fs::File> {
+    std::fs::OpenOptions::new().write(true).create_new(true).open(path)
+}
+
 /// Writes one file atomically: a temporary file beside it, then a rename. Without `force`
-/// an existing file is refused even if it appeared after planning.
+/// an existing file is refused even if it appeared after planning; with it, the file keeps
+/// its mode. A link in the file's place is refused.
 pub fn write_atomic(path: &Path, contents: &[u8], force: bool) -> Result<(), OutputError> {
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(io_error(dir))?;
-    let mut temp = tempfile::Builder::new().prefix(".toolport-").tempfile_in(dir).map_err(io_error(dir))?;
-    temp.write_all(contents).map_err(io_error(path))?;
-    temp.as_file().sync_all().map_err(io_error(path))?;
+    let existing = match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => {
+            return Err(OutputError::Link { path: path.to_path_buf(), link: path.to_path_buf() });
+        }
+        Ok(meta) if meta.is_dir() => return Err(OutputError::IsDirectory(path.to_path_buf())),
+        Ok(_) if !force => return Err(OutputError::Exists(path.to_path_buf())),
+        Ok(meta) => Some(meta),
+        Err(_) => None,
+    };
+    let temp_path = dir.join(format!("{TEMP_PREFIX}{}", unique_suffix()));
+    let mut file = create_new(&temp_path).map_err(io_error(dir))?;
+    // From here the temporary file is removed on every path, success or not.
+    let temp = tempfile::TempPath::try_from_path(&temp_path).map_err(io_error(dir))?;
+    file.write_all(contents).map_err(io_error(path))?;
+    file.sync_all().map_err(io_error(path))?;
+    if let Some(meta) = &existing {
+        std::fs::set_permissions(&temp, meta.permissions()).map_err(io_error(path))?;
+    }
     persist(temp, path, force)
 }
 
-fn persist(temp: tempfile::NamedTempFile, path: &Path, force: bool) -> Result<(), OutputError> {
-    let result = if force { temp.persist(path).map(drop) } else { temp.persist_noclobber(path).map(drop) };
+fn persist(temp: tempfile::TempPath, path: &Path, force: bool) -> Result<(), OutputError> {
+    let result = if force { temp.persist(path) } else { temp.persist_noclobber(path) };
     result.map_err(|e| match e.error.kind() {
         std::io::ErrorKind::AlreadyExists => OutputError::Exists(path.to_path_buf()),
-        _ => OutputError::Io { path: path.to_path_buf(), source: e.error },
+        _ => OutputError::Io { path: path.to_path_buf(), cause: e.error },
     })
+}
+
+/// Staging folders of this process, for [`remove_live_staging`].
+static LIVE_STAGING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn live_staging() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    LIVE_STAGING.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Removes every staging folder this process has open. For a signal handler that is about to
+/// end the process: nothing staged is placed, and nothing is left behind.
+pub fn remove_live_staging() {
+    for dir in live_staging().drain(..) {
+        // Conversions may still be adding files: try again if the folder refilled meanwhile.
+        for _ in 0..3 {
+            if std::fs::remove_dir_all(&dir).is_ok() || !dir.exists() {
+                break;
+            }
+        }
+    }
+}
+
+/// Removes staging folders that a killed run left in `dir`: those of processes that no longer
+/// run, or, where that cannot be told, those older than a day.
+fn remove_stale_staging(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for entry in entries.filter_map(Result::ok) {
+        let name = entry.file_name();
+        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(STAGING_PREFIX)) else { continue };
+        let Ok(meta) = std::fs::symlink_metadata(entry.path()) else { continue };
+        if !meta.is_dir() {
+            continue;
+        }
+        let pid = rest.split('-').next().and_then(|p| p.parse::<u32>().ok());
+        let dead =
+            pid.filter(|&pid| pid != std::process::id()).and_then(process_running).is_some_and(|running| !running);
+        let old = meta.modified().ok().and_then(|m| m.elapsed().ok()).is_some_and(|age| age.as_secs() > 24 * 3600);
+        if dead || old {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+/// Whether process `pid` runs, where the platform lets us tell without `unsafe`.
+fn process_running(pid: u32) -> Option<bool> {
+    let proc = Path::new("/proc");
+    (cfg!(target_os = "linux") && proc.join("self").exists()).then(|| proc.join(pid.to_string()).exists())
 }
 
 /// A staging area inside the output directory: files are written here as conversions finish
@@ -142,52 +294,180 @@ fn persist(temp: tempfile::NamedTempFile, path: &Path, force: bool) -> Result<()
 /// what makes each file appear whole, and a batch of thousands would spend its time syncing.
 #[derive(Debug)]
 pub struct Staging {
-    dir: tempfile::TempDir,
-    staged: std::sync::Mutex<Vec<(tempfile::TempPath, PlannedFile)>>,
+    dir: PathBuf,
+    next: AtomicU64,
+    staged: Mutex<Vec<(PathBuf, PlannedFile)>>,
+}
+
+/// What [`Staging::commit`] did.
+#[derive(Debug, Default)]
+pub struct Committed {
+    /// Every file now in place.
+    pub placed: Vec<PathBuf>,
+    /// Inputs whose files could not all be placed; their other files were taken back.
+    pub failed: Vec<CommitFailure>,
+}
+
+/// One input whose files could not all be placed.
+#[derive(Debug)]
+pub struct CommitFailure {
+    pub owner: String,
+    pub error: OutputError,
+    /// Files of this input that stay in place because taking them back failed.
+    pub left_in_place: Vec<PathBuf>,
+}
+
+/// One file moved into place, and how to take it back.
+struct Placed {
+    path: PathBuf,
+    /// The file it replaced, kept as a link in the staging folder.
+    backup: Option<PathBuf>,
+    created: bool,
 }
 
 impl Staging {
-    /// Creates the output directory if needed and a hidden staging folder in it.
+    /// Creates the output directory if needed and a hidden staging folder in it, after
+    /// removing any a killed run left there.
     pub fn new(output_dir: &Path) -> Result<Staging, OutputError> {
         std::fs::create_dir_all(output_dir).map_err(io_error(output_dir))?;
-        let dir = tempfile::Builder::new()
-            .prefix(".toolport-staging-")
-            .tempdir_in(output_dir)
-            .map_err(io_error(output_dir))?;
-        Ok(Staging { dir, staged: std::sync::Mutex::new(Vec::new()) })
+        remove_stale_staging(output_dir);
+        let dir = loop {
+            let dir = output_dir.join(format!("{STAGING_PREFIX}{}", unique_suffix()));
+            match std::fs::create_dir(&dir) {
+                Ok(()) => break dir,
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(io_error(output_dir)(e)),
+            }
+        };
+        live_staging().push(dir.clone());
+        Ok(Staging { dir, next: AtomicU64::new(0), staged: Mutex::new(Vec::new()) })
     }
 
-    /// Writes `contents` to a staged file destined for `file.path`.
-    pub fn stage(&self, file: PlannedFile, contents: &[u8]) -> Result<(), OutputError> {
-        let mut temp = tempfile::NamedTempFile::new_in(self.dir.path()).map_err(io_error(self.dir.path()))?;
-        temp.write_all(contents).map_err(io_error(&file.path))?;
-        let temp = temp.into_temp_path();
-        self.staged.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push((temp, file));
+    fn new_name(&self) -> PathBuf {
+        self.dir.join(self.next.fetch_add(1, Ordering::Relaxed).to_string())
+    }
+
+    /// Stages every file of one input, or none of them: if one cannot be written, those
+    /// already staged for it are removed.
+    pub fn stage_all(&self, files: &[(PlannedFile, &[u8])]) -> Result<(), OutputError> {
+        let mut staged = Vec::with_capacity(files.len());
+        let mut write = |file: &PlannedFile, contents: &[u8]| -> Result<(), OutputError> {
+            let temp = self.new_name();
+            let mut handle = create_new(&temp).map_err(io_error(&self.dir))?;
+            staged.push((temp, file.clone()));
+            handle.write_all(contents).map_err(io_error(&file.path))
+        };
+        for (file, contents) in files {
+            if let Err(e) = write(file, contents) {
+                for (temp, _) in &staged {
+                    let _ = std::fs::remove_file(temp);
+                }
+                return Err(e);
+            }
+        }
+        self.staged.lock().unwrap_or_else(std::sync::PoisonError::into_inner).extend(staged);
         Ok(())
     }
 
-    /// Moves every staged file into place, in the order they were planned. Stops at the
-    /// first failure and reports it; files already moved stay (each is complete).
-    pub fn commit(self, force: bool) -> Result<Vec<PathBuf>, OutputError> {
-        let mut staged = self.staged.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
-        staged.sort_by(|a, b| a.1.path.cmp(&b.1.path));
-        let mut written = Vec::with_capacity(staged.len());
-        let mut made: HashSet<PathBuf> = HashSet::new();
+    /// Moves every staged file into place, input by input in the order they were staged,
+    /// each input's files in path order. If one of an input's files cannot be placed, the
+    /// ones already placed for it are taken back (removed, or the file they replaced
+    /// restored) and the other inputs go on.
+    pub fn commit(&self, force: bool) -> Committed {
+        let staged = std::mem::take(&mut *self.staged.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+        let mut groups: Vec<Vec<(PathBuf, PlannedFile)>> = Vec::new();
+        let mut group_of: HashMap<String, usize> = HashMap::new();
         for (temp, file) in staged {
-            if let Some(parent) = file.path.parent()
-                && made.insert(parent.to_path_buf())
-            {
-                std::fs::create_dir_all(parent).map_err(io_error(parent))?;
-            }
-            // No-clobber renames refuse a file that appeared since planning, in one call.
-            let persisted = if force { temp.persist(&file.path) } else { temp.persist_noclobber(&file.path) };
-            persisted.map_err(|e| match e.error.kind() {
-                std::io::ErrorKind::AlreadyExists => OutputError::Exists(file.path.clone()),
-                _ => OutputError::Io { path: file.path.clone(), source: e.error },
-            })?;
-            written.push(file.path);
+            let index = *group_of.entry(file.owner.clone()).or_insert_with(|| {
+                groups.push(Vec::new());
+                groups.len() - 1
+            });
+            groups[index].push((temp, file));
         }
-        Ok(written)
+        let mut committed = Committed::default();
+        let mut links = LinkCheck::default();
+        let mut made: HashSet<PathBuf> = HashSet::new();
+        for mut group in groups {
+            group.sort_by(|a, b| a.1.path.cmp(&b.1.path));
+            let mut placed = Vec::with_capacity(group.len());
+            let mut failure = None;
+            for (temp, file) in &group {
+                match self.place(temp, file, force, &mut links, &mut made) {
+                    Ok(p) => placed.push(p),
+                    Err(error) => {
+                        failure = Some((file.owner.clone(), error));
+                        break;
+                    }
+                }
+            }
+            match failure {
+                None => committed.placed.extend(placed.into_iter().map(|p| p.path)),
+                Some((owner, error)) => {
+                    let left_in_place = take_back(placed);
+                    committed.failed.push(CommitFailure { owner, error, left_in_place });
+                }
+            }
+        }
+        committed
+    }
+
+    fn place(
+        &self,
+        temp: &Path,
+        file: &PlannedFile,
+        force: bool,
+        links: &mut LinkCheck,
+        made: &mut HashSet<PathBuf>,
+    ) -> Result<Placed, OutputError> {
+        if let Some(parent) = file.path.parent()
+            && !made.contains(parent)
+        {
+            std::fs::create_dir_all(parent).map_err(io_error(parent))?;
+            made.insert(parent.to_path_buf());
+        }
+        // Checked again at the last moment: the tree may have changed since planning.
+        let existing = links.check(file)?;
+        let temp = tempfile::TempPath::try_from_path(temp).map_err(io_error(&self.dir))?;
+        match existing {
+            Some(meta) if meta.is_dir() => Err(OutputError::IsDirectory(file.path.clone())),
+            Some(_) if !force => Err(OutputError::Exists(file.path.clone())),
+            Some(meta) => {
+                std::fs::set_permissions(&temp, meta.permissions()).map_err(io_error(&file.path))?;
+                // A second link to the old file lets a failed input restore it; where links
+                // are not possible, the replaced file cannot be restored (said if it matters).
+                let backup = self.new_name();
+                let backup = std::fs::hard_link(&file.path, &backup).ok().map(|()| backup);
+                persist(temp, &file.path, true)?;
+                Ok(Placed { path: file.path.clone(), backup, created: false })
+            }
+            None => {
+                persist(temp, &file.path, false)?;
+                Ok(Placed { path: file.path.clone(), backup: None, created: true })
+            }
+        }
+    }
+}
+
+/// Takes back files placed for an input that then failed; returns those that stay.
+fn take_back(placed: Vec<Placed>) -> Vec<PathBuf> {
+    let mut left = Vec::new();
+    for p in placed.into_iter().rev() {
+        let undone = match (&p.backup, p.created) {
+            (_, true) => std::fs::remove_file(&p.path).is_ok(),
+            (Some(backup), false) => std::fs::rename(backup, &p.path).is_ok(),
+            (None, false) => false,
+        };
+        if !undone {
+            left.push(p.path);
+        }
+    }
+    left
+}
+
+impl Drop for Staging {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+        live_staging().retain(|d| d != &self.dir);
     }
 }
 
@@ -209,39 +489,110 @@ mod tests {
         }
     }
 
-    #[test]
-    fn plans_refuse_collisions_inputs_and_existing_files() {
-        let dir = tempfile::tempdir().unwrap();
-        let input = dir.path().join("in.json");
-        std::fs::write(&input, "{}").unwrap();
-        let existing = dir.path().join("old.json");
-        std::fs::write(&existing, "{}").unwrap();
-        let file = |name: &str, owner: &str| PlannedFile { path: dir.path().join(name), owner: owner.into() };
-        let plan = [file("a.json", "x"), file("a.json", "y"), file("in.json", "z"), file("old.json", "w")];
-        let problems: Vec<String> = check_plan(&plan, std::slice::from_ref(&input), false)
+    fn planned(root: &Path, name: &str, owner: &str) -> PlannedFile {
+        PlannedFile { path: root.join(name), owner: owner.into(), root: root.to_path_buf() }
+    }
+
+    fn problems(plan: &[PlannedFile], inputs: &[PathBuf], force: bool, tmp: &Path) -> Vec<String> {
+        check_plan(plan, inputs, force)
             .iter()
-            .map(|e| e.to_string().replace(&dir.path().display().to_string(), "TMP"))
-            .collect();
-        assert_eq!(
-            problems,
-            [
-                "TMP/a.json: would be written by both x and y; nothing was written",
-                "TMP/in.json: is an input; toolport never overwrites its inputs",
-                "TMP/old.json: already exists; use --force to overwrite it",
-            ]
-        );
-        assert_eq!(check_plan(&plan[3..], &[input], true).len(), 0, "--force allows overwriting outputs");
+            .map(|p| format!("{}: {}", p.owner, p.error).replace(&tmp.display().to_string(), "TMP"))
+            .collect()
     }
 
     #[test]
-    fn atomic_writes_refuse_existing_files_without_force() {
+    fn plans_refuse_collisions_inputs_existing_files_links_and_folders() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let input = root.join("in.json");
+        std::fs::write(&input, "{}").unwrap();
+        std::fs::write(root.join("old.json"), "{}").unwrap();
+        std::fs::create_dir(root.join("folder.json")).unwrap();
+        let elsewhere = tempfile::tempdir().unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(elsewhere.path(), root.join("src")).unwrap();
+        let plan = [
+            planned(root, "a.json", "x"),
+            planned(root, "a.json", "y"),
+            planned(root, "in.json", "z"),
+            planned(root, "old.json", "w"),
+            planned(root, "folder.json", "v"),
+            planned(root, "src/tools/t.ts", "u"),
+        ];
+        let mut expect = vec![
+            "y: TMP/a.json: would be written by both x and y; nothing was written",
+            "z: TMP/in.json: is an input; toolport never overwrites its inputs",
+            "w: TMP/old.json: already exists; use --force to overwrite it",
+            "v: TMP/folder.json: is a directory; an output file cannot replace it",
+        ];
+        if cfg!(unix) {
+            expect.push(
+                "u: TMP/src: is a symbolic link; toolport never writes through links (writing TMP/src/tools/t.ts)",
+            );
+        }
+        assert_eq!(problems(&plan, std::slice::from_ref(&input), false, root), expect);
+        assert_eq!(problems(&plan[3..4], &[input], true, root), Vec::<String>::new(), "--force allows overwriting");
+    }
+
+    #[test]
+    fn atomic_writes_refuse_existing_files_without_force_and_keep_modes() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("sub/out.json");
         write_atomic(&path, b"one", false).unwrap();
         assert!(matches!(write_atomic(&path, b"two", false), Err(OutputError::Exists(_))));
-        write_atomic(&path, b"three", true).unwrap();
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), "three");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).unwrap();
+            write_atomic(&path, b"three", true).unwrap();
+            assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o640);
+        }
+        write_atomic(&path, b"four", true).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "four");
         let leftovers = std::fs::read_dir(path.parent().unwrap()).unwrap().count();
         assert_eq!(leftovers, 1, "no temporary files left behind");
+    }
+
+    /// One input's files are placed all or none; the others go on.
+    #[test]
+    fn a_failing_input_is_taken_back_and_the_others_are_placed() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("b/z.json")).unwrap();
+        std::fs::write(root.join("b/old.json"), "old").unwrap();
+        let staging = Staging::new(root).unwrap();
+        let a = [(planned(root, "a/one.json", "a"), b"1".as_slice())];
+        let b = [
+            (planned(root, "b/new.json", "b"), b"2".as_slice()),
+            (planned(root, "b/old.json", "b"), b"3".as_slice()),
+            (planned(root, "b/z.json", "b"), b"4".as_slice()),
+        ];
+        staging.stage_all(&a).unwrap();
+        staging.stage_all(&b).unwrap();
+        let committed = staging.commit(true);
+        assert_eq!(committed.placed, [root.join("a/one.json")]);
+        assert_eq!(committed.failed.len(), 1);
+        assert_eq!(committed.failed[0].owner, "b");
+        assert!(matches!(committed.failed[0].error, OutputError::IsDirectory(_)));
+        assert!(committed.failed[0].left_in_place.is_empty());
+        assert!(!root.join("b/new.json").exists(), "a new file of the failed input is removed");
+        assert_eq!(std::fs::read_to_string(root.join("b/old.json")).unwrap(), "old", "a replaced file is restored");
+        drop(staging);
+        let names: Vec<String> =
+            std::fs::read_dir(root).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        assert!(names.iter().all(|n| !n.starts_with(".toolport")), "staging removed: {names:?}");
+    }
+
+    #[test]
+    fn stale_staging_of_a_dead_run_is_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        // No process has this id: Linux caps ids far below it.
+        let stale = dir.path().join(format!("{STAGING_PREFIX}4294967295-1"));
+        std::fs::create_dir_all(stale.join("inner")).unwrap();
+        let mine = Staging::new(dir.path()).unwrap();
+        if cfg!(target_os = "linux") {
+            assert!(!stale.exists());
+        }
+        assert!(mine.dir.exists());
     }
 }

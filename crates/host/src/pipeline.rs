@@ -30,20 +30,38 @@ impl InputItem {
         self.path.as_os_str() == "-"
     }
 
-    /// The suggested base name of a single-document output: the input's file stem or folder name.
+    /// The suggested base name of a single-document output, or of the folder a multi-file
+    /// output goes in: the input's file stem or folder name. Always one plain path segment: a
+    /// file named `...json` (stem `..`) must not send outputs to the parent folder.
     pub fn stem(&self) -> String {
         if self.is_stdin() {
             return "stdin".to_owned();
         }
         let name = self.relative.file_name().or_else(|| self.path.file_name());
-        let name = name.map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "output".to_owned());
-        if self.path.is_dir() {
-            return name;
+        let name = name.map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let stem = match name.rsplit_once('.') {
+            _ if self.path.is_dir() => name.as_str(),
+            Some((stem, _)) if !stem.is_empty() => stem,
+            _ => name.as_str(),
+        };
+        let plain = !stem.is_empty() && !stem.chars().all(|c| c == '.') && !stem.contains(['/', '\\', ':', '\0']);
+        if plain { stem.to_owned() } else { "output".to_owned() }
+    }
+
+    /// Every file the host read for this input, given the bundle it loaded: all of them are
+    /// inputs, never to be overwritten (a Vertex body's sibling spec, a Raycast extension's files).
+    pub fn files_read(&self, bundle: &Bundle) -> Vec<PathBuf> {
+        if self.is_stdin() {
+            return Vec::new();
         }
-        match name.rsplit_once('.') {
-            Some((stem, _)) if !stem.is_empty() => stem.to_owned(),
-            _ => name,
-        }
+        let root = if self.path.is_dir() {
+            self.path.clone()
+        } else {
+            self.path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf()
+        };
+        let mut files: Vec<PathBuf> = bundle.files.keys().chain(&bundle.other_files).map(|f| root.join(f)).collect();
+        files.push(self.path.clone());
+        files
     }
 }
 
@@ -150,6 +168,9 @@ pub enum ResolveError {
     Input(#[from] InputError),
     #[error("{}: no format recognises this input; name one with --from ({known})", path.display())]
     Undetected { path: PathBuf, known: String },
+    /// No format recognised the input, and it is not even valid in the syntax its name says.
+    #[error("{}: {}", path.display(), diagnostic.message)]
+    Syntax { path: PathBuf, diagnostic: Box<Diagnostic> },
     #[error("{}: format {format} cannot read (it only writes)", path.display())]
     CannotRead { path: PathBuf, format: String },
 }
@@ -176,6 +197,9 @@ pub fn load<'r>(
             let bundle = load_as(shape, "detection")?;
             let detected = registry.detect(&bundle, is_dir);
             let Some((format, _)) = detected.first() else {
+                if let Some(diagnostic) = syntax_error(&bundle) {
+                    return Err(ResolveError::Syntax { path: item.path.clone(), diagnostic: Box::new(diagnostic) });
+                }
                 let known = registry
                     .formats()
                     .iter()
@@ -196,6 +220,17 @@ pub fn load<'r>(
         return Err(ResolveError::CannotRead { path: item.path.clone(), format: format.info.id.clone() });
     }
     Ok((format, bundle))
+}
+
+/// The syntax error of an input no format recognised, judged by its file name's extension:
+/// a truncated or malformed document is a located failure, not an unrecognised file.
+fn syntax_error(bundle: &Bundle) -> Option<Diagnostic> {
+    let (name, text) = bundle.entry_file()?;
+    match name.rsplit_once('.').map(|(_, ext)| ext.to_ascii_lowercase()).as_deref() {
+        Some("json") => toolport_core::source::parse_json(name, text).err(),
+        Some("yaml" | "yml") => toolport_yaml::parse(name, text).err(),
+        _ => None,
+    }
 }
 
 /// How one conversion ended.

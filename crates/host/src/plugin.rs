@@ -18,6 +18,7 @@ use toolport_core::{
 };
 use toolport_plugin::abi::{
     ABI_MAGIC, ABI_VERSION, CallFn, ENTRY_SYMBOL, PluginDescription, PluginTable, RawBuffer, TableHeader,
+    decode_message,
 };
 
 // Borrowing twins of the SDK's request types: the same JSON, without cloning a (possibly
@@ -173,7 +174,7 @@ impl LoadedPlugin {
         };
         let buffer = function(index, request.as_ptr(), request.len());
         let bytes = take(self.table, buffer);
-        serde_json::from_slice(&bytes)
+        decode_message(&bytes)
             .unwrap_or_else(|e| Outcome::fail(self.failure(op, &format!("returned invalid JSON: {e}"))))
     }
 
@@ -231,7 +232,7 @@ impl PluginFormat {
         let outcome: Outcome<Box<RawValue>> = self.plugin.call(self.plugin.table.read, "read", self.index, &request);
         let Outcome { value, diagnostics } = self.name_plugin(outcome, "read");
         let Some(raw) = value else { return Outcome { value: None, diagnostics } };
-        let failure = match serde_json::from_str::<SchemaVersionOnly>(raw.get()) {
+        let failure = match decode_message::<SchemaVersionOnly>(raw.get().as_bytes()) {
             Ok(v) if v.schema_version == MODEL_SCHEMA_VERSION => {
                 return Outcome { value: Some(RawModel(raw)), diagnostics };
             }

@@ -103,3 +103,18 @@ pub struct WriteRequest {
     #[serde(default)]
     pub options: Options,
 }
+
+/// Decodes one JSON message crossing the boundary (a request, a response, the model).
+///
+/// serde_json's recursion limit (128) is for untrusted text; here it would refuse models that
+/// readers accepted, since a schema nested N levels is several JSON levels each. Input depth
+/// is bounded by [`toolport_core::limits::MAX_NESTING`] in every reader, and conversions run on
+/// threads with [`toolport_core::limits::CONVERSION_STACK_BYTES`] of stack, so the limit is
+/// lifted for these messages only.
+pub fn decode_message<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> serde_json::Result<T> {
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    deserializer.disable_recursion_limit();
+    let value = T::deserialize(&mut deserializer)?;
+    deserializer.end()?;
+    Ok(value)
+}

@@ -101,7 +101,7 @@ where
             // keeps alive for the duration of this call (abi rule 3).
             unsafe { std::slice::from_raw_parts(request, len) }
         };
-        match serde_json::from_slice::<Req>(bytes) {
+        match crate::abi::decode_message::<Req>(bytes) {
             Ok(req) => body(req),
             Err(e) => Outcome::fail(Diagnostic::error(
                 codes::PLUGIN_FAILED,
