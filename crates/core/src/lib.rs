@@ -13,6 +13,7 @@ pub mod limits;
 pub mod loss;
 pub mod model;
 pub mod names;
+pub mod nesting;
 pub mod source;
 
 pub use bundle::Bundle;

@@ -1,6 +1,10 @@
 //! Helpers for reading source text: positions, JSON parsing with file:line:column errors,
 //! and JSON pointers. Shared by every reader so errors look the same everywhere.
 
+use std::borrow::Cow;
+use std::cell::OnceCell;
+use std::collections::HashMap;
+
 use serde_json::Value;
 
 use crate::{Diagnostic, codes};
@@ -65,126 +69,275 @@ pub fn child(parent: &str, segment: impl AsRef<str>) -> String {
     format!("{parent}/{}", escape_pointer_segment(segment.as_ref()))
 }
 
-/// Line and column of the value at `pointer` in a JSON `text`, found by a light scan of the
-/// text (keys and array indices). `None` when it cannot be located; callers then report the
-/// pointer alone. Meant for diagnostics, not for hot paths.
+/// Line and column of the value at `pointer` in a JSON `text`; `None` when it cannot be
+/// located (callers then report the pointer alone). This scans the whole text: for more than
+/// one lookup in the same text, build one [`Locator`].
 pub fn locate_json_pointer(text: &str, pointer: &str) -> Option<(u32, u32)> {
-    let mut offset = skip_ws(text, 0);
-    if pointer.is_empty() {
-        return Some(line_column(text, offset));
-    }
-    for raw in pointer.split('/').skip(1) {
-        let segment = raw.replace("~1", "/").replace("~0", "~");
-        let bytes = text.as_bytes();
-        match bytes.get(offset)? {
-            b'{' => {
-                let mut i = skip_ws(text, offset + 1);
-                loop {
-                    if bytes.get(i)? == &b'}' {
-                        return None;
-                    }
-                    let (key, after_key) = scan_string(text, i)?;
-                    let colon = skip_ws(text, after_key);
-                    let value_start = skip_ws(text, colon + 1);
-                    if key == segment {
-                        offset = value_start;
-                        break;
-                    }
-                    i = skip_ws(text, skip_value(text, value_start)?);
-                    if bytes.get(i)? == &b',' {
-                        i = skip_ws(text, i + 1);
-                    }
-                }
-            }
-            b'[' => {
-                let index: usize = segment.parse().ok()?;
-                let mut i = skip_ws(text, offset + 1);
-                for _ in 0..index {
-                    i = skip_ws(text, skip_value(text, i)?);
-                    if bytes.get(i)? != &b',' {
-                        return None;
-                    }
-                    i = skip_ws(text, i + 1);
-                }
-                offset = i;
-            }
-            _ => return None,
-        }
-    }
-    Some(line_column(text, offset))
+    Locator::new(text).locate(pointer)
 }
 
-fn skip_ws(text: &str, mut i: usize) -> usize {
-    let bytes = text.as_bytes();
-    while i < bytes.len() && bytes[i].is_ascii_whitespace() {
-        i += 1;
+/// Positions in one source text, for as many diagnostics as it has: built once per file, each
+/// lookup then takes logarithmic time. The line index is built by the first position asked
+/// for, the JSON-pointer index by the first pointer; both in one pass over the text.
+#[derive(Debug)]
+pub struct Locator<'t> {
+    text: Cow<'t, str>,
+    lines: OnceCell<Lines>,
+    pointers: OnceCell<Pointers>,
+}
+
+impl<'t> Locator<'t> {
+    /// A locator over `text`, borrowed or owned.
+    pub fn new(text: impl Into<Cow<'t, str>>) -> Locator<'t> {
+        Locator { text: text.into(), lines: OnceCell::new(), pointers: OnceCell::new() }
     }
-    i
+
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// 1-based line and column (in characters) of a byte offset, as [`line_column`].
+    pub fn line_column(&self, offset: usize) -> (u32, u32) {
+        let text: &str = &self.text;
+        let offset = floor_char_boundary(text, offset.min(text.len()));
+        let lines = self.lines.get_or_init(|| Lines::new(text));
+        let line = lines.starts.partition_point(|&start| start <= offset);
+        let line_start = lines.starts[line - 1];
+        let column = lines.chars_before(text, offset) - lines.chars_before(text, line_start) + 1;
+        (line as u32, column as u32)
+    }
+
+    /// Byte offset of the value at `pointer` in the JSON text: keys and array indices are
+    /// followed, the first of duplicate keys wins. The scan tolerates what lenient readers
+    /// accept (comments, trailing and missing commas); past anything else nothing is indexed.
+    pub fn offset(&self, pointer: &str) -> Option<usize> {
+        let pointers = self.pointers.get_or_init(|| Pointers::new(&self.text));
+        let mut node = 0u32;
+        for raw in pointer.split('/').skip(1) {
+            node = match pointers.nodes[node as usize].kind {
+                Kind::Object => {
+                    let key: Box<str> =
+                        if raw.contains('~') { raw.replace("~1", "/").replace("~0", "~").into() } else { raw.into() };
+                    *pointers.members.get(&(node, key))?
+                }
+                Kind::Array => *pointers.elements.get(&(node, raw.parse().ok()?))?,
+                Kind::Scalar => return None,
+            };
+        }
+        Some(pointers.nodes[node as usize].offset)
+    }
+
+    /// Line and column of the value at `pointer` (see [`Locator::offset`]).
+    pub fn locate(&self, pointer: &str) -> Option<(u32, u32)> {
+        self.offset(pointer).map(|offset| self.line_column(offset))
+    }
+}
+
+/// Where lines start, and how many characters precede each block of [`BLOCK`] bytes, so a
+/// column is counted over less than one block.
+#[derive(Debug)]
+struct Lines {
+    starts: Vec<usize>,
+    blocks: Vec<usize>,
+}
+
+const BLOCK: usize = 64;
+
+impl Lines {
+    fn new(text: &str) -> Lines {
+        let bytes = text.as_bytes();
+        let mut starts = vec![0];
+        let mut blocks = Vec::with_capacity(bytes.len() / BLOCK + 1);
+        let mut chars = 0;
+        for (i, &b) in bytes.iter().enumerate() {
+            if i % BLOCK == 0 {
+                blocks.push(chars);
+            }
+            if b == b'\n' {
+                starts.push(i + 1);
+            }
+            chars += usize::from(is_char_start(b));
+        }
+        blocks.push(chars);
+        Lines { starts, blocks }
+    }
+
+    /// Characters in `text[..offset]`.
+    fn chars_before(&self, text: &str, offset: usize) -> usize {
+        let block = offset / BLOCK;
+        let from = block * BLOCK;
+        self.blocks[block] + text.as_bytes()[from..offset].iter().filter(|&&b| is_char_start(b)).count()
+    }
+}
+
+fn is_char_start(byte: u8) -> bool {
+    byte & 0xC0 != 0x80
+}
+
+/// Every value of a JSON text: where it starts, and how to reach it from its container.
+#[derive(Debug)]
+struct Pointers {
+    nodes: Vec<Node>,
+    /// (object node, key) → member node.
+    members: HashMap<(u32, Box<str>), u32>,
+    /// (array node, index) → element node.
+    elements: HashMap<(u32, usize), u32>,
+}
+
+#[derive(Debug)]
+struct Node {
+    offset: usize,
+    kind: Kind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Object,
+    Array,
+    Scalar,
+}
+
+/// An open container while indexing: its node, and the key or next index of its next member.
+struct Open {
+    node: u32,
+    key: Option<Box<str>>,
+    index: usize,
+}
+
+impl Pointers {
+    /// One pass over `text`, with an explicit stack (no recursion, whatever the depth).
+    fn new(text: &str) -> Pointers {
+        let bytes = text.as_bytes();
+        let root = skip_space(bytes, 0);
+        let mut pointers = Pointers {
+            nodes: vec![Node { offset: root, kind: kind_at(bytes, root) }],
+            members: HashMap::new(),
+            elements: HashMap::new(),
+        };
+        if pointers.nodes[0].kind == Kind::Scalar {
+            return pointers;
+        }
+        let mut stack = vec![Open { node: 0, key: None, index: 0 }];
+        let mut i = root + 1;
+        while let Some(open) = stack.last_mut() {
+            i = skip_space(bytes, i);
+            let Some(&c) = bytes.get(i) else { break };
+            let object = pointers.nodes[open.node as usize].kind == Kind::Object;
+            match c {
+                b',' => i += 1,
+                b'}' | b']' if open.key.is_none() && (c == b'}') == object => {
+                    stack.pop();
+                    i += 1;
+                }
+                b'"' if object && open.key.is_none() => {
+                    let Some((key, end)) = scan_string(text, i) else { break };
+                    let colon = skip_space(bytes, end);
+                    if bytes.get(colon) != Some(&b':') {
+                        break;
+                    }
+                    open.key = Some(key.into());
+                    i = colon + 1;
+                }
+                b'}' | b']' | b':' => break,
+                _ if object && open.key.is_none() => break,
+                _ => {
+                    let id = pointers.nodes.len() as u32;
+                    let kind = kind_at(bytes, i);
+                    pointers.nodes.push(Node { offset: i, kind });
+                    match open.key.take() {
+                        Some(key) => {
+                            pointers.members.entry((open.node, key)).or_insert(id);
+                        }
+                        None => {
+                            pointers.elements.insert((open.node, open.index), id);
+                            open.index += 1;
+                        }
+                    }
+                    if kind == Kind::Scalar {
+                        let Some(end) = scalar_end(text, i) else { break };
+                        i = end;
+                    } else {
+                        stack.push(Open { node: id, key: None, index: 0 });
+                        i += 1;
+                    }
+                }
+            }
+        }
+        pointers
+    }
+}
+
+fn kind_at(bytes: &[u8], i: usize) -> Kind {
+    match bytes.get(i) {
+        Some(b'{') => Kind::Object,
+        Some(b'[') => Kind::Array,
+        _ => Kind::Scalar,
+    }
+}
+
+/// Skips whitespace and `//` and `/* */` comments (which JSON5 and lenient readers accept).
+fn skip_space(bytes: &[u8], mut i: usize) -> usize {
+    loop {
+        while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        match (bytes.get(i), bytes.get(i + 1)) {
+            (Some(b'/'), Some(b'/')) => {
+                i = bytes[i..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |at| i + at);
+            }
+            (Some(b'/'), Some(b'*')) => {
+                i = bytes[i + 2..].windows(2).position(|w| w == b"*/").map_or(bytes.len(), |at| i + 2 + at + 2);
+            }
+            _ => return i,
+        }
+    }
 }
 
 /// Scans a JSON string starting at its opening quote; returns its decoded text and the offset after it.
 fn scan_string(text: &str, start: usize) -> Option<(String, usize)> {
-    let bytes = text.as_bytes();
-    if bytes.get(start)? != &b'"' {
-        return None;
-    }
+    let end = string_end(text.as_bytes(), start)?;
+    let raw = &text[start + 1..end - 1];
+    let decoded = if raw.contains('\\') { serde_json::from_str(&text[start..end]).ok()? } else { raw.to_owned() };
+    Some((decoded, end))
+}
+
+/// Offset just after the string starting at `start` (its opening quote).
+fn string_end(bytes: &[u8], start: usize) -> Option<usize> {
     let mut i = start + 1;
     while i < bytes.len() {
         match bytes[i] {
             b'\\' => i += 2,
-            b'"' => {
-                let decoded: String = serde_json::from_str(&text[start..=i]).ok()?;
-                return Some((decoded, i + 1));
-            }
+            b'"' => return Some(i + 1),
             _ => i += 1,
         }
     }
     None
 }
 
-/// Offset just after the JSON value starting at `start`.
-fn skip_value(text: &str, start: usize) -> Option<usize> {
+/// Offset just after the scalar starting at `start`: a string, or a literal up to a
+/// delimiter or whitespace.
+fn scalar_end(text: &str, start: usize) -> Option<usize> {
     let bytes = text.as_bytes();
-    match bytes.get(start)? {
-        b'"' => scan_string(text, start).map(|(_, end)| end),
-        b'{' | b'[' => {
-            let mut depth = 0usize;
-            let mut i = start;
-            while i < bytes.len() {
-                match bytes[i] {
-                    b'"' => {
-                        i = scan_string(text, i)?.1;
-                        continue;
-                    }
-                    b'{' | b'[' => depth += 1,
-                    b'}' | b']' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            return Some(i + 1);
-                        }
-                    }
-                    _ => {}
-                }
-                i += 1;
-            }
-            None
-        }
-        _ => {
-            let mut i = start;
-            while i < bytes.len() && !matches!(bytes[i], b',' | b'}' | b']') && !bytes[i].is_ascii_whitespace() {
-                i += 1;
-            }
-            Some(i)
-        }
+    if bytes[start] == b'"' {
+        return string_end(bytes, start);
     }
+    let mut i = start;
+    while i < bytes.len() && !matches!(bytes[i], b',' | b'}' | b']' | b'"') && !bytes[i].is_ascii_whitespace() {
+        i += 1;
+    }
+    Some(i)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// The value at `pointer` in `text` is at `expect`, by one lookup and by a shared locator.
     fn check(text: &str, pointer: &str, expect: Option<(u32, u32)>) {
         assert_eq!(locate_json_pointer(text, pointer), expect, "pointer {pointer}");
+        let locator = Locator::new(text);
+        assert_eq!(locator.locate(pointer), expect, "pointer {pointer}");
+        assert_eq!(locator.locate(pointer), expect, "pointer {pointer}, again");
     }
 
     #[test]
@@ -195,6 +348,47 @@ mod tests {
         check(text, "/b~1c/x/1/y", Some((3, 27)));
         check(text, "/b~1c/x/2", None);
         check(text, "/missing", None);
+        check(text, "/a/0", None);
+        check(text, "/b~1c/x/first", None);
+    }
+
+    #[test]
+    fn locates_in_what_lenient_readers_accept() {
+        // Escaped keys, duplicate keys (the first wins), a key holding a slash and a tilde.
+        let text = "{\"k\\u0065y\": 1, \"d\": [1], \"d\": [2, 3], \"~/\": true}";
+        check(text, "/key", Some((1, 14)));
+        check(text, "/d/0", Some((1, 23)));
+        check(text, "/d/1", None);
+        check(text, "/~0~1", Some((1, 46)));
+        // Comments, trailing commas and a missing comma at a line break.
+        let text = "{\n  // note\n  \"a\": [1, 2,],\n  /* b */ \"b\": {\"c\": [{}\n{\"d\": 4}]}\n  \"e\": null,\n}";
+        check(text, "/a/1", Some((3, 12)));
+        check(text, "/b/c/1/d", Some((5, 7)));
+        check(text, "/e", Some((6, 8)));
+        // Past a defect it cannot read, nothing more is indexed; what came before still is.
+        let text = "{\"a\": 1, b: 2, \"c\": 3}";
+        check(text, "/a", Some((1, 7)));
+        check(text, "/c", None);
+        check("", "", Some((1, 1)));
+        check("  7", "", Some((1, 3)));
+        check("[1, 2", "/1", Some((1, 5)));
+    }
+
+    #[test]
+    fn deep_documents_are_indexed_without_recursion() {
+        let depth = 200_000;
+        let text = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+        let pointer = "/0".repeat(depth - 1);
+        check(&text, &pointer, Some((1, depth as u32)));
+    }
+
+    #[test]
+    fn locator_positions_agree_with_line_column() {
+        let text = "aé\r\n\n\t€x\nlast line with ünïcödé ".repeat(40);
+        let locator = Locator::new(text.as_str());
+        for offset in 0..=text.len() + 2 {
+            assert_eq!(locator.line_column(offset), line_column(&text, offset), "offset {offset}");
+        }
     }
 
     #[test]
