@@ -5,7 +5,7 @@
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
 use toolport_core::names::{NameMap, NameRules};
-use toolport_core::source::{child, locate_json_pointer, parse_json};
+use toolport_core::source::{Locator, child, parse_json};
 use toolport_core::{Bundle, Detection, Diagnostic, Options, ToolSet, codes};
 
 /// The tools of a document that holds them as `{"tools": [...], ...}`, a bare array, or one
@@ -90,7 +90,8 @@ impl Shape {
 #[derive(Debug)]
 pub struct Source {
     pub file: String,
-    pub text: String,
+    /// The text, indexed once for locating every diagnostic.
+    pub locator: Locator<'static>,
     pub value: Value,
     pub definitions: std::cell::RefCell<IndexMap<String, toolport_core::Schema>>,
 }
@@ -102,7 +103,12 @@ impl Source {
             return Err(Diagnostic::error(codes::INPUT_INVALID, "", format!("{format} reads one JSON file")));
         };
         let value = parse_json(file, text)?;
-        Ok(Source { file: file.to_owned(), text: text.to_owned(), value, definitions: Default::default() })
+        Ok(Source {
+            file: file.to_owned(),
+            locator: Locator::new(text.to_owned()),
+            value,
+            definitions: Default::default(),
+        })
     }
 
     /// The definitions the schemas read so far brought, for `ToolSet::definitions`.
@@ -115,7 +121,7 @@ impl Source {
     pub fn at(&self, diagnostic: Diagnostic) -> Diagnostic {
         let mut pointer = diagnostic.path.as_str();
         loop {
-            if let Some((line, column)) = locate_json_pointer(&self.text, pointer) {
+            if let Some((line, column)) = self.locator.locate(pointer) {
                 return diagnostic.at(&self.file, line, column);
             }
             match pointer.rfind('/') {

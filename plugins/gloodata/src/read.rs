@@ -4,7 +4,7 @@
 
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
-use toolport_plugin::source::{child, locate_json_pointer, parse_json};
+use toolport_plugin::source::{Locator, child, parse_json};
 use toolport_plugin::{
     ArgDisplay, Bundle, Diagnostic, Display, EnumValue, Example, Expectation, Options, Outcome, Parameter, Schema,
     SchemaType, Severity, Tool, ToolCall, ToolSet, ValueSet, codes,
@@ -24,7 +24,7 @@ pub(crate) fn read(input: &Bundle, _options: &Options) -> Outcome<ToolSet> {
         Ok(root) => root,
         Err(error) => return Outcome::fail(error),
     };
-    let mut reader = Reader { file, text, diagnostics: Vec::new() };
+    let mut reader = Reader { file, at: Locator::new(text), diagnostics: Vec::new() };
     let Value::Object(root) = root else {
         let error = reader.locate(
             Diagnostic::error(
@@ -76,7 +76,7 @@ impl Residue {
 
 struct Reader<'a> {
     file: &'a str,
-    text: &'a str,
+    at: Locator<'a>,
     diagnostics: Vec<Diagnostic>,
 }
 
@@ -90,7 +90,7 @@ struct ValueSetIndex {
 
 impl<'a> Reader<'a> {
     fn locate(&self, diagnostic: Diagnostic, path: &str) -> Diagnostic {
-        match locate_json_pointer(self.text, path) {
+        match self.at.locate(path) {
             Some((line, column)) => diagnostic.at(self.file, line, column),
             None => diagnostic,
         }
