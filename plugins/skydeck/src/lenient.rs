@@ -12,7 +12,9 @@
 //! `json5` with one warning. Everything else fails with the strict parser's position.
 
 use serde_json::Value;
-use toolport_plugin::source::{child, json_error, line_column};
+use toolport_plugin::limits::MAX_NESTING;
+use toolport_plugin::nesting::{self, Syntax};
+use toolport_plugin::source::{Locator, child, escape_pointer_segment, json_error};
 use toolport_plugin::{Diagnostic, codes};
 
 /// A parsed document and the defects that were tolerated to parse it.
@@ -38,14 +40,17 @@ pub(crate) fn parse(file: &str, text: &str) -> Result<Parsed, Diagnostic> {
         Ok(value) => return Ok(Parsed { value, diagnostics }),
         Err(e) => json_error(file, &e),
     };
+    // json5 (below) recurses once per level: refuse what nests too deeply before it runs.
+    nesting::check(file, text, Syntax::JSON5)?;
     let (repairs, complete) = scan(text);
     let candidate = apply(text, &repairs);
     // Repairs keep every later position where it was (a comma goes at the end of a line, a
     // trailing comma becomes a space), so the repaired text's first error is at the right
     // place in the original: the first defect that is not tolerated.
+    let at = Locator::new(text);
     let candidate_error = match serde_json::from_str::<Value>(&candidate) {
         Ok(value) if complete => {
-            diagnostics.extend(repairs.iter().map(|r| r.diagnostic(file, text)));
+            diagnostics.extend(repairs.iter().map(|r| r.diagnostic(file, &at)));
             return Ok(Parsed { value, diagnostics });
         }
         Ok(_) => strict_error,
@@ -54,7 +59,7 @@ pub(crate) fn parse(file: &str, text: &str) -> Result<Parsed, Diagnostic> {
     let strict_error = candidate_error;
     match json5::from_str::<Value>(&candidate) {
         Ok(value) => {
-            diagnostics.extend(repairs.iter().map(|r| r.diagnostic(file, text)));
+            diagnostics.extend(repairs.iter().map(|r| r.diagnostic(file, &at)));
             let mut warning = Diagnostic::warning(
                 codes::INPUT_TOLERATED,
                 "",
@@ -85,8 +90,8 @@ struct Repair {
 }
 
 impl Repair {
-    fn diagnostic(&self, file: &str, text: &str) -> Diagnostic {
-        let (line, column) = line_column(text, self.offset);
+    fn diagnostic(&self, file: &str, at: &Locator) -> Diagnostic {
+        let (line, column) = at.line_column(self.offset);
         let message = match self.kind {
             RepairKind::TrailingComma => "a trailing comma (not allowed in JSON) was ignored".to_owned(),
             RepairKind::MissingComma => {
@@ -133,22 +138,58 @@ enum Expect {
     CommaOrEnd,
 }
 
+/// An open container. Its pointer is the first `base` bytes of the scan's one path string,
+/// which holds the pointer of the innermost container: no frame holds a copy of a path, and
+/// a path is only copied when a repair is reported.
 #[derive(Debug)]
 struct Frame {
     object: bool,
     expect: Expect,
-    /// Pointer of this container.
-    path: String,
-    /// Current key (object) or index (array).
-    member: String,
+    /// Length of this container's pointer in the scan's path.
+    base: usize,
+    /// Current key (object).
+    key: String,
+    /// Current index (array).
     index: usize,
     /// Offset of the last comma seen, for reporting a trailing one.
     last_comma: usize,
 }
 
 impl Frame {
-    fn member_path(&self) -> String {
-        child(&self.path, &self.member)
+    fn new(object: bool, base: usize) -> Frame {
+        Frame {
+            object,
+            expect: if object { Expect::KeyOrEnd } else { Expect::ValueOrEnd },
+            base,
+            key: String::new(),
+            index: 0,
+            last_comma: 0,
+        }
+    }
+
+    /// This container's pointer.
+    fn path(&self, path: &str) -> String {
+        path[..self.base].to_owned()
+    }
+
+    /// The pointer of the current member.
+    fn member_path(&self, path: &str) -> String {
+        if self.object {
+            child(&path[..self.base], &self.key)
+        } else {
+            child(&path[..self.base], self.index.to_string())
+        }
+    }
+
+    /// Makes `path` the pointer of the current member, for a container opening there.
+    fn enter_member(&self, path: &mut String) {
+        path.truncate(self.base);
+        path.push('/');
+        if self.object {
+            path.push_str(&escape_pointer_segment(&self.key));
+        } else {
+            path.push_str(&self.index.to_string());
+        }
     }
 }
 
@@ -173,6 +214,7 @@ fn scan(text: &str) -> (Vec<Repair>, bool) {
 fn scan_into(text: &str, repairs: &mut Vec<Repair>) -> Option<()> {
     let bytes = text.as_bytes();
     let mut stack: Vec<Frame> = Vec::new();
+    let mut path = String::new();
     let mut root_done = false;
     let mut i = 0;
     let mut previous_end = 0;
@@ -225,13 +267,14 @@ fn scan_into(text: &str, repairs: &mut Vec<Repair>) -> Option<()> {
             }
         };
         let end = i;
+        let depth = stack.len();
         let Some(frame) = stack.last_mut() else {
             // Top level: exactly one value.
             if root_done {
                 return None;
             }
             match token {
-                Token::Open(object) => stack.push(Frame::new(object, String::new())),
+                Token::Open(object) => stack.push(Frame::new(object, 0)),
                 Token::Text(_) | Token::Scalar => root_done = true,
                 _ => return None,
             }
@@ -241,24 +284,31 @@ fn scan_into(text: &str, repairs: &mut Vec<Repair>) -> Option<()> {
         let mut expect = frame.expect;
         let starts_value = matches!(token, Token::Open(_) | Token::Text(_) | Token::Scalar);
         if expect == Expect::CommaOrEnd && starts_value && newline {
-            repairs.push(Repair { kind: RepairKind::MissingComma, offset: previous_end, path: frame.member_path() });
+            repairs.push(Repair {
+                kind: RepairKind::MissingComma,
+                offset: previous_end,
+                path: frame.member_path(&path),
+            });
             expect = if frame.object { Expect::Key } else { Expect::Value };
             if !frame.object {
                 frame.index += 1;
-                frame.member = frame.index.to_string();
             }
         }
         match (expect, token) {
             (Expect::KeyOrEnd | Expect::Key, Token::Text(key)) => {
-                frame.member = key;
+                frame.key = key;
                 frame.expect = Expect::Colon;
             }
             (Expect::Colon, Token::Colon) => frame.expect = Expect::Value,
             (Expect::Value | Expect::ValueOrEnd, Token::Text(_) | Token::Scalar) => frame.expect = Expect::CommaOrEnd,
             (Expect::Value | Expect::ValueOrEnd, Token::Open(object)) => {
+                // The nesting check ran first; this only bounds the scan whatever it is given.
+                if depth >= MAX_NESTING {
+                    return None;
+                }
                 frame.expect = Expect::CommaOrEnd;
-                let path = frame.member_path();
-                stack.push(Frame::new(object, path));
+                frame.enter_member(&mut path);
+                stack.push(Frame::new(object, path.len()));
             }
             (Expect::CommaOrEnd, Token::Comma) => {
                 frame.last_comma = start;
@@ -266,7 +316,6 @@ fn scan_into(text: &str, repairs: &mut Vec<Repair>) -> Option<()> {
                     frame.expect = Expect::Key;
                 } else {
                     frame.index += 1;
-                    frame.member = frame.index.to_string();
                     frame.expect = Expect::Value;
                 }
             }
@@ -277,7 +326,7 @@ fn scan_into(text: &str, repairs: &mut Vec<Repair>) -> Option<()> {
                 repairs.push(Repair {
                     kind: RepairKind::TrailingComma,
                     offset: frame.last_comma,
-                    path: frame.path.clone(),
+                    path: frame.path(&path),
                 });
                 stack.pop();
             }
@@ -294,19 +343,6 @@ fn scan_into(text: &str, repairs: &mut Vec<Repair>) -> Option<()> {
         previous_end = end;
     }
     (stack.is_empty() && root_done).then_some(())
-}
-
-impl Frame {
-    fn new(object: bool, path: String) -> Frame {
-        Frame {
-            object,
-            expect: if object { Expect::KeyOrEnd } else { Expect::ValueOrEnd },
-            path,
-            member: "0".into(),
-            index: 0,
-            last_comma: 0,
-        }
-    }
 }
 
 /// Offset just after the string starting at `start` (its opening quote).

@@ -5,9 +5,11 @@
 //! optional spelling took) is kept in `extras["skydeck"]` so that [`crate::write`] gives back
 //! the same document. The keys used there are listed in [`crate::kept`].
 
+use std::collections::{HashMap, HashSet};
+
 use serde_json::{Map, Value};
 use toolport_plugin::names::{NameRules, sanitize};
-use toolport_plugin::source::{child, line_column, locate_json_pointer};
+use toolport_plugin::source::{Locator, child};
 use toolport_plugin::{
     Bundle, Creator, Diagnostic, EnumValue, Icon, ModelSettings, Outcome, Output, Parameter, Schema, SchemaType,
     Severity, ToolSet, Version, codes,
@@ -32,7 +34,7 @@ pub(crate) fn read(input: &Bundle) -> Outcome<ToolSet> {
     };
     // Positions count from after a byte order mark, as editors show them.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut reader = Reader { file, text, diagnostics: parsed.diagnostics };
+    let mut reader = Reader { file, at: Locator::new(text), diagnostics: parsed.diagnostics };
     let Value::Object(root) = &parsed.value else {
         let error = reader.located(Diagnostic::error(
             codes::INPUT_INVALID,
@@ -48,7 +50,8 @@ pub(crate) fn read(input: &Bundle) -> Outcome<ToolSet> {
 
 struct Reader<'a> {
     file: &'a str,
-    text: &'a str,
+    /// The text, indexed once for every diagnostic's position.
+    at: Locator<'a>,
     diagnostics: Vec<Diagnostic>,
 }
 
@@ -58,7 +61,7 @@ type Kept = Map<String, Value>;
 impl Reader<'_> {
     /// Adds the source position of the diagnostic's path, when it can be found.
     fn located(&self, diagnostic: Diagnostic) -> Diagnostic {
-        match locate_json_pointer(self.text, &diagnostic.path) {
+        match self.at.locate(&diagnostic.path) {
             Some((line, column)) if diagnostic.span.is_none() => diagnostic.at(self.file, line, column),
             _ => diagnostic,
         }
@@ -159,10 +162,11 @@ impl Reader<'_> {
                         if variables.is_empty() {
                             empty.push("variables".into());
                         }
+                        let mut declared = HashSet::new();
                         for (index, variable) in variables.iter().enumerate() {
                             let vpath = child(&child(path, "variables"), index.to_string());
                             if let Some(parameter) = self.variable(variable, &vpath) {
-                                if tool.parameter(&parameter.name).is_some() {
+                                if !declared.insert(parameter.name.clone()) {
                                     self.report(
                                         Severity::Warning,
                                         codes::INPUT_INVALID,
@@ -594,32 +598,40 @@ impl Reader<'_> {
         icon
     }
 
-    /// Where a placeholder is written in the file: its first occurrence after the
-    /// `model_prompt` key (a placeholder holds no JSON escapes in practice; `None` otherwise).
-    fn placeholder_position(&self, placeholder: &str) -> Option<(u32, u32)> {
-        let key = self.text.find("\"model_prompt\"")?;
-        let at = self.text[key..].find(placeholder)? + key;
-        Some(line_column(self.text, at))
+    /// Where a placeholder is written in the file: its first occurrence after `from` (where
+    /// the previous one was found, or the `model_prompt` value), which moves past it. A
+    /// placeholder holds no JSON escapes in practice; once one is not found, later ones are
+    /// not searched for either (each search could scan the rest of the file).
+    fn placeholder_position(&self, placeholder: &str, from: &mut Option<usize>) -> Option<(u32, u32)> {
+        let text = self.at.text();
+        let start = (*from)?;
+        let found = text.get(start..).and_then(|rest| rest.find(placeholder)).map(|i| start + i);
+        *from = found.map(|at| at + placeholder.len());
+        found.map(|at| self.at.line_column(at))
     }
 
     /// Every `{{placeholder}}` should name a variable and every variable should be used.
     fn check_placeholders(&mut self, tool: &toolport_plugin::Tool) {
         let Some(prompt) = &tool.prompt else { return };
         let used = placeholders(prompt);
-        let mut reported: Vec<&str> = Vec::new();
+        let declared: HashSet<&str> = tool.parameters.iter().map(|p| p.name.as_str()).collect();
+        let mut by_lowercase: HashMap<String, &str> = HashMap::new();
+        for parameter in &tool.parameters {
+            by_lowercase.entry(parameter.name.to_lowercase()).or_insert(&parameter.name);
+        }
+        let mut reported: HashSet<&str> = HashSet::new();
+        let mut search_from = self.at.offset("/model_prompt");
         for placeholder in &used {
-            if tool.parameter(&placeholder.name).is_none() && !reported.contains(&placeholder.name.as_str()) {
-                reported.push(&placeholder.name);
-                let near = tool
-                    .parameters
-                    .iter()
-                    .find(|p| p.name.to_lowercase() == placeholder.name.to_lowercase())
-                    .map(|p| format!(" (did you mean `{}`?)", p.name))
+            if !declared.contains(placeholder.name.as_str()) && reported.insert(&placeholder.name) {
+                let near = by_lowercase
+                    .get(&placeholder.name.to_lowercase())
+                    .map(|name| format!(" (did you mean `{name}`?)"))
                     .unwrap_or_default();
                 let message =
                     format!("placeholder `{{{{{}}}}}` names no variable in metadata.variables{near}", placeholder.name);
                 let mut diagnostic = Diagnostic::warning(codes::INPUT_UNRESOLVED, "/model_prompt", message);
-                if let Some((line, column)) = self.placeholder_position(&prompt[placeholder.start..placeholder.end]) {
+                let written = &prompt[placeholder.start..placeholder.end];
+                if let Some((line, column)) = self.placeholder_position(written, &mut search_from) {
                     diagnostic = diagnostic.at(self.file, line, column);
                 }
                 let diagnostic = self.located(diagnostic);
@@ -627,8 +639,9 @@ impl Reader<'_> {
             }
         }
         let variables_path = "/metadata/variables";
+        let used: HashSet<&str> = used.iter().map(|p| p.name.as_str()).collect();
         for (index, parameter) in tool.parameters.iter().enumerate() {
-            if !used.iter().any(|p| p.name == parameter.name) {
+            if !used.contains(parameter.name.as_str()) {
                 self.report(
                     Severity::Warning,
                     crate::UNUSED_VARIABLE,
