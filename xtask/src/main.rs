@@ -6,9 +6,11 @@
 //! - `dist [DIR]`: release-build `convert` and stage it with its plugins in DIR/ (default
 //!   `dist/`): `DIR/convert` and `DIR/plugins/*`.
 //! - `bench`: the benchmarks (see bench.rs); prints ratios measured in one run.
+//! - `fuzz [--seconds N] [--seed S] [--format ID]...`: mutation fuzzing of every reader (fuzz.rs).
 //! - `new-plugin NAME --path DIR`: scaffold a standalone plugin crate outside the workspace.
 
 mod bench;
+mod fuzz;
 mod new_plugin;
 
 use std::path::{Path, PathBuf};
@@ -25,10 +27,11 @@ fn main() -> Result<()> {
         "convert" => convert(&rest),
         "dist" => dist(rest.first().map(PathBuf::from).unwrap_or_else(|| root().join("dist"))),
         "bench" => bench::run(&rest),
+        "fuzz" => fuzz::run(&rest),
         "new-plugin" => new_plugin::run(&rest),
         _ => {
             eprintln!(
-                "usage: cargo xtask <test [ARGS] | convert ARGS | dist [DIR] | bench | new-plugin NAME --path DIR>"
+                "usage: cargo xtask <test [ARGS] | convert ARGS | dist [DIR] | bench | fuzz [--seconds N] | new-plugin NAME --path DIR>"
             );
             std::process::exit(2)
         }

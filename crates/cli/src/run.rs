@@ -272,17 +272,9 @@ impl Job<'_> {
                 ));
                 return done(report);
             }
-            Err(ResolveError::Syntax { diagnostic, .. }) => {
-                self.failed.store(true, Ordering::Relaxed);
-                report.diagnostics.push(*diagnostic);
-                return done(report);
-            }
             Err(e) => {
                 self.failed.store(true, Ordering::Relaxed);
-                let message = e.to_string();
-                let message =
-                    message.strip_prefix(&format!("{}: ", item.path.display())).unwrap_or(&message).to_owned();
-                report.diagnostics.push(Diagnostic::error(codes::INPUT_INVALID, "", message));
+                report.diagnostics.push(e.diagnostic());
                 return done(report);
             }
         };

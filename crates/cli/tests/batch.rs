@@ -55,14 +55,16 @@ fn a_mixed_tree_converts_what_it_can_and_reports_the_rest() {
     write(&root.join("in/skydeck/broken.json"), "{\n  \"model_prompt\": \"x\",\n  \"metadata\": {]\n}");
 
     let run = run_in(root, &["--to", "mcp", "in", "-o", "out", "--report", "report.json"]);
-    run.expect_code(0);
+    // A malformed file is a failure with its position, not a skip; the others still convert.
+    run.expect_code(1);
     assert!(run.stderr.contains("in/unknown.json: warning[run/skipped]"), "{}", run.stderr);
+    assert!(run.stderr.contains("in/skydeck/broken.json:3:16: error[input/syntax]"), "{}", run.stderr);
     let report = report(root, "report.json");
     assert_eq!(
         statuses(&report),
         [
             ("in/gloodata/map.json".into(), "converted_with_losses".into()),
-            ("in/skydeck/broken.json".into(), "skipped".into()),
+            ("in/skydeck/broken.json".into(), "failed".into()),
             ("in/skydeck/translate.json".into(), "converted_with_losses".into()),
             ("in/unknown.json".into(), "skipped".into()),
         ]

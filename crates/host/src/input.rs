@@ -41,6 +41,21 @@ pub enum InputError {
     Io { path: PathBuf, cause: std::io::Error },
 }
 
+impl InputError {
+    /// The path the error is about.
+    pub fn path(&self) -> &Path {
+        match self {
+            InputError::Missing(path) | InputError::Empty(path) => path,
+            InputError::IsDirectory { path, .. }
+            | InputError::NotDirectory { path, .. }
+            | InputError::NotUtf8 { path, .. }
+            | InputError::TooLarge { path, .. }
+            | InputError::TooManyFiles { path, .. }
+            | InputError::Io { path, .. } => path,
+        }
+    }
+}
+
 /// Loads `path` as one input of a format with this shape.
 pub fn load(path: &Path, shape: InputShape, format: &str, limits: &Limits) -> Result<Bundle, InputError> {
     let metadata = std::fs::metadata(path).map_err(|e| match e.kind() {

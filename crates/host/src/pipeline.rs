@@ -44,8 +44,13 @@ impl InputItem {
             Some((stem, _)) if !stem.is_empty() => stem,
             _ => name.as_str(),
         };
-        let plain = !stem.is_empty() && !stem.chars().all(|c| c == '.') && !stem.contains(['/', '\\', ':', '\0']);
-        if plain { stem.to_owned() } else { "output".to_owned() }
+        let plain = |s: &str| !s.is_empty() && !s.chars().all(|c| c == '.') && !s.contains(['/', '\\', ':', '\0']);
+        match stem {
+            stem if plain(stem) => stem.to_owned(),
+            // `...json`: the whole name, its dots made plain, so distinct names stay distinct.
+            _ if plain(&name) => name.replace('.', "_"),
+            _ => "output".to_owned(),
+        }
     }
 
     /// Every file the host read for this input, given the bundle it loaded: all of them are
@@ -173,6 +178,32 @@ pub enum ResolveError {
     Syntax { path: PathBuf, diagnostic: Box<Diagnostic> },
     #[error("{}: format {format} cannot read (it only writes)", path.display())]
     CannotRead { path: PathBuf, format: String },
+}
+
+impl ResolveError {
+    /// The error as one diagnostic of the input, located where the input says where.
+    pub fn diagnostic(&self) -> Diagnostic {
+        use toolport_core::codes;
+        match self {
+            ResolveError::Syntax { diagnostic, .. } => (**diagnostic).clone(),
+            ResolveError::Input(InputError::NotUtf8 { path, offset, line, column }) => {
+                let file = path.file_name().map_or_else(|| "input".to_owned(), |n| n.to_string_lossy().into_owned());
+                let message = format!("is not UTF-8 text (invalid byte at offset {offset})");
+                Diagnostic::error(codes::INPUT_SYNTAX, "", message).at(file, *line, *column)
+            }
+            other => {
+                // The host prints the input's path before a diagnostic without a place.
+                let message = other.to_string();
+                let path = match other {
+                    ResolveError::Input(e) => e.path(),
+                    ResolveError::Undetected { path, .. } | ResolveError::CannotRead { path, .. } => path,
+                    ResolveError::Syntax { path, .. } => path,
+                };
+                let message = message.strip_prefix(&format!("{}: ", path.display())).unwrap_or(&message).to_owned();
+                Diagnostic::error(codes::INPUT_INVALID, "", message)
+            }
+        }
+    }
 }
 
 /// Loads an input and settles its format: `from` if given, else the most confident detection.

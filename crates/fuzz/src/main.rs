@@ -1,0 +1,113 @@
+//! `toolport-fuzz`: the fuzz loop for one process (see the library's docs). Usually started by
+//! `cargo xtask fuzz`, which restarts it after a crash and keeps the crashing case.
+//!
+//!     toolport-fuzz --plugin-dir DIR --root DIR... --seconds N --seed S --case-file FILE
+//!                   --findings DIR [--format ID]...
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use toolport_fuzz::{Case, Rng, Verdict, mutate, run, seeds};
+use toolport_host::Registry;
+use toolport_host::discovery::DiscoveryConfig;
+
+#[derive(Default)]
+struct Args {
+    plugin_dirs: Vec<PathBuf>,
+    roots: Vec<PathBuf>,
+    formats: Vec<String>,
+    seconds: u64,
+    seed: u64,
+    case_file: PathBuf,
+    findings: PathBuf,
+}
+
+fn parse() -> Result<Args, String> {
+    let mut args = Args { seconds: 10, seed: 1, ..Args::default() };
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        let mut value = || it.next().ok_or_else(|| format!("{flag} needs a value"));
+        match flag.as_str() {
+            "--plugin-dir" => args.plugin_dirs.push(value()?.into()),
+            "--root" => args.roots.push(value()?.into()),
+            "--format" => args.formats.push(value()?),
+            "--seconds" => args.seconds = value()?.parse().map_err(|e| format!("--seconds: {e}"))?,
+            "--seed" => args.seed = value()?.parse().map_err(|e| format!("--seed: {e}"))?,
+            "--case-file" => args.case_file = value()?.into(),
+            "--findings" => args.findings = value()?.into(),
+            other => return Err(format!("unknown flag {other}")),
+        }
+    }
+    if args.case_file.as_os_str().is_empty() || args.findings.as_os_str().is_empty() {
+        return Err("--case-file and --findings are required".into());
+    }
+    Ok(args)
+}
+
+fn main() -> ExitCode {
+    let args = match parse() {
+        Ok(args) => args,
+        Err(e) => {
+            eprintln!("toolport-fuzz: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    // Readers recurse as deep as the input nests, as in `convert`.
+    let worker = std::thread::Builder::new()
+        .stack_size(toolport_core::limits::CONVERSION_STACK_BYTES)
+        .spawn(move || fuzz(&args))
+        .expect("a thread for the fuzz loop");
+    match worker.join() {
+        Ok(0) => ExitCode::SUCCESS,
+        Ok(_) => ExitCode::from(1),
+        Err(_) => ExitCode::from(101),
+    }
+}
+
+/// Fuzzes each format for its share of the time; returns the number of findings.
+fn fuzz(args: &Args) -> usize {
+    let registry = Registry::discover(&DiscoveryConfig { plugin_dirs: args.plugin_dirs.clone(), ..Default::default() });
+    let formats: Vec<_> = registry
+        .formats()
+        .iter()
+        .filter(|f| f.info.reads && (args.formats.is_empty() || args.formats.contains(&f.info.id)))
+        .collect();
+    let _ = std::fs::create_dir_all(&args.findings);
+    let mut rng = Rng::new(args.seed);
+    let mut findings = 0;
+    for format in formats {
+        let seeds = seeds(format, &args.roots, 512 << 10);
+        if seeds.is_empty() {
+            println!("{:<10} no seeds", format.info.id);
+            continue;
+        }
+        let budget = Duration::from_secs(args.seconds);
+        let started = Instant::now();
+        let mut cases = 0u64;
+        while started.elapsed() < budget {
+            let mut bundle = seeds[rng.below(seeds.len())].clone();
+            mutate(&mut bundle, &mut rng);
+            let case = Case { format: format.info.id.clone(), bundle };
+            // On disk first: if this case kills the process, the driver keeps it.
+            let text = serde_json::to_string(&case).unwrap_or_default();
+            if let Err(e) = std::fs::write(&args.case_file, &text) {
+                eprintln!("toolport-fuzz: cannot write {}: {e}", args.case_file.display());
+                return findings + 1;
+            }
+            cases += 1;
+            let kind = match run(format, &case) {
+                Verdict::Fine => continue,
+                Verdict::Panicked(message) => format!("panic: {message}"),
+                Verdict::Slow(took) => format!("slow: {took:?}"),
+            };
+            findings += 1;
+            let name = format!("{}-{}-{}.json", format.info.id, args.seed, cases);
+            let _ = std::fs::write(args.findings.join(&name), &text);
+            println!("{:<10} finding {name}: {kind}", format.info.id);
+        }
+        println!("{:<10} {cases} cases in {:.1?}", format.info.id, started.elapsed());
+    }
+    let _ = std::fs::remove_file(&args.case_file);
+    findings
+}
