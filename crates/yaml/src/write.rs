@@ -1,0 +1,297 @@
+//! `serde_json::Value` to block-style YAML.
+//!
+//! The layout is the one serde_yaml 0.9 (libyaml) wrote, so that outputs stay byte-identical:
+//! two-space indentation, a sequence under a key not indented (`key:\n- a`), `- - a` and
+//! `- key: v` compact, empty collections as `[]` and `{}`, keys longer than 128 bytes or
+//! spanning lines as explicit `? key` entries, multi-line strings as `|` block scalars, and
+//! libyaml's choice between plain, single-quoted and double-quoted scalars. One rule is new:
+//! a string is never written plain when a YAML 1.1 reader (PyYAML, SnakeYAML) would read it
+//! as something else ([`retyped_when_plain`]), and U+2028/U+2029, which are line breaks in
+//! YAML 1.1 but not in 1.2, are always escaped.
+
+use serde_json::{Map, Value};
+
+use crate::scalar::retyped_when_plain;
+
+/// libyaml's (and so serde_yaml's) indentation step.
+const INDENT: usize = 2;
+/// The longest key (in bytes) written as an implicit `key: value` entry, as in libyaml.
+const SIMPLE_KEY_MAX: usize = 128;
+
+pub(crate) fn to_string(value: &Value) -> String {
+    let mut writer = Writer { out: String::new() };
+    match value {
+        Value::Object(map) if !map.is_empty() => writer.mapping(map, 0, false),
+        Value::Array(items) if !items.is_empty() => writer.sequence(items, 0, false),
+        // A scalar alone: libyaml indents a block scalar's lines by one step.
+        scalar => writer.scalar(scalar, 0),
+    }
+    writer.out
+}
+
+struct Writer {
+    out: String,
+}
+
+impl Writer {
+    fn pad(&mut self, column: usize) {
+        self.out.extend(std::iter::repeat_n(' ', column));
+    }
+
+    /// A mapping whose keys are at column `indent`; `inline` when the cursor is already there
+    /// (after `- ` or `? `/`: `).
+    fn mapping(&mut self, map: &Map<String, Value>, indent: usize, inline: bool) {
+        for (i, (key, value)) in map.iter().enumerate() {
+            if i > 0 || !inline {
+                self.pad(indent);
+            }
+            let analysis = Analysis::of(key);
+            if !analysis.line_breaks && key.len() <= SIMPLE_KEY_MAX {
+                self.string(key, &analysis, true, indent);
+                self.out.push(':');
+                self.value_after_key(value, indent);
+            } else {
+                self.out.push('?');
+                self.node_after_indicator(&Value::String(key.clone()), indent);
+                self.pad(indent);
+                self.out.push(':');
+                self.node_after_indicator(value, indent);
+            }
+        }
+    }
+
+    /// A sequence whose dashes are at column `indent`.
+    fn sequence(&mut self, items: &[Value], indent: usize, inline: bool) {
+        for (i, item) in items.iter().enumerate() {
+            if i > 0 || !inline {
+                self.pad(indent);
+            }
+            self.out.push('-');
+            self.node_after_indicator(item, indent);
+        }
+    }
+
+    /// The value of an implicit key, the cursor right after `key:`.
+    fn value_after_key(&mut self, value: &Value, indent: usize) {
+        match value {
+            Value::Object(map) if !map.is_empty() => {
+                self.out.push('\n');
+                self.mapping(map, indent + INDENT, false);
+            }
+            Value::Array(items) if !items.is_empty() => {
+                self.out.push('\n');
+                self.sequence(items, indent, false);
+            }
+            scalar => {
+                self.out.push(' ');
+                self.scalar(scalar, indent);
+            }
+        }
+    }
+
+    /// A node after `-`, `?` or `:` in a collection at column `indent`: collections start on
+    /// the same line, compact.
+    fn node_after_indicator(&mut self, value: &Value, indent: usize) {
+        self.out.push(' ');
+        match value {
+            Value::Object(map) if !map.is_empty() => self.mapping(map, indent + INDENT, true),
+            Value::Array(items) if !items.is_empty() => self.sequence(items, indent + INDENT, true),
+            scalar => self.scalar(scalar, indent),
+        }
+    }
+
+    /// A scalar or empty collection in a collection at column `indent`, then a line break.
+    fn scalar(&mut self, value: &Value, indent: usize) {
+        match value {
+            Value::Null => self.out.push_str("null"),
+            Value::Bool(b) => self.out.push_str(if *b { "true" } else { "false" }),
+            Value::Number(n) => self.out.push_str(&n.to_string()),
+            Value::String(s) => {
+                if self.string(s, &Analysis::of(s), false, indent) {
+                    return;
+                }
+            }
+            Value::Array(_) => self.out.push_str("[]"),
+            Value::Object(_) => self.out.push_str("{}"),
+        }
+        self.out.push('\n');
+    }
+
+    /// A string in the style libyaml would choose for serde_yaml's request, plus the YAML 1.1
+    /// rule. Returns whether it ended the line (a block scalar does).
+    fn string(&mut self, s: &str, analysis: &Analysis, simple_key: bool, indent: usize) -> bool {
+        match analysis.style(s, simple_key) {
+            Style::Plain => self.out.push_str(s),
+            Style::SingleQuoted => {
+                self.out.push('\'');
+                self.out.push_str(&s.replace('\'', "''"));
+                self.out.push('\'');
+            }
+            Style::DoubleQuoted => double_quoted(&mut self.out, s),
+            Style::Literal => {
+                self.literal(s, indent + INDENT);
+                return true;
+            }
+        }
+        false
+    }
+
+    /// `|` with libyaml's hints (indentation indicator when the text starts with a space or a
+    /// break, `-` without a final break, `+` with several), then the lines at `indent`.
+    fn literal(&mut self, s: &str, indent: usize) {
+        self.out.push('|');
+        if s.starts_with([' ', '\n']) {
+            self.out.push_str(&INDENT.to_string());
+        }
+        if s == "\n" || s.ends_with("\n\n") {
+            self.out.push('+');
+        } else if !s.ends_with('\n') {
+            self.out.push('-');
+        }
+        self.out.push('\n');
+        let mut line_start = true;
+        for c in s.chars() {
+            if c == '\n' {
+                line_start = true;
+            } else if line_start {
+                self.pad(indent);
+                line_start = false;
+            }
+            self.out.push(c);
+        }
+        if !line_start {
+            self.out.push('\n');
+        }
+    }
+}
+
+#[derive(Debug, PartialEq)]
+enum Style {
+    Plain,
+    SingleQuoted,
+    DoubleQuoted,
+    Literal,
+}
+
+/// What libyaml's `yaml_emitter_analyze_scalar` finds in a string (block context only).
+#[derive(Default)]
+struct Analysis {
+    line_breaks: bool,
+    block_plain: bool,
+    single_quoted: bool,
+    block: bool,
+}
+
+impl Analysis {
+    fn of(s: &str) -> Self {
+        if s.is_empty() {
+            return Analysis { line_breaks: false, block_plain: true, single_quoted: true, block: false };
+        }
+        let chars: Vec<char> = s.chars().collect();
+        let blank = |i: usize| chars.get(i).is_none_or(|&c| matches!(c, ' ' | '\t') || is_break(c));
+        let mut indicators = s.starts_with("---") || s.starts_with("...");
+        let (mut special, mut line_breaks) = (false, false);
+        let (mut leading, mut trailing_space, mut trailing_break) = (false, false, false);
+        let (mut break_space, mut space_break, mut previous_space, mut previous_break) = (false, false, false, false);
+        for (i, &c) in chars.iter().enumerate() {
+            let followed_by_blank = blank(i + 1);
+            let last = i + 1 == chars.len();
+            if i == 0 {
+                indicators |= matches!(
+                    c,
+                    '#' | ',' | '[' | ']' | '{' | '}' | '&' | '*' | '!' | '|' | '>' | '\'' | '"' | '%' | '@' | '`'
+                ) || (matches!(c, '?' | ':' | '-') && followed_by_blank);
+            } else {
+                indicators |= (c == ':' && followed_by_blank) || (c == '#' && blank(i - 1));
+            }
+            // U+2028 and U+2029 are not libyaml's special characters; they are here, so that
+            // they are escaped: YAML 1.1 reads them as line breaks, YAML 1.2 as text.
+            special |= !is_printable(c) || matches!(c, '\u{2028}' | '\u{2029}');
+            if c == ' ' {
+                leading |= i == 0;
+                trailing_space |= last;
+                break_space |= previous_break;
+                (previous_space, previous_break) = (true, false);
+            } else if is_break(c) {
+                line_breaks = true;
+                leading |= i == 0;
+                trailing_break |= last;
+                space_break |= previous_space;
+                (previous_space, previous_break) = (false, true);
+            } else {
+                (previous_space, previous_break) = (false, false);
+            }
+        }
+        let ruined = space_break || special;
+        Analysis {
+            line_breaks,
+            block_plain: !(leading
+                || trailing_space
+                || trailing_break
+                || break_space
+                || ruined
+                || line_breaks
+                || indicators),
+            single_quoted: !(break_space || ruined),
+            block: !(trailing_space || ruined),
+        }
+    }
+
+    /// serde_yaml asked for a literal block when the string has a `\n`, single quotes when it
+    /// would read back as another type, and let libyaml choose otherwise; libyaml falls back
+    /// from plain to single to double quotes, and from a block to double quotes.
+    fn style(&self, s: &str, simple_key: bool) -> Style {
+        if s.contains('\n') {
+            return if self.block && !simple_key { Style::Literal } else { Style::DoubleQuoted };
+        }
+        if self.block_plain && !retyped_when_plain(s) {
+            Style::Plain
+        } else if self.single_quoted {
+            Style::SingleQuoted
+        } else {
+            Style::DoubleQuoted
+        }
+    }
+}
+
+fn is_break(c: char) -> bool {
+    matches!(c, '\r' | '\n' | '\u{85}' | '\u{2028}' | '\u{2029}')
+}
+
+/// libyaml's printable set: `\n`, ASCII 0x20-0x7E, U+00A0-U+D7FF, U+E000-U+FFFD except the BOM,
+/// and U+10000 up.
+fn is_printable(c: char) -> bool {
+    matches!(c, '\n' | ' '..='~' | '\u{A0}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..) && c != '\u{FEFF}'
+}
+
+fn double_quoted(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        if is_printable(c) && !is_break(c) && !matches!(c, '\u{FEFF}' | '"' | '\\') {
+            out.push(c);
+            continue;
+        }
+        out.push('\\');
+        match c {
+            '\0' => out.push('0'),
+            '\u{7}' => out.push('a'),
+            '\u{8}' => out.push('b'),
+            '\t' => out.push('t'),
+            '\n' => out.push('n'),
+            '\u{B}' => out.push('v'),
+            '\u{C}' => out.push('f'),
+            '\r' => out.push('r'),
+            '\u{1B}' => out.push('e'),
+            '"' => out.push('"'),
+            '\\' => out.push('\\'),
+            '\u{85}' => out.push('N'),
+            '\u{A0}' => out.push('_'),
+            '\u{2028}' => out.push('L'),
+            '\u{2029}' => out.push('P'),
+            c if u32::from(c) <= 0xFF => out.push_str(&format!("x{:02X}", u32::from(c))),
+            c if u32::from(c) <= 0xFFFF => out.push_str(&format!("u{:04X}", u32::from(c))),
+            c => out.push_str(&format!("U{:08X}", u32::from(c))),
+        }
+    }
+    out.push('"');
+}
