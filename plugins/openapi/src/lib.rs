@@ -80,7 +80,7 @@ impl Format for OpenApi {
                 let diagnostics = locate_all(diagnostics, file, text, syntax);
                 Outcome::ok(set, diagnostics)
             }
-            Err(e) => Outcome::fail(locate(e, file, text, syntax)),
+            Err(e) => Outcome::fail(locate(e, file, &toolport_plugin::source::Locator::new(text), syntax)),
         }
     }
 
@@ -137,16 +137,22 @@ pub(crate) fn parse_any(file: &str, text: &str) -> Result<(Value, &'static str),
     toolport_yaml::parse(file, text).map(|v| (v, "yaml"))
 }
 
-/// Locates the first diagnostics (each lookup scans the text; a huge document may have
-/// hundreds of tolerated defects, and their JSON pointers still say where they are).
+/// Locates the first diagnostics (a huge document may have hundreds of tolerated defects, and
+/// their JSON pointers still say where they are).
 pub(crate) fn locate_all(diagnostics: Vec<Diagnostic>, file: &str, text: &str, syntax: &str) -> Vec<Diagnostic> {
-    diagnostics.into_iter().enumerate().map(|(i, d)| if i < 20 { locate(d, file, text, syntax) } else { d }).collect()
+    let at = toolport_plugin::source::Locator::new(text);
+    diagnostics.into_iter().enumerate().map(|(i, d)| if i < 20 { locate(d, file, &at, syntax) } else { d }).collect()
 }
 
 /// Adds file:line:column to a diagnostic that points into a JSON document.
-pub(crate) fn locate(mut diagnostic: Diagnostic, file: &str, text: &str, syntax: &str) -> Diagnostic {
+pub(crate) fn locate(
+    mut diagnostic: Diagnostic,
+    file: &str,
+    at: &toolport_plugin::source::Locator,
+    syntax: &str,
+) -> Diagnostic {
     if diagnostic.span.is_none() && syntax == "json" && diagnostic.severity != toolport_plugin::Severity::Info {
-        if let Some((line, column)) = toolport_plugin::source::locate_json_pointer(text, &diagnostic.path) {
+        if let Some((line, column)) = at.locate(&diagnostic.path) {
             diagnostic = diagnostic.at(file, line, column);
         }
     } else if diagnostic.span.is_none() && diagnostic.path.is_empty() {
