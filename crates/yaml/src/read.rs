@@ -164,7 +164,11 @@ impl Builder {
     fn close(&mut self) -> Result<(), ReadError> {
         let Some(frame) = self.stack.pop() else { return Ok(()) };
         let value = match frame.open {
-            Open::Sequence(items) => Value::Array(items),
+            Open::Sequence(mut items) => {
+                // Nested one-item sequences would otherwise hold room for four values each.
+                items.shrink_to_fit();
+                Value::Array(items)
+            }
             Open::Mapping(map, _) => Value::Object(map),
         };
         self.complete(Node { value, nodes: frame.nodes, height: frame.height + 1 }, frame.anchor, frame.start)

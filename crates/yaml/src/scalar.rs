@@ -199,12 +199,12 @@ fn timestamp_1_1(text: &str) -> bool {
     if b.get(i) == Some(&b'.') {
         i = digits(b, i + 1, |c| c.is_ascii_digit());
     }
-    i = digits(b, i, |c| c == b' ' || c == b'\t');
-    match b.get(i) {
-        None => i == b.len() && !matches!(b.last(), Some(b' ' | b'\t')),
-        Some(b'Z') => i + 1 == b.len(),
+    let zone = digits(b, i, |c| c == b' ' || c == b'\t');
+    match b.get(zone) {
+        None => zone == i,
+        Some(b'Z') => zone + 1 == b.len(),
         Some(b'+' | b'-') => {
-            let Some(zone_hour) = number(i + 1, 1, 2) else { return false };
+            let Some(zone_hour) = number(zone + 1, 1, 2) else { return false };
             match b.get(zone_hour) {
                 None => true,
                 Some(b':') => number(zone_hour + 1, 2, 2) == Some(b.len()),

@@ -43,6 +43,8 @@ fn values_keep_key_order_and_the_core_schema() {
         ("# only a comment\n", "null"),
         ("---\na: 1\n...\n", r#"{"a": 1}"#),
         ("plain text", r#""plain text""#),
+        ("\u{feff}a: 1\r\nb:\r\n  - x\r\n", r#"{"a": 1, "b": ["x"]}"#),
+        ("%YAML 1.1\n---\na: yes\n", r#"{"a": "yes"}"#),
         ("[~, null, Null, NULL, '', ]", r#"[null, null, null, null, ""]"#),
         ("a:\nb: ~", r#"{"a": null, "b": null}"#),
         ("[true, True, TRUE, false, FALSE]", "[true, true, true, false, false]"),
@@ -165,6 +167,12 @@ fn nesting_is_limited_at_the_node_that_crosses_it() {
         ("[".repeat(20_000), format!("error 1:{} deeper than 128", n + 1)),
         ("{a: ".repeat(20_000), format!("error 1:{} deeper than 128", 4 * n + 1)),
         ("- ".repeat(20_000), format!("error 1:{} deeper than 128", 2 * n + 1)),
+        ("? ".repeat(20_000), format!("error 1:{} deeper than 128", 2 * n + 1)),
+        ("[{".repeat(10_000), format!("error 1:{} deeper than 128", n + 1)),
+        (
+            (0..2_000).map(|i| format!("{}k:\n", " ".repeat(i))).collect(),
+            format!("error {}:{} deeper than 128", n + 1, n + 1),
+        ),
         (format!("key:\n  {}", "[".repeat(20_000)), format!("error 2:{} deeper than 128", n + 2)),
     ];
     for (input, expect) in cases {
