@@ -5,7 +5,10 @@
 //! - start-up: `convert formats` with every plugin loaded (median wall time of 21 runs);
 //! - peak memory (max RSS) of the batch and of the GitHub spec conversion;
 //! - the GitHub and Stripe OpenAPI specs converted to vertex and to gloodata, as a ratio to a
-//!   bare parse + serialize of the same file with the same libraries.
+//!   bare parse + serialize of the same file with the same libraries;
+//! - scaling (`--scaling-only` runs just this): inputs that once made readers or writers
+//!   super-linear, generated at 1x, 2x, 4x and 8x their base size, with time and peak memory
+//!   at each size and the growth from 1x to 8x (linear is about 8x).
 //!
 //! Timings are wall clock on this machine; only the ratios are meant to be compared.
 
@@ -31,6 +34,11 @@ pub fn run(args: &[String]) -> Result<()> {
     let shm = Path::new("/dev/shm");
     let work = if shm.is_dir() { shm.join("toolport-bench") } else { root().join("target/bench") };
     let _ = std::fs::remove_dir_all(&work);
+    if args.iter().any(|a| a == "--scaling-only") {
+        scaling(&convert, &work)?;
+        let _ = std::fs::remove_dir_all(&work);
+        return Ok(());
+    }
     let inputs = work.join("skydeck");
     generate_skydeck(&inputs, files)?;
 
@@ -106,8 +114,133 @@ pub fn run(args: &[String]) -> Result<()> {
         }
     }
     println!();
+    scaling(&convert, &work)?;
+    println!();
     println!("(work files in {}; removed)", work.display());
     let _ = std::fs::remove_dir_all(&work);
+    Ok(())
+}
+
+/// One scaling case: a generator of an input with `n` units, the file name it needs, and how
+/// convert reads and writes it.
+struct ScalingCase {
+    name: &'static str,
+    base: usize,
+    file: &'static str,
+    args: &'static [&'static str],
+    generate: fn(usize) -> String,
+}
+
+const SCALING: &[ScalingCase] = &[
+    ScalingCase {
+        name: "skydeck: nested arrays at depth 100 (lenient reader)",
+        base: 400,
+        file: "deep.json",
+        args: &["--from", "skydeck", "--to", "gloodata"],
+        generate: |n| {
+            let nest = format!("{}1{}", "[".repeat(100), "]".repeat(100));
+            let list = vec![nest; n].join(", ");
+            format!(
+                "{{\"model_prompt\": \"Say {{{{x}}}}\", \"metadata\": {{\"prompt_name\": \"deep\", \"variables\": [{{\"name\": \"x\", \"type\": \"text\"}}], \"extra\": [{list}],}}}}"
+            )
+        },
+    },
+    ScalingCase {
+        name: "mcp: one located diagnostic per tool",
+        base: 2_000,
+        file: "many.json",
+        args: &["--from", "mcp", "--to", "openai"],
+        generate: |n| {
+            let tools: Vec<String> = (0..n)
+                .map(|i| format!("{{\"name\": \"t{i}\", \"description\": \"d\", \"inputSchema\": {{\"type\": \"object\"}}, \"x-unknown-{i}\": {i}}}"))
+                .collect();
+            format!("{{\"tools\": [\n{}\n]}}", tools.join(",\n"))
+        },
+    },
+    ScalingCase {
+        name: "openapi YAML: flow collections nested 60 deep",
+        base: 300,
+        file: "flow.yaml",
+        args: &["--from", "openapi", "--to", "vertex"],
+        generate: |n| {
+            let nest = format!("{}1{}", "[".repeat(60), "]".repeat(60));
+            let list = vec![nest; n].join(", ");
+            format!("openapi: 3.0.0\ninfo: {{title: t, version: '1'}}\nx-deep: [{list}]\npaths: {{}}\n")
+        },
+    },
+    ScalingCase {
+        name: "one tool with N properties -> skydeck",
+        base: 5_000,
+        file: "wide.json",
+        args: &["--from", "mcp", "--to", "skydeck"],
+        generate: wide_tool,
+    },
+    ScalingCase {
+        name: "one tool with N properties -> gloodata",
+        base: 5_000,
+        file: "wide.json",
+        args: &["--from", "mcp", "--to", "gloodata"],
+        generate: wide_tool,
+    },
+    ScalingCase {
+        name: "one definition used by N operations -> mcp",
+        base: 250,
+        file: "shared.json",
+        args: &["--from", "openapi", "--to", "mcp"],
+        generate: |n| {
+            let properties: Vec<String> =
+                (0..40).map(|i| format!("\"p{i}\": {{\"type\": \"string\", \"description\": \"field {i}\"}}")).collect();
+            let paths: Vec<String> = (0..n)
+                .map(|i| format!("\"/r{i}\": {{\"post\": {{\"operationId\": \"op{i}\", \"requestBody\": {{\"content\": {{\"application/json\": {{\"schema\": {{\"$ref\": \"#/components/schemas/Big\"}}}}}}}}, \"responses\": {{\"200\": {{\"description\": \"ok\", \"content\": {{\"application/json\": {{\"schema\": {{\"$ref\": \"#/components/schemas/Big\"}}}}}}}}}}}}}}"))
+                .collect();
+            format!(
+                "{{\"openapi\": \"3.0.3\", \"info\": {{\"title\": \"t\", \"version\": \"1\"}}, \"paths\": {{{}}}, \"components\": {{\"schemas\": {{\"Big\": {{\"type\": \"object\", \"properties\": {{{}, \"self\": {{\"$ref\": \"#/components/schemas/Big\"}}}}}}}}}}}}",
+                paths.join(", "),
+                properties.join(", ")
+            )
+        },
+    },
+];
+
+fn wide_tool(n: usize) -> String {
+    let properties: Vec<String> =
+        (0..n).map(|i| format!("\"field_{i}\": {{\"type\": \"string\", \"description\": \"Field {i}\"}}")).collect();
+    format!(
+        "{{\"tools\": [{{\"name\": \"wide\", \"description\": \"d\", \"inputSchema\": {{\"type\": \"object\", \"properties\": {{{}}}}}}}]}}",
+        properties.join(", ")
+    )
+}
+
+/// Each scaling case at 1x, 2x, 4x and 8x: time and peak memory, and growth from 1x to 8x.
+fn scaling(convert: &Path, work: &Path) -> Result<()> {
+    println!("scaling: each input at 1x, 2x, 4x, 8x its base size (median of 3; linear growth is about 8x)");
+    for case in SCALING {
+        let dir = work.join("scaling");
+        std::fs::create_dir_all(&dir)?;
+        let mut row = Vec::new();
+        for factor in [1, 2, 4, 8] {
+            let input = dir.join(case.file);
+            std::fs::write(&input, (case.generate)(case.base * factor))?;
+            let out = dir.join("out");
+            let mut args: Vec<&str> = case.args.to_vec();
+            args.extend(["-q", "--force", path(&input), "-o", path(&out)]);
+            let runs = (0..3).map(|_| measure_any(convert, &args)).collect::<Result<Vec<_>>>()?;
+            let (time, rss) = median(runs);
+            row.push((std::fs::metadata(&input)?.len(), time, rss));
+            let _ = std::fs::remove_dir_all(&out);
+            let _ = std::fs::remove_file(&out);
+        }
+        println!("  {}", case.name);
+        for (bytes, time, rss) in &row {
+            println!("    {:>8.1} KB  {:>8.3} s  peak {:>7.1} MiB", *bytes as f64 / 1e3, secs(*time), mib(*rss));
+        }
+        let (first, last) = (&row[0], &row[3]);
+        println!(
+            "    growth 1x -> 8x: time {:.1}x, memory {:.1}x",
+            secs(last.1) / secs(first.1).max(1e-6),
+            last.2 as f64 / first.2.max(1) as f64
+        );
+    }
     Ok(())
 }
 
@@ -136,10 +269,29 @@ fn mb(path: &Path) -> f64 {
 /// Runs a command to completion; returns its wall time and peak resident memory (KiB).
 /// Output is discarded; a failure is an error.
 fn measure(program: &Path, args: &[&str]) -> Result<(Duration, u64)> {
+    let (elapsed, peak, status) = run_measured(program, args)?;
+    if !status.success() {
+        bail!("{} {} failed with {status}", program.display(), args.join(" "));
+    }
+    Ok((elapsed, peak))
+}
+
+/// Like [`measure`], but a refusal of the input (exit 1) is a result too; only a crash or a
+/// usage error is an error.
+fn measure_any(program: &Path, args: &[&str]) -> Result<(Duration, u64)> {
+    let (elapsed, peak, status) = run_measured(program, args)?;
+    if !matches!(status.code(), Some(0 | 1)) {
+        bail!("{} {} failed with {status}", program.display(), args.join(" "));
+    }
+    Ok((elapsed, peak))
+}
+
+fn run_measured(program: &Path, args: &[&str]) -> Result<(Duration, u64, std::process::ExitStatus)> {
     let start = Instant::now();
     let mut child = Command::new(program)
         .args(args)
         .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
         .spawn()
         .with_context(|| format!("running {}", program.display()))?;
     let pid = child.id();
@@ -154,11 +306,7 @@ fn measure(program: &Path, args: &[&str]) -> Result<(Duration, u64)> {
         }
         std::thread::sleep(Duration::from_millis(1));
     };
-    let elapsed = start.elapsed();
-    if !status.success() {
-        bail!("{} {} failed with {status}", program.display(), args.join(" "));
-    }
-    Ok((elapsed, peak))
+    Ok((start.elapsed(), peak, status))
 }
 
 fn vm_hwm(pid: u32) -> Option<u64> {

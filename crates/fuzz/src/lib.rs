@@ -25,6 +25,36 @@ pub const SLOW: Duration = Duration::from_secs(2);
 pub struct Case {
     pub format: String,
     pub bundle: Bundle,
+    /// For a kept regression: what reading it must give besides not panicking.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expect: Option<Expect>,
+}
+
+/// What a regression case must read as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Expect {
+    /// Read without an error.
+    Read,
+    /// Refused: errors, each an `input/*` error that says where (a line and column or a path).
+    LocatedError,
+}
+
+/// Checks a case's [`Expect`]ation; `Err` says what was read instead.
+pub fn check_expectation(format: &FormatEntry, case: &Case) -> Result<(), String> {
+    let Some(expect) = case.expect else { return Ok(()) };
+    let read = format.format.read(&case.bundle, &Options::default());
+    let errors: Vec<&Diagnostic> = read.diagnostics.iter().filter(|d| d.is_error()).collect();
+    let located = |d: &&Diagnostic| d.code.starts_with("input/") && (d.span.is_some() || !d.path.is_empty());
+    match expect {
+        Expect::Read if read.value.is_some() && errors.is_empty() => Ok(()),
+        // Errors fail the conversion whether or not the reader also returned a model.
+        Expect::LocatedError if !errors.is_empty() && errors.iter().all(located) => Ok(()),
+        _ => Err(format!(
+            "expected {expect:?}, read {:?}",
+            read.diagnostics.iter().map(ToString::to_string).collect::<Vec<_>>()
+        )),
+    }
 }
 
 /// What running a case showed.

@@ -88,7 +88,7 @@ fn fuzz(args: &Args) -> usize {
         while started.elapsed() < budget {
             let mut bundle = seeds[rng.below(seeds.len())].clone();
             mutate(&mut bundle, &mut rng);
-            let case = Case { format: format.info.id.clone(), bundle };
+            let case = Case { format: format.info.id.clone(), bundle, expect: None };
             // On disk first: if this case kills the process, the driver keeps it.
             let text = serde_json::to_string(&case).unwrap_or_default();
             if let Err(e) = std::fs::write(&args.case_file, &text) {

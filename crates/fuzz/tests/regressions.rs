@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use toolport_fuzz::{Verdict, regressions, run};
+use toolport_fuzz::{Verdict, check_expectation, regressions, run};
 use toolport_host::Registry;
 use toolport_host::discovery::DiscoveryConfig;
 
@@ -13,7 +13,7 @@ fn build_dir() -> PathBuf {
 }
 
 #[test]
-fn every_kept_finding_reads_and_writes_without_a_panic() {
+fn every_kept_finding_reads_as_expected_without_a_panic() {
     let registry = Registry::discover(&DiscoveryConfig { plugin_dirs: vec![build_dir()], ..Default::default() });
     assert!(registry.format("skydeck").is_ok(), "plugins are built next to the binaries; run `cargo xtask test`");
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/regressions");
@@ -26,10 +26,12 @@ fn every_kept_finding_reads_and_writes_without_a_panic() {
                 let format = registry.format(&case.format).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
                 if let Verdict::Panicked(message) = run(format, case) {
                     failures.push(format!("{}: {message}", path.display()));
+                } else if let Err(message) = check_expectation(format, case) {
+                    failures.push(format!("{}: {message}", path.display()));
                 }
             }
             (cases.len(), failures)
         });
     let (count, failures) = replay.unwrap().join().unwrap();
-    assert!(failures.is_empty(), "{} of {count} cases panic:\n{}", failures.len(), failures.join("\n"));
+    assert!(failures.is_empty(), "{} of {count} cases fail:\n{}", failures.len(), failures.join("\n"));
 }
