@@ -59,7 +59,7 @@ fn flow_too_deep(text: &str, error: &ScanError) -> ReadError {
     }
 }
 
-const TOO_DEEP: &str = "nesting deeper than";
+const TOO_DEEP: &str = "collections nested deeper than";
 
 enum Failure {
     Scan(ScanError),
