@@ -100,11 +100,26 @@ impl<'t> Locator<'t> {
     pub fn line_column(&self, offset: usize) -> (u32, u32) {
         let text: &str = &self.text;
         let offset = floor_char_boundary(text, offset.min(text.len()));
-        let lines = self.lines.get_or_init(|| Lines::new(text));
-        let line = lines.starts.partition_point(|&start| start <= offset);
-        let line_start = lines.starts[line - 1];
+        let (line, line_start) = self.line_of(offset);
+        let lines = self.lines();
         let column = lines.chars_before(text, offset) - lines.chars_before(text, line_start) + 1;
         (line as u32, column as u32)
+    }
+
+    /// Byte offset where the line holding `offset` starts.
+    pub fn line_start(&self, offset: usize) -> usize {
+        self.line_of(offset.min(self.text.len())).1
+    }
+
+    /// The 1-based line of `offset` and the offset it starts at.
+    fn line_of(&self, offset: usize) -> (usize, usize) {
+        let starts = &self.lines().starts;
+        let line = starts.partition_point(|&start| start <= offset);
+        (line, starts[line - 1])
+    }
+
+    fn lines(&self) -> &Lines {
+        self.lines.get_or_init(|| Lines::new(&self.text))
     }
 
     /// Byte offset of the value at `pointer` in the JSON text: keys and array indices are
@@ -388,6 +403,9 @@ mod tests {
         let locator = Locator::new(text.as_str());
         for offset in 0..=text.len() + 2 {
             assert_eq!(locator.line_column(offset), line_column(&text, offset), "offset {offset}");
+            let start =
+                text.as_bytes()[..offset.min(text.len())].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+            assert_eq!(locator.line_start(offset), start, "offset {offset}");
         }
     }
 

@@ -62,7 +62,7 @@ impl Format for Raycast {
             let value = if file.ends_with(".yaml") {
                 toolport_yaml::parse(file, text).ok()
             } else if file.ends_with(".json5") {
-                json5::from_str::<Value>(text).ok()
+                read::parse_json5(file, text).ok()
             } else {
                 serde_json::from_str::<Value>(text).ok()
             };

@@ -2,7 +2,8 @@
 //! and each tool's TypeScript file.
 
 use serde_json::{Map, Value, json};
-use toolport_plugin::source::{child, locate_json_pointer, parse_json};
+use toolport_plugin::nesting::{self, Syntax};
+use toolport_plugin::source::{Locator, child, parse_json};
 use toolport_plugin::{Bundle, Creator, Diagnostic, Icon, Outcome, Tool, ToolSet, Version, codes};
 
 use crate::{AI_FILES, FORMAT_ID, evals, ts};
@@ -60,12 +61,12 @@ pub fn read(bundle: &Bundle) -> Outcome<ToolSet> {
             None
         }
     };
-    let package_text = bundle.get(&package_path).unwrap_or_default();
+    let package_at = Locator::new(bundle.get(&package_path).unwrap_or_default());
     let mut model = ToolSet::default();
     let mut extras = Map::new();
     if let Some(package) = &package {
-        read_manifest(package, package_text, &package_path, &mut model, &mut extras, &mut diagnostics);
-        read_tools(bundle, &root, package, package_text, &package_path, &mut model, &mut extras, &mut diagnostics);
+        read_manifest(package, &package_at, &package_path, &mut model, &mut extras, &mut diagnostics);
+        read_tools(bundle, &root, package, &package_at, &package_path, &mut model, &mut extras, &mut diagnostics);
     } else {
         extras.insert("no_package_json".into(), Value::Bool(true));
     }
@@ -85,7 +86,7 @@ pub fn read(bundle: &Bundle) -> Outcome<ToolSet> {
         match parse_ai_file(file, &path, text) {
             Ok(value) => {
                 if let Some(package_ai) = package_ai {
-                    let (ai_line, ai_column) = locate_json_pointer(package_text, "/ai").unwrap_or((1, 1));
+                    let (ai_line, ai_column) = package_at.locate("/ai").unwrap_or((1, 1));
                     diagnostics.push(
                         Diagnostic::warning(
                             codes::INPUT_TOLERATED,
@@ -111,10 +112,11 @@ pub fn read(bundle: &Bundle) -> Outcome<ToolSet> {
                 }
                 let mut found = Vec::new();
                 read_ai(&ai, file, if wrapped { "/ai" } else { "" }, &mut model, &mut extras, &mut found);
+                let ai_at = Locator::new(text);
                 for d in &mut found {
                     if d.span.is_none()
                         && !file.ends_with(".yaml")
-                        && let Some((line, column)) = locate_json_pointer(text, &d.path)
+                        && let Some((line, column)) = ai_at.locate(&d.path)
                     {
                         d.span = Some(toolport_plugin::SourceSpan { file: path.clone(), line, column });
                     }
@@ -141,7 +143,7 @@ pub fn read(bundle: &Bundle) -> Outcome<ToolSet> {
             && !d.path.is_empty()
             && d.path.starts_with("/")
             && package.is_some()
-            && let Some((line, column)) = locate_json_pointer(package_text, &d.path)
+            && let Some((line, column)) = package_at.locate(&d.path)
         {
             d.span = Some(toolport_plugin::SourceSpan { file: package_path.clone(), line, column });
         }
@@ -153,21 +155,28 @@ fn parse_ai_file(file: &str, path: &str, text: &str) -> Result<Value, Diagnostic
     if file.ends_with(".yaml") {
         toolport_yaml::parse(path, text)
     } else if file.ends_with(".json5") {
-        json5::from_str::<Value>(text).map_err(|error| {
-            let json5::Error::Message { msg, location } = &error;
-            let diagnostic = Diagnostic::error(
-                codes::INPUT_SYNTAX,
-                "",
-                format!("invalid JSON5: {}", msg.lines().last().unwrap_or(msg).trim()),
-            );
-            match location {
-                Some(at) => diagnostic.at(path, at.line as u32, at.column as u32),
-                None => diagnostic,
-            }
-        })
+        parse_json5(path, text)
     } else {
         parse_json(path, text)
     }
+}
+
+/// Parses a JSON5 file, refusing nesting deeper than the limit first (json5 recurses once per
+/// level); errors are located in `path`.
+pub fn parse_json5(path: &str, text: &str) -> Result<Value, Diagnostic> {
+    nesting::check(path, text, Syntax::JSON5)?;
+    json5::from_str::<Value>(text).map_err(|error| {
+        let json5::Error::Message { msg, location } = &error;
+        let diagnostic = Diagnostic::error(
+            codes::INPUT_SYNTAX,
+            "",
+            format!("invalid JSON5: {}", msg.lines().last().unwrap_or(msg).trim()),
+        );
+        match location {
+            Some(at) => diagnostic.at(path, at.line as u32, at.column as u32),
+            None => diagnostic,
+        }
+    })
 }
 
 /// `{"ai": {...}}` or the inner object: the ai object, whether it was wrapped, and any other
@@ -231,7 +240,7 @@ fn read_ai(
 
 fn read_manifest(
     package: &Map<String, Value>,
-    text: &str,
+    at: &Locator,
     file: &str,
     model: &mut ToolSet,
     extras: &mut Map<String, Value>,
@@ -282,7 +291,7 @@ fn read_manifest(
         };
         if !mapped {
             if MAPPED_KEYS.contains(&key.as_str()) {
-                let (line, column) = locate_json_pointer(text, &child("", key)).unwrap_or((1, 1));
+                let (line, column) = at.locate(&child("", key)).unwrap_or((1, 1));
                 diagnostics.push(
                     Diagnostic::warning(
                         codes::INPUT_INVALID,
@@ -304,7 +313,7 @@ fn read_tools(
     bundle: &Bundle,
     root: &str,
     package: &Map<String, Value>,
-    text: &str,
+    at: &Locator,
     file: &str,
     model: &mut ToolSet,
     extras: &mut Map<String, Value>,
@@ -317,7 +326,7 @@ fn read_tools(
     for (index, entry) in tools.iter().enumerate() {
         let path = child("/tools", index.to_string());
         let Some(object) = entry.as_object().filter(|o| o.get("name").is_some_and(Value::is_string)) else {
-            let (line, column) = locate_json_pointer(text, &path).unwrap_or((1, 1));
+            let (line, column) = at.locate(&path).unwrap_or((1, 1));
             diagnostics.push(
                 Diagnostic::warning(codes::INPUT_INVALID, &path, "a tool entry needs a `name`; kept as written")
                     .at(file, line, column),
@@ -363,7 +372,7 @@ fn read_tools(
                 }
             }
             _ => {
-                let (line, column) = locate_json_pointer(text, &path).unwrap_or((1, 1));
+                let (line, column) = at.locate(&path).unwrap_or((1, 1));
                 diagnostics.push(
                     Diagnostic::warning(
                         codes::INPUT_MISSING_FILE,

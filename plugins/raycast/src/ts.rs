@@ -6,7 +6,7 @@
 //! What cannot be resolved (a type imported from a package) becomes a warning with
 //! file:line:column and a loosely typed parameter; a syntax error becomes an error diagnostic.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use oxc_allocator::Allocator;
 use oxc_ast::Comment;
@@ -14,7 +14,8 @@ use oxc_ast::ast::*;
 use oxc_parser::Parser;
 use oxc_span::{GetSpan, SourceType, Span};
 use serde_json::Value;
-use toolport_plugin::source::line_column;
+use toolport_plugin::nesting::{self, Syntax};
+use toolport_plugin::source::Locator;
 use toolport_plugin::{
     Bundle, Confirmation, ConfirmationInfo, Diagnostic, EnumValue, Parameter, Property, Schema, SchemaType, codes,
 };
@@ -23,6 +24,10 @@ use toolport_plugin::{
 const MAX_DEPTH: usize = 12;
 /// How many files one tool may pull in through relative imports.
 const MAX_MODULES: usize = 32;
+/// How many types one tool's input may expand to. Depth alone does not bound the work: a
+/// type whose members all refer to the next type doubles it at every level, so within
+/// [`MAX_DEPTH`] a small file could expand to billions of nodes.
+const TYPE_BUDGET: usize = 20_000;
 
 /// What a tool file says about its tool.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -36,7 +41,11 @@ pub struct TsTool {
 struct Module<'a> {
     path: String,
     text: &'a str,
+    /// Positions in `text`, indexed once for every diagnostic.
+    at: Locator<'a>,
     program: Program<'a>,
+    /// The leading comments attached to each token start (indices into `program.comments`).
+    leading: HashMap<u32, Vec<usize>>,
 }
 
 struct Ctx<'a, 'm> {
@@ -44,6 +53,11 @@ struct Ctx<'a, 'm> {
     diagnostics: Vec<Diagnostic>,
     /// Unresolved names already reported (one warning per name and file).
     reported: HashSet<(usize, String)>,
+    /// Types still to expand before [`TYPE_BUDGET`] is spent.
+    budget: usize,
+    /// Types reported as nesting too deeply (module, start): one warning each, however
+    /// often the type is reached.
+    too_deep: HashSet<(usize, u32)>,
 }
 
 /// Reads the tool file at `path` in `bundle`. `None` when the file does not parse at all.
@@ -71,7 +85,13 @@ pub fn extract(bundle: &Bundle, path: &str, diagnostics: &mut Vec<Diagnostic>) -
             }
         }
     }
-    let mut ctx = Ctx { modules: &modules, diagnostics: Vec::new(), reported: HashSet::new() };
+    let mut ctx = Ctx {
+        modules: &modules,
+        diagnostics: Vec::new(),
+        reported: HashSet::new(),
+        budget: TYPE_BUDGET,
+        too_deep: HashSet::new(),
+    };
     let tool = ctx.tool();
     diagnostics.append(&mut ctx.diagnostics);
     Some(tool)
@@ -83,11 +103,17 @@ fn parse<'a>(
     text: &'a str,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Module<'a>> {
+    // oxc parses recursively: refuse what nests too deeply before it runs.
+    if let Err(error) = nesting::check(path, text, Syntax::TYPESCRIPT) {
+        diagnostics.push(error);
+        return None;
+    }
     let source_type = if path.ends_with(".tsx") { SourceType::tsx() } else { SourceType::ts() };
     let parsed = Parser::new(allocator, text, source_type).parse();
+    let at = Locator::new(text);
     for error in parsed.diagnostics.iter() {
         let offset = error.labels.first().map_or(0, |l| l.offset());
-        let (line, column) = line_column(text, offset as usize);
+        let (line, column) = at.line_column(offset as usize);
         diagnostics.push(
             Diagnostic::error(codes::INPUT_SYNTAX, "", format!("TypeScript syntax error: {}", error.message))
                 .at(path, line, column),
@@ -96,7 +122,13 @@ fn parse<'a>(
     if parsed.panicked {
         return None;
     }
-    Some(Module { path: path.to_owned(), text, program: parsed.program })
+    let mut leading: HashMap<u32, Vec<usize>> = HashMap::new();
+    for (index, comment) in parsed.program.comments.iter().enumerate() {
+        if comment.is_leading() {
+            leading.entry(comment.attached_to).or_default().push(index);
+        }
+    }
+    Some(Module { path: path.to_owned(), text, at, program: parsed.program, leading })
 }
 
 fn relative_imports(module: &Module) -> Vec<String> {
@@ -163,8 +195,32 @@ impl<'a, 'm> Ctx<'a, 'm> {
 
     fn warn(&mut self, module: usize, span: Span, code: &str, message: String) {
         let m = &self.modules[module];
-        let (line, column) = line_column(m.text, span.start as usize);
+        let (line, column) = m.at.line_column(span.start as usize);
         self.diagnostics.push(Diagnostic::warning(code, "", message).at(m.path.clone(), line, column));
+    }
+
+    /// Takes one type from the budget; when it is spent, says so once (at `span`) and false.
+    fn spend(&mut self, module: usize, span: Span) -> bool {
+        match self.budget {
+            0 => false,
+            1 => {
+                self.budget = 0;
+                self.warn(
+                    module,
+                    span,
+                    codes::INPUT_UNSUPPORTED,
+                    format!(
+                        "the input's types expand to more than {TYPE_BUDGET} types; this one and the rest are read \
+                         as any value"
+                    ),
+                );
+                false
+            }
+            _ => {
+                self.budget -= 1;
+                true
+            }
+        }
     }
 
     fn tool(&mut self) -> TsTool {
@@ -334,21 +390,18 @@ impl<'a, 'm> Ctx<'a, 'm> {
 
     /// The properties of an object type, or `None` when the type is not an object.
     fn object_members(&mut self, module: usize, ty: &'m TSType<'a>, depth: usize) -> Option<Vec<Property>> {
-        if depth > MAX_DEPTH {
+        if depth > MAX_DEPTH || !self.spend(module, ty.span()) {
             return None;
         }
         match ty {
             TSType::TSTypeLiteral(literal) => Some(self.members(module, &literal.members, depth)),
             TSType::TSParenthesizedType(inner) => self.object_members(module, &inner.type_annotation, depth),
             TSType::TSIntersectionType(intersection) => {
-                let mut out: Vec<Property> = Vec::new();
+                let mut all: Vec<Property> = Vec::new();
                 for part in &intersection.types {
-                    for property in self.object_members(module, part, depth + 1)? {
-                        out.retain(|p| p.name != property.name);
-                        out.push(property);
-                    }
+                    all.extend(self.object_members(module, part, depth + 1)?);
                 }
-                Some(out)
+                Some(override_properties(Vec::new(), all))
             }
             TSType::TSTypeReference(reference) => self.reference_members(module, reference, depth),
             _ => None,
@@ -404,11 +457,8 @@ impl<'a, 'm> Ctx<'a, 'm> {
                             out.extend(inherited.unwrap_or_default());
                         }
                     }
-                    for property in self.members(m, &interface.body.body, depth + 1) {
-                        out.retain(|p| p.name != property.name);
-                        out.push(property);
-                    }
-                    Some(out)
+                    let own = self.members(m, &interface.body.body, depth + 1);
+                    Some(override_properties(out, own))
                 }
                 (_, TypeDef::Enum(_)) => None,
             },
@@ -453,13 +503,18 @@ impl<'a, 'm> Ctx<'a, 'm> {
 
     /// The schema of a type and whether the type admits `undefined` (an optional value).
     fn schema(&mut self, module: usize, ty: &'m TSType<'a>, depth: usize) -> (Schema, bool) {
+        if !self.spend(module, ty.span()) {
+            return (Schema::default(), false);
+        }
         if depth > MAX_DEPTH {
-            self.warn(
-                module,
-                ty.span(),
-                codes::INPUT_UNSUPPORTED,
-                "the type nests too deeply; read as any value".into(),
-            );
+            if self.too_deep.insert((module, ty.span().start)) {
+                self.warn(
+                    module,
+                    ty.span(),
+                    codes::INPUT_UNSUPPORTED,
+                    "the type nests too deeply; read as any value".into(),
+                );
+            }
             return (Schema::default(), false);
         }
         let plain = |kind| (Schema::of(kind), false);
@@ -481,7 +536,8 @@ impl<'a, 'm> Ctx<'a, 'm> {
                 (array_of(items), false)
             }
             TSType::TSTypeOperatorType(operator) => match operator.operator {
-                TSTypeOperatorOperator::Readonly => self.schema(module, &operator.type_annotation, depth),
+                // `readonly` chains nest without brackets: each counts as a level.
+                TSTypeOperatorOperator::Readonly => self.schema(module, &operator.type_annotation, depth + 1),
                 TSTypeOperatorOperator::Keyof => (self.keyof(module, &operator.type_annotation, depth), false),
                 TSTypeOperatorOperator::Unique => plain(SchemaType::String),
             },
@@ -1004,6 +1060,16 @@ fn literal_schema(values: Vec<Value>) -> Schema {
     Schema { kind, enumeration: Some(values.into_iter().map(EnumValue::new).collect()), ..Schema::default() }
 }
 
+/// `base` then `later`, where a property replaces every earlier one of its name and takes
+/// its place at the end (as TypeScript's `&` and `extends` do), in linear time.
+fn override_properties(base: Vec<Property>, later: Vec<Property>) -> Vec<Property> {
+    let last: HashMap<&str, usize> = later.iter().enumerate().map(|(i, p)| (p.name.as_str(), i)).collect();
+    let keep_base: Vec<bool> = base.iter().map(|p| !last.contains_key(p.name.as_str())).collect();
+    let keep_later: Vec<bool> = later.iter().enumerate().map(|(i, p)| last[p.name.as_str()] == i).collect();
+    let kept = |(property, keep): (Property, bool)| keep.then_some(property);
+    base.into_iter().zip(keep_base).filter_map(kept).chain(later.into_iter().zip(keep_later).filter_map(kept)).collect()
+}
+
 fn array_of(items: Schema) -> Schema {
     Schema { items: Some(Box::new(items)), ..Schema::of(SchemaType::Array) }
 }
@@ -1077,19 +1143,20 @@ fn comment_text(module: &Module, comment: &Comment) -> String {
     lines.join("\n").trim_matches('\n').trim().to_owned()
 }
 
-fn starts_own_line(text: &str, offset: usize) -> bool {
-    let before = &text[..offset];
-    before[before.rfind('\n').map_or(0, |i| i + 1)..].trim().is_empty()
+fn starts_own_line(module: &Module, offset: usize) -> bool {
+    module.text[module.at.line_start(offset)..offset].trim().is_empty()
 }
 
 /// The comment(s) right before the token at `at`: the last JSDoc block if there is one,
 /// else the other comments joined.
 fn leading_doc(module: &Module, at: u32) -> Option<Doc> {
     let comments: Vec<&Comment> = module
-        .program
-        .comments
-        .iter()
-        .filter(|c| c.attached_to == at && c.is_leading() && starts_own_line(module.text, c.span.start as usize))
+        .leading
+        .get(&at)
+        .into_iter()
+        .flatten()
+        .map(|&index| &module.program.comments[index])
+        .filter(|c| starts_own_line(module, c.span.start as usize))
         .collect();
     if let Some(jsdoc) = comments.iter().rev().find(|c| c.is_jsdoc()) {
         return Some(Doc { text: comment_text(module, jsdoc), is_jsdoc: true });
@@ -1099,19 +1166,18 @@ fn leading_doc(module: &Module, at: u32) -> Option<Doc> {
     (!text.is_empty()).then_some(Doc { text, is_jsdoc: false })
 }
 
-/// A member's doc: its leading comment, else a comment on the same line after it.
+/// A member's doc: its leading comment, else a comment on the same line after it (only the
+/// first comment after the member can be: anything between them would be the first one).
 fn member_doc(module: &Module, span: Span) -> Option<Doc> {
     leading_doc(module, span.start).or_else(|| {
         let end = span.end as usize;
-        module.program.comments.iter().find_map(|c| {
-            let start = c.span.start as usize;
-            let between = module.text.get(end..start)?;
-            (start >= end
-                && !between.contains('\n')
-                && between.trim_matches(|ch: char| ch.is_whitespace() || ch == ';' || ch == ',').is_empty())
-            .then(|| Doc { text: comment_text(module, c), is_jsdoc: false })
-            .filter(|d| !d.text.is_empty())
-        })
+        let comments = &module.program.comments;
+        let c = comments.get(comments.partition_point(|c| (c.span.start as usize) < end))?;
+        let between = module.text.get(end..c.span.start as usize)?;
+        (!between.contains('\n')
+            && between.trim_matches(|ch: char| ch.is_whitespace() || ch == ';' || ch == ',').is_empty())
+        .then(|| Doc { text: comment_text(module, c), is_jsdoc: false })
+        .filter(|d| !d.text.is_empty())
     })
 }
 
