@@ -50,7 +50,9 @@ const SCANNER_FLOW_LIMIT: &str = "recursion limit exceeded";
 
 /// Locates a flow nesting the scanner refused: the text up to the scanner's position ends
 /// inside 255 open collections, so parsing that prefix alone lets the builder report the
-/// level that crosses [`MAX_NESTING`] (the cut-off input fails only later, at its end).
+/// level that crosses [`MAX_NESTING`] (the cut-off input fails only later, at its end). When
+/// the prefix fails first (the collection stands where a block mapping needs a key, which the
+/// scanner insists on at the end of input), the error stays at the scanner's position.
 fn flow_too_deep(text: &str, error: &ScanError) -> ReadError {
     let end = text.char_indices().nth(error.marker().index()).map_or(text.len(), |(at, _)| at);
     match parse_events(&text[..end]) {
