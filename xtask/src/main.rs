@@ -4,7 +4,7 @@
 //!   whole test suite (`cargo test --workspace ARGS`). The CLI tests load the real libraries.
 //! - `convert ARGS`: build `convert` and the plugins, then run `convert ARGS`.
 //! - `dist [DIR]`: release-build `convert` and stage it with its plugins in DIR/ (default
-//!   `dist/`): `DIR/convert` and `DIR/plugins/*`.
+//!   `dist/`): `DIR/convert`, `DIR/toolport-plugin-host` and `DIR/plugins/*`.
 //! - `bench`: the benchmarks (see bench.rs); prints ratios measured in one run.
 //! - `fuzz [--seconds N] [--seed S] [--format ID]...`: mutation fuzzing of every reader (fuzz.rs).
 //! - `new-plugin NAME --path DIR`: scaffold a standalone plugin crate outside the workspace.
@@ -87,6 +87,9 @@ fn dist(dir: PathBuf) -> Result<()> {
     std::fs::create_dir_all(&plugins)?;
     let exe = format!("convert{}", std::env::consts::EXE_SUFFIX);
     std::fs::copy(release.join(&exe), dir.join(&exe))?;
+    // Plugins from elsewhere run in their own process, started from this executable.
+    let helper = format!("toolport-plugin-host{}", std::env::consts::EXE_SUFFIX);
+    std::fs::copy(release.join(&helper), dir.join(&helper))?;
     let mut staged = 0;
     for entry in std::fs::read_dir(&release)? {
         let path = entry?.path();

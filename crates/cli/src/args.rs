@@ -64,6 +64,13 @@ pub struct GlobalArgs {
     /// Look for plugins in DIR first (repeatable). Plugins are native code: only use trusted ones.
     #[arg(long = "plugin-dir", value_name = "DIR", global = true)]
     pub plugin_dirs: Vec<PathBuf>,
+    /// Which plugins run in their own process, where a crash, a hang or a stray print cannot
+    /// take the run down: auto (those not installed beside convert), always, never.
+    #[arg(long, value_name = "WHEN", global = true, default_value = "auto", value_parser = ["auto", "always", "never"])]
+    pub isolate: String,
+    /// Longest an isolated plugin may take over one call before it is stopped.
+    #[arg(long = "plugin-timeout", value_name = "SECONDS", global = true, default_value_t = 60)]
+    pub plugin_timeout: u64,
     /// Print only errors.
     #[arg(long, short, global = true)]
     pub quiet: bool,

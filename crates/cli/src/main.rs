@@ -11,7 +11,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::Parser;
 use toolport_core::{Options, Severity};
-use toolport_host::discovery::DiscoveryConfig;
+use toolport_host::discovery::{DiscoveryConfig, IsolationMode};
 use toolport_host::input::Limits;
 use toolport_host::pipeline::{self, InputItem};
 use toolport_host::{Registry, registry::UnknownFormat};
@@ -94,7 +94,16 @@ fn dispatch(cli: Cli) -> Result<ExitStatus> {
 /// Discovers plugins. Load failures are reported (each names its file) and the rest is used;
 /// finding no format at all is a usage error listing the places searched.
 fn load_registry(global: &GlobalArgs) -> Result<Registry> {
-    let registry = Registry::discover(&DiscoveryConfig::from_environment(global.plugin_dirs.clone()));
+    let mut config = DiscoveryConfig::from_environment(global.plugin_dirs.clone());
+    config.isolation.mode = match global.isolate.as_str() {
+        "always" => IsolationMode::Always,
+        "never" => IsolationMode::Never,
+        _ => IsolationMode::Auto,
+    };
+    let timeout = std::time::Duration::from_secs(global.plugin_timeout.max(1));
+    config.isolation.limits.call_timeout = timeout;
+    config.isolation.limits.load_timeout = config.isolation.limits.load_timeout.min(timeout);
+    let registry = Registry::discover(&config);
     if !global.quiet {
         for error in &registry.load_errors {
             eprintln!("warning: plugin skipped: {error}");

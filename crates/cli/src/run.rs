@@ -168,6 +168,18 @@ pub fn run(registry: &Registry, args: &ConvertArgs, global: &GlobalArgs) -> Resu
     }
 
     // The summary and the report are written whatever happened above.
+    if !global.quiet {
+        let mut used: Vec<&str> = reports.iter().filter_map(|r| r.from.as_deref()).collect();
+        used.push(&to.info.id);
+        used.sort_unstable();
+        used.dedup();
+        for warning in used.iter().filter_map(|id| registry.shadowing_warning(id)) {
+            eprintln!("warning: {warning}");
+        }
+        for warning in registry.plugin_troubles() {
+            eprintln!("warning: {warning}");
+        }
+    }
     let summary = Summary::of(&reports);
     if !global.quiet {
         eprintln!("{}", summary.line());

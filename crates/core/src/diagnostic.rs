@@ -154,6 +154,11 @@ pub mod codes {
 
     /// A plugin panicked, returned invalid JSON or broke the ABI.
     pub const PLUGIN_FAILED: &str = "plugin/failed";
+    /// An isolated plugin's process died during a call: a crash, an abort, a stack overflow,
+    /// running out of its memory limit, or an `exit`.
+    pub const PLUGIN_CRASHED: &str = "plugin/crashed";
+    /// An isolated plugin did not answer within the time limit and was stopped.
+    pub const PLUGIN_TIMEOUT: &str = "plugin/timeout";
 
     /// An output was not written: a collision, an existing file, an input, an unsafe path.
     pub const OUTPUT_REFUSED: &str = "output/refused";

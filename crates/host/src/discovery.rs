@@ -53,16 +53,53 @@ pub struct DiscoveryConfig {
     pub user_data_dir: Option<PathBuf>,
     /// The folder of the running executable.
     pub exe_dir: Option<PathBuf>,
+    pub isolation: Isolation,
+}
+
+/// Which plugins run in their own process.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum IsolationMode {
+    /// Plugins installed with the executable (its folder and `plugins/`) run inside it; every
+    /// other plugin runs in its own process.
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+/// How plugins are isolated: the mode, the plugin host executable, and the child's limits.
+#[derive(Clone, Debug, Default)]
+pub struct Isolation {
+    pub mode: IsolationMode,
+    /// `toolport-plugin-host`; by default next to the running executable.
+    pub helper: Option<PathBuf>,
+    pub limits: crate::transport::IsolationLimits,
+}
+
+/// The plugin host executable's file name on this platform.
+pub const PLUGIN_HOST_EXE: &str = if cfg!(windows) { "toolport-plugin-host.exe" } else { "toolport-plugin-host" };
+
+impl Isolation {
+    /// Whether a plugin found in `search` runs in its own process.
+    pub fn isolates(&self, search: &SearchDir) -> bool {
+        match self.mode {
+            IsolationMode::Always => true,
+            IsolationMode::Never => false,
+            IsolationMode::Auto => search.origin != Origin::BesideExecutable,
+        }
+    }
 }
 
 impl DiscoveryConfig {
     /// Explicit directories plus this process's environment and executable location.
     pub fn from_environment(plugin_dirs: Vec<PathBuf>) -> Self {
+        let exe_dir = std::env::current_exe().ok().and_then(|p| p.parent().map(Path::to_path_buf));
         DiscoveryConfig {
             plugin_dirs,
             env_path: std::env::var_os(PLUGIN_PATH_ENV),
             user_data_dir: user_data_dir(),
-            exe_dir: std::env::current_exe().ok().and_then(|p| p.parent().map(Path::to_path_buf)),
+            exe_dir: exe_dir.clone(),
+            isolation: Isolation { helper: exe_dir.map(|d| d.join(PLUGIN_HOST_EXE)), ..Isolation::default() },
         }
     }
 
@@ -143,6 +180,7 @@ mod tests {
             env_path: Some(std::env::join_paths(["/b", "/c"]).unwrap()),
             user_data_dir: Some("/d".into()),
             exe_dir: Some("/e".into()),
+            isolation: Isolation::default(),
         };
         let got: Vec<(String, Origin, bool)> = config
             .search_dirs()

@@ -6,8 +6,11 @@
 //!   export glue);
 //! - [`registry`] maps format names and aliases to formats, plugin-backed or linked in;
 //! - [`input`] turns a path into a [`toolport_core::Bundle`] with size limits and clear errors;
+//! - [`transport`] reaches a plugin in this process or, isolated, in a child process started
+//!   from the `toolport-plugin-host` executable (its source: `src/bin/toolport-plugin-host.rs`);
 //! - [`output`] plans where a written bundle goes (no path escapes the output directory, no
-//!   input is overwritten, no two outputs collide) and writes atomically.
+//!   input is overwritten, no two outputs collide) and writes atomically;
+//! - [`pipeline`] runs one input: load, detect, read, write.
 //!
 //! Plugins never touch the file system: all I/O is here.
 
@@ -17,5 +20,6 @@ pub mod output;
 pub mod pipeline;
 pub mod plugin;
 pub mod registry;
+pub mod transport;
 
 pub use registry::{FormatEntry, Registry};

@@ -9,6 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::transport::{CallError, Isolated, IsolationLimits, Op, Transport};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -85,14 +86,41 @@ pub enum LoadError {
     ModelVersion { path: PathBuf, found: u32 },
     #[error("{path}: plugin failed to describe itself: {reason}")]
     Describe { path: PathBuf, reason: String },
+    /// Loading in a child process failed; the message names the file.
+    #[error("{0}")]
+    Isolated(String),
 }
 
-/// A loaded plugin library and the formats it exports.
+/// A loaded plugin library and the formats it exports, reached through a [`Transport`].
 #[derive(Debug)]
 pub struct LoadedPlugin {
     pub path: PathBuf,
     pub description: PluginDescription,
+    transport: Box<dyn Transport>,
+    /// Why detection failed (a crash, a time-out), if it did: the plugin is not asked to
+    /// detect again in this run, so one hanging `detect` cannot stall every input.
+    detect_failure: std::sync::Mutex<Option<String>>,
+}
+
+/// A plugin library loaded into this process: calls go straight through its C table.
+#[derive(Debug)]
+struct InProcess {
     table: &'static PluginTable,
+}
+
+impl Transport for InProcess {
+    fn call(&self, op: Op, index: u32, request: &[u8]) -> Result<Vec<u8>, CallError> {
+        let function: CallFn = match op {
+            Op::Detect => self.table.detect,
+            Op::Read => self.table.read,
+            Op::Write => self.table.write,
+        };
+        Ok(take(self.table, function(index, request.as_ptr(), request.len())))
+    }
+
+    fn isolated(&self) -> bool {
+        false
+    }
 }
 
 type EntryFn = unsafe extern "C" fn() -> *const PluginTable;
@@ -149,7 +177,47 @@ impl LoadedPlugin {
                 return Err(LoadError::Describe { path: path_buf, reason });
             }
         };
-        Ok(Arc::new(LoadedPlugin { path: path_buf, description, table }))
+        Ok(Arc::new(LoadedPlugin {
+            path: path_buf,
+            description,
+            transport: Box::new(InProcess { table }),
+            detect_failure: Default::default(),
+        }))
+    }
+
+    /// Loads the library at `path` in a child process started from `helper` (the plugin
+    /// host executable), which runs the same handshake there.
+    pub fn load_isolated(path: &Path, helper: &Path, limits: IsolationLimits) -> Result<Arc<LoadedPlugin>, LoadError> {
+        let (transport, description) = Isolated::start(helper, path, limits).map_err(|reason| {
+            // The child's own load errors name the file already; its crashes and time-outs do not.
+            if reason.contains(&*path.to_string_lossy()) {
+                LoadError::Isolated(reason)
+            } else {
+                LoadError::Isolated(format!("{}: {reason}", path.display()))
+            }
+        })?;
+        Ok(Arc::new(LoadedPlugin {
+            path: path.to_path_buf(),
+            description,
+            transport: Box::new(transport),
+            detect_failure: Default::default(),
+        }))
+    }
+
+    /// Why this plugin's detection failed in this run, if it did.
+    pub fn detect_failure(&self) -> Option<String> {
+        self.detect_failure.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
+    }
+
+    /// Whether the plugin runs in its own process.
+    pub fn isolated(&self) -> bool {
+        self.transport.isolated()
+    }
+
+    /// Calls one function with a JSON request and returns its JSON response, unread: for the
+    /// plugin host executable, which relays calls to a library it loaded in process.
+    pub fn call_raw(&self, op: Op, index: u32, request: &[u8]) -> Result<Vec<u8>, CallError> {
+        self.transport.call(op, index, request)
     }
 
     /// The plugin's formats as [`Format`] values.
@@ -161,21 +229,25 @@ impl LoadedPlugin {
 
     /// Calls one table function with a JSON request and decodes its JSON outcome. A response
     /// that is not valid JSON of the expected shape becomes a failed outcome naming the plugin.
-    fn call<Req: Serialize, T: DeserializeOwned>(
-        &self,
-        function: CallFn,
-        op: &str,
-        index: u32,
-        request: &Req,
-    ) -> Outcome<T> {
+    fn call<Req: Serialize, T: DeserializeOwned>(&self, op: Op, index: u32, request: &Req) -> Outcome<T> {
         let request = match serde_json::to_vec(request) {
             Ok(bytes) => bytes,
-            Err(e) => return Outcome::fail(self.failure(op, &format!("could not encode the request: {e}"))),
+            Err(e) => return Outcome::fail(self.failure(op.name(), &format!("could not encode the request: {e}"))),
         };
-        let buffer = function(index, request.as_ptr(), request.len());
-        let bytes = take(self.table, buffer);
-        decode_message(&bytes)
-            .unwrap_or_else(|e| Outcome::fail(self.failure(op, &format!("returned invalid JSON: {e}"))))
+        match self.transport.call(op, index, &request) {
+            Ok(bytes) => decode_message(&bytes)
+                .unwrap_or_else(|e| Outcome::fail(self.failure(op.name(), &format!("returned invalid JSON: {e}")))),
+            Err(e) => {
+                let code = match e {
+                    CallError::TimedOut(_) => codes::PLUGIN_TIMEOUT,
+                    CallError::Crashed(_) => codes::PLUGIN_CRASHED,
+                    CallError::Spawn(_) => codes::PLUGIN_FAILED,
+                };
+                let mut failure = self.failure(op.name(), &e.to_string());
+                failure.code = code.to_owned();
+                Outcome::fail(failure)
+            }
+        }
     }
 
     fn failure(&self, op: &str, message: &str) -> Diagnostic {
@@ -208,10 +280,15 @@ pub struct PluginFormat {
 }
 
 impl PluginFormat {
+    /// The plugin library this format comes from.
+    pub fn plugin(&self) -> &LoadedPlugin {
+        &self.plugin
+    }
+
     /// Adds the plugin's name to plugin failures so the user knows which library misbehaved.
     fn name_plugin<T>(&self, mut outcome: Outcome<T>, op: &str) -> Outcome<T> {
         for d in &mut outcome.diagnostics {
-            if d.code == codes::PLUGIN_FAILED && !d.message.contains(&*self.plugin.path.to_string_lossy()) {
+            if d.code.starts_with("plugin/") && !d.message.contains(&*self.plugin.path.to_string_lossy()) {
                 d.message = format!(
                     "plugin {} ({}) {op}: {}",
                     self.plugin.description.name,
@@ -229,7 +306,7 @@ impl PluginFormat {
     /// checked) for [`PluginFormat::write_raw`].
     pub fn read_raw(&self, input: &Bundle, options: &Options) -> Outcome<RawModel> {
         let request = ReadRequest { bundle: input, options };
-        let outcome: Outcome<Box<RawValue>> = self.plugin.call(self.plugin.table.read, "read", self.index, &request);
+        let outcome: Outcome<Box<RawValue>> = self.plugin.call(Op::Read, self.index, &request);
         let Outcome { value, diagnostics } = self.name_plugin(outcome, "read");
         let Some(raw) = value else { return Outcome { value: None, diagnostics } };
         let failure = match decode_message::<SchemaVersionOnly>(raw.get().as_bytes()) {
@@ -247,7 +324,7 @@ impl PluginFormat {
     /// Writes a model read by [`PluginFormat::read_raw`] (possibly of another plugin).
     pub fn write_raw(&self, model: &RawModel, options: &Options) -> Outcome<Bundle> {
         let request = WriteRawRequest { model: &model.0, options };
-        let outcome = self.plugin.call(self.plugin.table.write, "write", self.index, &request);
+        let outcome = self.plugin.call(Op::Write, self.index, &request);
         self.name_plugin(outcome, "write")
     }
 }
@@ -258,14 +335,23 @@ impl Format for PluginFormat {
     }
 
     fn detect(&self, input: &Bundle) -> Detection {
+        let mut failure = self.plugin.detect_failure.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if failure.is_some() {
+            return 0;
+        }
+        drop(failure);
         let request = DetectRequest { bundle: input };
-        let outcome: Outcome<Detection> = self.plugin.call(self.plugin.table.detect, "detect", self.index, &request);
+        let outcome: Outcome<Detection> = self.plugin.call(Op::Detect, self.index, &request);
+        if let Some(problem) = outcome.diagnostics.iter().find(|d| d.code.starts_with("plugin/")) {
+            failure = self.plugin.detect_failure.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            failure.get_or_insert_with(|| format!("{} (not asked to detect again)", problem.message));
+        }
         outcome.value.unwrap_or(0)
     }
 
     fn read(&self, input: &Bundle, options: &Options) -> Outcome<ToolSet> {
         let request = ReadRequest { bundle: input, options };
-        let outcome: Outcome<VersionedToolSet> = self.plugin.call(self.plugin.table.read, "read", self.index, &request);
+        let outcome: Outcome<VersionedToolSet> = self.plugin.call(Op::Read, self.index, &request);
         let outcome = self.name_plugin(outcome, "read");
         match outcome.value {
             Some(v) if v.schema_version != MODEL_SCHEMA_VERSION => Outcome::fail(self.plugin.failure(
@@ -279,7 +365,7 @@ impl Format for PluginFormat {
     fn write(&self, model: &ToolSet, options: &Options) -> Outcome<Bundle> {
         let request =
             WriteRequest { model: VersionedModel { schema_version: MODEL_SCHEMA_VERSION, tool_set: model }, options };
-        let outcome = self.plugin.call(self.plugin.table.write, "write", self.index, &request);
+        let outcome = self.plugin.call(Op::Write, self.index, &request);
         self.name_plugin(outcome, "write")
     }
 }

@@ -66,7 +66,16 @@ impl Registry {
                 if !seen_files.insert(key) {
                     continue;
                 }
-                match LoadedPlugin::load(&path) {
+                let loaded = match (&config.isolation.helper, config.isolation.isolates(&search)) {
+                    (Some(helper), true) => LoadedPlugin::load_isolated(&path, helper, config.isolation.limits),
+                    (None, true) => Err(LoadError::Isolated(format!(
+                        "{}: runs in its own process, but no plugin host executable ({}) is known; reinstall convert, or use --isolate never for plugins you trust",
+                        path.display(),
+                        crate::discovery::PLUGIN_HOST_EXE
+                    ))),
+                    (_, false) => LoadedPlugin::load(&path),
+                };
+                match loaded {
                     Ok(plugin) => {
                         for format in plugin.formats() {
                             let entry = FormatEntry {
@@ -121,6 +130,34 @@ impl Registry {
             name: name.to_owned(),
             known: self.formats.iter().map(|f| f.info.id.clone()).collect(),
         })
+    }
+
+    /// Problems plugins had during this run that did not fail an input (a detection that
+    /// crashed or timed out), one line per plugin.
+    pub fn plugin_troubles(&self) -> Vec<String> {
+        let mut seen = HashSet::new();
+        self.formats
+            .iter()
+            .filter_map(|f| f.plugin.as_ref())
+            .filter(|p| seen.insert(p.plugin().path.clone()))
+            .filter_map(|p| p.plugin().detect_failure())
+            .collect()
+    }
+
+    /// A warning for a run that uses format `id` when more than one plugin provides it,
+    /// naming the file used and the files ignored.
+    pub fn shadowing_warning(&self, id: &str) -> Option<String> {
+        let ignored: Vec<String> =
+            self.shadowed.iter().filter(|s| s.id == id).map(|s| s.plugin_path.display().to_string()).collect();
+        if ignored.is_empty() {
+            return None;
+        }
+        let used =
+            self.get(id)?.plugin_path.as_ref().map_or_else(|| "this program".to_owned(), |p| p.display().to_string());
+        Some(format!(
+            "format {id} is provided by more than one plugin: using {used}, ignoring {} (earlier places win; see `convert formats`)",
+            ignored.join(", ")
+        ))
     }
 
     /// The readable formats that recognise this bundle, most confident first (ties in

@@ -1,0 +1,233 @@
+//! Plugins that crash, hang, exit or print cannot take a run down: a plugin from
+//! `--plugin-dir` runs in its own process (isolation `auto`), and each way it can break
+//! becomes an `error[plugin/*]` naming its file while the other inputs and formats go on.
+
+mod support;
+
+use std::path::Path;
+
+use support::*;
+
+/// A plugin folder holding the misbehaving test plugin, and a work folder with one input for
+/// it and one healthy SkyDeck input.
+fn setup() -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let plugins = dir.path().join("plugins");
+    std::fs::create_dir_all(&plugins).unwrap();
+    let library = test_plugin("misbehaves");
+    std::fs::copy(&library, plugins.join(library.file_name().unwrap())).unwrap();
+    std::fs::write(dir.path().join("bad.misbehaving"), "{}").unwrap();
+    std::fs::copy(workspace_root().join("fixtures/skydeck/es-resumen.json"), dir.path().join("good.json")).unwrap();
+    let plugins = plugins.to_str().unwrap().to_owned();
+    (dir, plugins)
+}
+
+fn run_misbehaving(dir: &Path, mode: &str, args: &[&str]) -> Run {
+    require_plugins();
+    let home = tempfile::tempdir().unwrap();
+    let output =
+        command(home.path()).current_dir(dir).env("TOOLPORT_TEST_MISBEHAVE", mode).args(args).output().unwrap();
+    finish(output)
+}
+
+const LIBRARY: &str = "toolport_testplugin_misbehaves";
+
+/// Each crash while reading: the bad input fails with a message naming the plugin file and
+/// what happened; the good input of the same run is converted.
+#[test]
+fn a_crashing_plugin_fails_its_input_and_the_run_goes_on() {
+    let (dir, plugins) = setup();
+    for (mode, code, says) in [
+        ("segfault", "plugin/crashed", "SIGSEGV"),
+        ("bad-pointer", "plugin/crashed", "SIGSEGV"),
+        ("abort", "plugin/crashed", "SIGABRT"),
+        ("stack-overflow", "plugin/crashed", "SIGABRT"),
+        ("out-of-memory", "plugin/crashed", "SIGABRT"),
+        ("huge-length", "plugin/crashed", "killed by"),
+        ("exit", "plugin/crashed", "ended its process (exit code 0)"),
+        ("hang-read", "plugin/timeout", "did not answer within 2 s"),
+    ] {
+        let out = format!("out-{mode}");
+        let run = run_misbehaving(
+            dir.path(),
+            mode,
+            &[
+                "--plugin-dir",
+                &plugins,
+                "--plugin-timeout",
+                "2",
+                "--to",
+                "mcp",
+                "bad.misbehaving",
+                "good.json",
+                "-o",
+                &out,
+            ],
+        );
+        run.expect_code(1);
+        let line = run
+            .stderr
+            .lines()
+            .find(|l| l.contains("bad.misbehaving"))
+            .unwrap_or_else(|| panic!("{mode}: {}", run.stderr));
+        assert!(
+            line.contains(&format!("error[{code}]")) && line.contains(LIBRARY) && line.contains(says),
+            "{mode}: {line}"
+        );
+        assert!(run.stderr.contains("2 inputs: 1 converted"), "{mode}: {}", run.stderr);
+        assert!(dir.path().join(&out).join("good.json").exists(), "{mode}: the healthy input is written");
+    }
+}
+
+#[test]
+fn a_hang_in_writing_is_stopped() {
+    let (dir, plugins) = setup();
+    let run = run_misbehaving(
+        dir.path(),
+        "hang-write",
+        &[
+            "--plugin-dir",
+            &plugins,
+            "--plugin-timeout",
+            "2",
+            "--from",
+            "skydeck",
+            "--to",
+            "misbehaving",
+            "good.json",
+            "-o",
+            "-",
+        ],
+    );
+    run.expect_code(1);
+    assert!(run.stderr.contains("error[plugin/timeout]") && run.stderr.contains(LIBRARY), "{}", run.stderr);
+}
+
+/// A hanging `describe` and a truncated library are listed as broken; the rest loads.
+#[test]
+fn formats_survives_hanging_and_truncated_plugins() {
+    let (dir, plugins) = setup();
+    let gloodata = build_dir().join(format!(
+        "{}toolport_plugin_gloodata{}",
+        std::env::consts::DLL_PREFIX,
+        std::env::consts::DLL_SUFFIX
+    ));
+    let bytes = std::fs::read(gloodata).unwrap();
+    let truncated = Path::new(&plugins).join(format!(
+        "{}toolport_plugin_truncated{}",
+        std::env::consts::DLL_PREFIX,
+        std::env::consts::DLL_SUFFIX
+    ));
+    // Cut inside the loadable segments (the tail of a debug build is debug information).
+    std::fs::write(&truncated, &bytes[..(bytes.len() / 2).min(256 << 10)]).unwrap();
+    let run =
+        run_misbehaving(dir.path(), "hang-describe", &["--plugin-dir", &plugins, "--plugin-timeout", "2", "formats"]);
+    run.expect_code(0);
+    let all = format!("{}{}", run.stdout, run.stderr);
+    let hang = all.lines().find(|l| l.contains(LIBRARY)).unwrap_or_else(|| panic!("{all}"));
+    assert!(hang.contains("did not finish loading within 2 s"), "{hang}");
+    let broken = all.lines().find(|l| l.contains("toolport_plugin_truncated")).unwrap_or_else(|| panic!("{all}"));
+    assert!(broken.contains("crashed while loading") || broken.contains("cannot be loaded"), "{broken}");
+    assert!(run.stdout.lines().any(|l| l.starts_with("gloodata")), "the built-in formats still load:\n{}", run.stdout);
+}
+
+/// Detection that hangs costs one time limit, is reported once, and detection goes on with
+/// the other formats.
+#[test]
+fn a_hanging_detect_is_stopped_once_and_named() {
+    let (dir, plugins) = setup();
+    std::fs::copy(dir.path().join("good.json"), dir.path().join("second.json")).unwrap();
+    let run = run_misbehaving(
+        dir.path(),
+        "hang-detect",
+        &[
+            "--plugin-dir",
+            &plugins,
+            "--plugin-timeout",
+            "2",
+            "--to",
+            "gloodata",
+            "good.json",
+            "second.json",
+            "-o",
+            "out",
+        ],
+    );
+    run.expect_code(0);
+    let warnings: Vec<&str> = run.stderr.lines().filter(|l| l.contains(LIBRARY)).collect();
+    assert_eq!(warnings.len(), 1, "{}", run.stderr);
+    assert!(warnings[0].contains("detect: did not answer within 2 s"), "{}", warnings[0]);
+    assert!(dir.path().join("out/good.json").exists() && dir.path().join("out/second.json").exists());
+}
+
+/// What a plugin prints goes to standard error, never into the converted document.
+#[test]
+fn a_printing_plugin_cannot_corrupt_standard_output() {
+    let (dir, plugins) = setup();
+    let run = run_misbehaving(
+        dir.path(),
+        "stdout",
+        &["-q", "--plugin-dir", &plugins, "--from", "misbehaving", "--to", "mcp", "bad.misbehaving", "-o", "-"],
+    );
+    run.expect_code(0);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{e}: {}", run.stdout));
+    assert!(doc.get("tools").is_some(), "{doc}");
+    assert!(run.stderr.contains("noise from a plugin that prints"), "{}", run.stderr);
+}
+
+/// A plugin that provides a format another plugin provides: a warning naming both files on
+/// every run that uses the format.
+#[test]
+fn a_shadowed_format_is_a_warning_naming_both_files() {
+    let (dir, plugins) = setup();
+    let name = |stem: &str| format!("{}{stem}{}", std::env::consts::DLL_PREFIX, std::env::consts::DLL_SUFFIX);
+    std::fs::copy(
+        build_dir().join(name("toolport_plugin_mcp")),
+        Path::new(&plugins).join(name("toolport_plugin_my_mcp")),
+    )
+    .unwrap();
+    let run = run_misbehaving(dir.path(), "", &["--plugin-dir", &plugins, "--to", "mcp", "good.json", "-o", "-"]);
+    run.expect_code(0);
+    let warning = run
+        .stderr
+        .lines()
+        .find(|l| l.contains("format mcp is provided by more than one plugin"))
+        .unwrap_or_else(|| panic!("{}", run.stderr));
+    assert!(
+        warning.contains("toolport_plugin_my_mcp")
+            && warning.contains(&build_dir().join(name("toolport_plugin_mcp")).display().to_string()),
+        "{warning}"
+    );
+    let other =
+        run_misbehaving(dir.path(), "", &["--plugin-dir", &plugins, "--to", "gloodata", "good.json", "-o", "-"]);
+    assert!(!other.stderr.contains("more than one plugin"), "only runs that use mcp: {}", other.stderr);
+}
+
+/// `--isolate never` keeps the old in-process path for trusted plugins; a healthy plugin works
+/// either way.
+#[test]
+fn isolation_can_be_chosen() {
+    let (dir, plugins) = setup();
+    for isolate in ["always", "never", "auto"] {
+        let run = run_misbehaving(
+            dir.path(),
+            "",
+            &[
+                "-q",
+                "--isolate",
+                isolate,
+                "--plugin-dir",
+                &plugins,
+                "--from",
+                "misbehaving",
+                "--to",
+                "mcp",
+                "bad.misbehaving",
+                "-o",
+                "-",
+            ],
+        );
+        run.expect_code(0);
+        assert!(run.stdout.contains("\"tools\""), "{isolate}: {}", run.stdout);
+    }
+}

@@ -1,0 +1,118 @@
+//! A plugin that misbehaves in the way `TOOLPORT_TEST_MISBEHAVE` names, for the isolation
+//! tests: `segfault`, `abort`, `stack-overflow`, `out-of-memory`, `exit`, `stdout` (prints,
+//! then answers), `bad-pointer` and `huge-length` (a broken response buffer), and
+//! `hang-describe`, `hang-detect`, `hang-read`, `hang-write`. Otherwise it is the `Echo`
+//! format `misbehaving`. A crash or hang inside convert would end or stall the run; isolated,
+//! each must become an error that names this file.
+#![allow(unsafe_code)]
+
+use toolport_plugin::abi::{PluginTable, RawBuffer, TableHeader};
+use toolport_plugin::{Bundle, Format, FormatInfo, Options, Outcome, ToolSet};
+use toolport_test_plugins::Echo;
+
+fn mode() -> String {
+    std::env::var("TOOLPORT_TEST_MISBEHAVE").unwrap_or_default()
+}
+
+#[inline(never)]
+#[allow(unconditional_recursion)]
+fn recurse(depth: u64) -> u64 {
+    let frame = std::hint::black_box([depth; 64]);
+    recurse(depth + 1) + frame[0]
+}
+
+/// Does what the mode says: `hang-OP` in that function, every other mode while reading.
+fn misbehave(op: &str) {
+    let mode = mode();
+    if op != "read" && !mode.starts_with("hang-") {
+        return;
+    }
+    match mode.as_str() {
+        "segfault" => {
+            // SAFETY: none; writing through a null pointer on purpose.
+            unsafe { std::ptr::null_mut::<u8>().write_volatile(1) }
+        }
+        "abort" => std::process::abort(),
+        "stack-overflow" => {
+            std::hint::black_box(recurse(0));
+        }
+        "out-of-memory" => {
+            let huge: Vec<u8> = Vec::with_capacity(1 << 44);
+            std::hint::black_box(huge);
+        }
+        "exit" => std::process::exit(0),
+        "stdout" => println!("noise from a plugin that prints"),
+        m if m.strip_prefix("hang-") == Some(op) => loop {
+            std::thread::sleep(std::time::Duration::from_secs(1));
+        },
+        _ => {}
+    }
+}
+
+struct Misbehaving;
+
+impl Format for Misbehaving {
+    fn info(&self) -> FormatInfo {
+        FormatInfo { id: "misbehaving".into(), extensions: vec!["misbehaving".into()], ..Echo("misbehaving").info() }
+    }
+    fn detect(&self, input: &Bundle) -> u8 {
+        misbehave("detect");
+        if input.entry.as_deref().is_some_and(|e| e.ends_with(".misbehaving")) { 100 } else { 0 }
+    }
+    fn read(&self, input: &Bundle, options: &Options) -> Outcome<ToolSet> {
+        misbehave("read");
+        Echo("misbehaving").read(input, options)
+    }
+    fn write(&self, model: &ToolSet, options: &Options) -> Outcome<Bundle> {
+        misbehave("write");
+        let Outcome { value, diagnostics } = Echo("misbehaving").write(model, options);
+        Outcome { value: value.map(|_| Bundle::single("out.json", "{\"tools\": []}\n")), diagnostics }
+    }
+}
+
+fn plugin() -> &'static toolport_plugin::export::Plugin {
+    static PLUGIN: std::sync::OnceLock<toolport_plugin::export::Plugin> = std::sync::OnceLock::new();
+    PLUGIN.get_or_init(|| toolport_plugin::export::Plugin::new("misbehaving", "0.0.0", vec![Box::new(Misbehaving)]))
+}
+
+extern "C" fn describe() -> RawBuffer {
+    if mode() == "hang-describe" {
+        misbehave("describe");
+    }
+    toolport_plugin::export::describe(plugin)
+}
+extern "C" fn detect(format: u32, request: *const u8, len: usize) -> RawBuffer {
+    toolport_plugin::export::detect(plugin, format, request, len)
+}
+extern "C" fn read(format: u32, request: *const u8, len: usize) -> RawBuffer {
+    static BYTES: [u8; 4] = *b"null";
+    match mode().as_str() {
+        "bad-pointer" => RawBuffer { ptr: 16 as *mut u8, len: 4096, capacity: 4096 },
+        "huge-length" => RawBuffer { ptr: BYTES.as_ptr().cast_mut(), len: 1 << 40, capacity: 1 << 40 },
+        _ => toolport_plugin::export::read(plugin, format, request, len),
+    }
+}
+extern "C" fn write(format: u32, request: *const u8, len: usize) -> RawBuffer {
+    toolport_plugin::export::write(plugin, format, request, len)
+}
+extern "C" fn free(buffer: RawBuffer) {
+    // The broken buffers above are not ours to free.
+    if !matches!(mode().as_str(), "bad-pointer" | "huge-length") {
+        toolport_plugin::export::free(buffer)
+    }
+}
+
+static TABLE: PluginTable = PluginTable {
+    header: TableHeader::CURRENT,
+    model_schema_version: toolport_plugin::MODEL_SCHEMA_VERSION,
+    describe,
+    detect,
+    read,
+    write,
+    free,
+};
+
+#[unsafe(no_mangle)]
+pub extern "C" fn toolport_plugin_entry() -> *const PluginTable {
+    &TABLE
+}
