@@ -13,3 +13,19 @@ pub const MAX_NESTING: usize = 128;
 /// canonical model) and debug builds use large frames; untouched stack pages cost nothing.
 pub const CONVERSION_STACK_BYTES: usize = 256 << 20;
 
+/// How many schema nodes a writer may produce by expanding references (inlining a definition,
+/// or copying a tool's closure of definitions into its own `$defs`) for one document: this many
+/// per schema node of the model it writes (tool schemas and definitions), and never less than
+/// [`MIN_EXPANSION_NODES`]. Past it, references are cut to loose schemas, each cut a located
+/// `loss/schema` diagnostic (`toolport_core::definitions::Budget`).
+///
+/// Expansion multiplies: one definition used by every operation is copied once per tool, and
+/// shared definitions nest. Scaling with the model keeps every output within a fixed multiple
+/// of its input, as the memory of a run is bounded by its largest input. 128 leaves twice the
+/// room the heaviest real API needs: Stripe's 417 operations (13,900 schema nodes) copy
+/// 920,000 nodes into their MCP `$defs`, 66 per node of the model, and are written whole.
+pub const EXPANSION_FACTOR: usize = 128;
+
+/// The expansion budget of a small document: room for a few hundred fully inlined schemas
+/// (each at most `definitions::INLINE_NODE_BUDGET` nodes), a few megabytes of output.
+pub const MIN_EXPANSION_NODES: usize = 100_000;

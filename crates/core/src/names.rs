@@ -2,7 +2,7 @@
 //! names, parameter names, file names): sanitising, deterministic shortening with a hash
 //! suffix, and collision handling, with a map back to the original names.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use indexmap::IndexMap;
 
@@ -158,13 +158,16 @@ pub fn sanitize(name: &str, rules: &NameRules) -> String {
 pub struct NameMap {
     rules: NameRules,
     used: HashSet<String>,
+    /// For a hash-suffixed name that was taken, the counter to try next: names that share a
+    /// hash suffix do not each count up from 2 again.
+    counters: HashMap<String, usize>,
     /// Original → assigned, in assignment order.
     pub assigned: IndexMap<String, String>,
 }
 
 impl NameMap {
     pub fn new(rules: NameRules) -> Self {
-        NameMap { rules, used: HashSet::new(), assigned: IndexMap::new() }
+        NameMap { rules, used: HashSet::new(), counters: HashMap::new(), assigned: IndexMap::new() }
     }
 
     /// The target name for `original`. The first taker of a name keeps it; a later name that
@@ -178,12 +181,16 @@ impl NameMap {
             let suffix = hash_suffix(original);
             let base: String = name.chars().take(self.rules.max_len - suffix.len() - 1).collect();
             name = format!("{base}{}{suffix}", self.rules.replacement);
-            let mut counter = 2;
-            while self.used.contains(&name) {
-                let tail = format!("{}{suffix}{counter}", self.rules.replacement);
-                let base: String = name.chars().take(self.rules.max_len - tail.len()).collect();
-                name = format!("{base}{tail}");
-                counter += 1;
+            if self.used.contains(&name) {
+                let hashed = name.clone();
+                let mut counter = self.counters.get(&hashed).copied().unwrap_or(2);
+                while self.used.contains(&name) {
+                    let tail = format!("{}{suffix}{counter}", self.rules.replacement);
+                    let base: String = name.chars().take(self.rules.max_len - tail.len()).collect();
+                    name = format!("{base}{tail}");
+                    counter += 1;
+                }
+                self.counters.insert(hashed, counter);
             }
         }
         self.used.insert(name.clone());

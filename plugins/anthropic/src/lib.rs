@@ -15,6 +15,8 @@
 
 pub mod strict;
 
+use std::collections::{HashMap, HashSet};
+
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
 use toolport_plugin::definitions;
@@ -27,7 +29,7 @@ use toolport_plugin::{
 };
 
 use toolport_function_tools::common::{Shape, Source};
-use toolport_function_tools::schema::SchemaWriter;
+use toolport_function_tools::schema::{Expansion, SchemaWriter};
 use toolport_function_tools::{common, schema};
 use toolport_jsonschema::Dialect;
 
@@ -232,7 +234,8 @@ const CARRIED: Carried = Carried {
 
 fn write_document(model: &ToolSet, options: &Options) -> (Value, Vec<Diagnostic>) {
     let mut diagnostics = uncarried(model, ID, &CARRIED);
-    let writer = SchemaWriter::for_model(DIALECT, model);
+    let expansion = Expansion::for_model(model);
+    let writer = SchemaWriter::for_model(DIALECT, model, &expansion);
     let names = common::tool_names(model, NAME_RULES, ID, &mut diagnostics);
     let input_examples = input_examples(model, &mut diagnostics);
     let set_extras = common::extras_object(&model.extras, ID);
@@ -266,6 +269,13 @@ fn write_document(model: &ToolSet, options: &Options) -> (Value, Vec<Diagnostic>
 /// of an example an input example cannot say.
 fn input_examples(model: &ToolSet, diagnostics: &mut Vec<Diagnostic>) -> IndexMap<usize, Vec<Value>> {
     let mut out: IndexMap<usize, Vec<Value>> = IndexMap::new();
+    // Tool indices by name (the first of a name), looked up per call.
+    let mut tools: HashMap<&str, usize> = HashMap::new();
+    if !model.examples.is_empty() {
+        for (index, tool) in model.tools.iter().enumerate() {
+            tools.entry(tool.name.as_str()).or_insert(index);
+        }
+    }
     for (i, example) in model.examples.iter().enumerate() {
         let path = child("/examples", i.to_string());
         if !example.prompt.is_empty() {
@@ -278,7 +288,7 @@ fn input_examples(model: &ToolSet, diagnostics: &mut Vec<Diagnostic>) -> IndexMa
         for (j, expectation) in example.expected.iter().enumerate() {
             let at = child(&child(&path, "expected"), j.to_string());
             let written = match expectation {
-                Expectation::CallsTool(call) => call_as_input_example(model, call),
+                Expectation::CallsTool(call) => call_as_input_example(model, &tools, call),
                 _ => None,
             };
             match written {
@@ -296,13 +306,19 @@ fn input_examples(model: &ToolSet, diagnostics: &mut Vec<Diagnostic>) -> IndexMa
 
 /// A call with exact arguments of a tool in the set: (tool index, arguments object).
 /// Dotted argument names (`user.name`) that are not parameters become nested objects.
-fn call_as_input_example(model: &ToolSet, call: &ToolCall) -> Option<(usize, Value)> {
-    let index = model.tools.iter().position(|t| t.name == call.tool)?;
+fn call_as_input_example(model: &ToolSet, tools: &HashMap<&str, usize>, call: &ToolCall) -> Option<(usize, Value)> {
+    let index = *tools.get(call.tool.as_str())?;
     let tool = &model.tools[index];
     let mut arguments = Map::new();
+    // The tool's parameter names, gathered once when a dotted argument name needs them.
+    let mut parameters: Option<HashSet<&str>> = None;
     for (name, matcher) in call.arguments.as_ref()? {
         let value = matcher.as_eq()?.clone();
-        if tool.parameter(name).is_none() && name.contains('.') {
+        if name.contains('.')
+            && !parameters
+                .get_or_insert_with(|| tool.parameters.iter().map(|p| p.name.as_str()).collect())
+                .contains(name.as_str())
+        {
             let mut parts: Vec<&str> = name.split('.').collect();
             let last = parts.pop()?;
             let mut target = &mut arguments;

@@ -23,7 +23,7 @@ use toolport_plugin::{
 };
 
 use toolport_function_tools::common::Source;
-use toolport_function_tools::schema::SchemaWriter;
+use toolport_function_tools::schema::{Expansion, SchemaWriter};
 use toolport_function_tools::{common, schema};
 
 const ID: &str = "gemini";
@@ -279,12 +279,14 @@ fn write_document(model: &ToolSet, options: &Options) -> (Value, Vec<Diagnostic>
     let mut diagnostics = uncarried(model, ID, &CARRIED);
     let names = common::tool_names(model, NAME_RULES, ID, &mut diagnostics);
     let set_extras = common::extras_object(&model.extras, ID);
+    let expansion = Expansion::for_model(model);
+    let schemas = SchemaWriter::for_model(Dialect::Gemini, model, &expansion);
     let mut declarations: Vec<(usize, Value)> = Vec::new();
     for (i, (tool, name)) in model.tools.iter().zip(&names).enumerate() {
         let extras = common::extras_object(&tool.extras, ID);
         let group = extras.get("group").and_then(Value::as_u64).unwrap_or(0) as usize;
         let path = child("/tools", i.to_string());
-        declarations.push((group, write_declaration(model, tool, name, &extras, &path, options, &mut diagnostics)));
+        declarations.push((group, write_declaration(schemas, tool, name, &extras, &path, options, &mut diagnostics)));
     }
     let with_document = |mut document: Map<String, Value>| {
         if let Some(Value::Object(others)) = set_extras.get("document") {
@@ -300,22 +302,28 @@ fn write_document(model: &ToolSet, options: &Options) -> (Value, Vec<Diagnostic>
                 Some(Value::Array(groups)) => groups.clone(),
                 _ => vec![json!({})],
             };
+            // Each group's declarations, in order, sorted out in one pass.
+            let known = groups.len();
+            let mut members: Vec<Vec<Value>> = vec![Vec::new(); known];
+            let mut strays: Vec<Value> = Vec::new();
+            for (g, declaration) in declarations {
+                match members.get_mut(g) {
+                    Some(group) => group.push(declaration),
+                    None => strays.push(declaration),
+                }
+            }
             let mut tools = Vec::with_capacity(groups.len());
-            for (g, group) in groups.iter().enumerate() {
+            for (group, members) in groups.iter().zip(members) {
                 if let Some(entry) = group.get("entry") {
                     tools.push(entry.clone());
                     continue;
                 }
                 let mut entry = Map::new();
-                let members: Vec<Value> =
-                    declarations.iter().filter(|(dg, _)| *dg == g).map(|(_, d)| d.clone()).collect();
                 entry.insert("functionDeclarations".into(), Value::Array(members));
                 entry.extend(group.as_object().into_iter().flatten().map(|(k, v)| (k.clone(), v.clone())));
                 tools.push(Value::Object(entry));
             }
             // Declarations of groups that no longer exist join the first group.
-            let known = groups.len();
-            let strays: Vec<Value> = declarations.iter().filter(|(g, _)| *g >= known).map(|(_, d)| d.clone()).collect();
             if !strays.is_empty()
                 && let Some(Value::Array(first)) =
                     tools.iter_mut().find_map(|t| t.get_mut("functionDeclarations")).map(|v| &mut *v)
@@ -332,8 +340,9 @@ fn write_document(model: &ToolSet, options: &Options) -> (Value, Vec<Diagnostic>
     (document, diagnostics)
 }
 
+/// `schemas` is the document's writer; each schema is written in the dialect its key asks for.
 fn write_declaration(
-    model: &ToolSet,
+    schemas: SchemaWriter,
     tool: &Tool,
     name: &str,
     extras: &Map<String, Value>,
@@ -354,7 +363,7 @@ fn write_declaration(
     }
     let (key, dialect) =
         if json_schema { ("parametersJsonSchema", Dialect::JsonSchema) } else { ("parameters", Dialect::Gemini) };
-    let writer = SchemaWriter::for_model(dialect, model);
+    let writer = SchemaWriter { dialect, ..schemas };
     // Gemini rejects an object schema without properties: a function without parameters has none,
     // unless its source wrote an empty one.
     if !tool.parameters.is_empty() || extras.get("emptyParameters") == Some(&Value::Bool(true)) {
@@ -394,7 +403,7 @@ fn write_declaration(
             };
             let (key, dialect) =
                 if json_response { ("responseJsonSchema", Dialect::JsonSchema) } else { ("response", Dialect::Gemini) };
-            let writer = SchemaWriter::for_model(dialect, model);
+            let writer = SchemaWriter { dialect, ..schemas };
             let at = child(&output_path, "schema");
             let mut value = schema::write_single(writer, schema, extras, key, &at, diagnostics);
             if !json_response {

@@ -18,7 +18,7 @@ use toolport_plugin::{
 };
 
 use toolport_function_tools::common::{Shape, Source};
-use toolport_function_tools::schema::SchemaWriter;
+use toolport_function_tools::schema::{Expansion, SchemaWriter};
 use toolport_function_tools::{common, schema};
 use toolport_jsonschema::Dialect;
 
@@ -294,7 +294,8 @@ fn write_document(model: &ToolSet) -> (Value, Vec<Diagnostic>) {
     let mut diagnostics = uncarried(model, ID, &CARRIED);
     let names = common::tool_names(model, MCP_NAME, ID, &mut diagnostics);
     let set_extras = common::extras_object(&model.extras, ID);
-    let writer = SchemaWriter::for_model(DIALECT, model);
+    let expansion = Expansion::for_model(model);
+    let writer = SchemaWriter::for_model(DIALECT, model, &expansion);
     let mut tools = Vec::with_capacity(model.tools.len());
     for (i, (tool, name)) in model.tools.iter().zip(&names).enumerate() {
         tools.push(write_tool(tool, name, &child("/tools", i.to_string()), writer, &mut diagnostics));

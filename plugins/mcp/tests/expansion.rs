@@ -1,0 +1,106 @@
+//! A writer's output cannot explode: MCP copies each tool's closure of definitions into its
+//! own `$defs`, and every copy is charged to one budget per document
+//! (`limits::EXPANSION_FACTOR` schema nodes per node of the model). Past it, references are
+//! cut to loose schemas, each schema's cut a located `loss/schema`, and no `$ref` dangles.
+
+use serde_json::Value;
+use toolport_plugin::definitions::{Budget, model_nodes, refs_in_value};
+use toolport_plugin::{Format, Options, Parameter, Property, Schema, SchemaType, Tool, ToolSet};
+use toolport_plugin_mcp::Mcp;
+use toolport_testkit::expect_ok;
+
+/// `tools` tools whose one parameter is the definition `Record`, an object of `width` strings.
+fn model(tools: usize, width: usize) -> ToolSet {
+    let properties = (0..width)
+        .map(|i| Property {
+            name: format!("field_{i}"),
+            required: false,
+            schema: Schema { description: Some(format!("field {i} of the record")), ..Schema::of(SchemaType::String) },
+        })
+        .collect();
+    let record = Schema { description: Some("a record".into()), properties, ..Schema::of(SchemaType::Object) };
+    let mut model = ToolSet::default();
+    model.definitions.insert("Record".into(), record);
+    for i in 0..tools {
+        let mut tool = Tool::new(format!("op_{i}"));
+        let payload = Schema { reference: Some("Record".into()), ..Schema::default() };
+        tool.parameters.push(Parameter::new("payload", payload));
+        model.tools.push(tool);
+    }
+    model
+}
+
+/// What writing [`model`] must give: how many tools carry `Record` whole in their `$defs`,
+/// and how many have it cut (each with its `loss/schema`).
+struct Expect {
+    whole: usize,
+    cut: usize,
+}
+
+/// The most bytes one schema node of [`model`] takes in the written document: the longest is a
+/// property as written in a `$defs`, `"field_NNNN": {"type": "string", "description": "field
+/// NNNN of the record"}` (under 100 bytes) at its indentation (16 spaces and two lines).
+const NODE_BYTES: usize = 160;
+/// The most bytes a tool's own entry takes besides its schema nodes (name, wrappers, keys).
+const TOOL_BYTES: usize = 300;
+
+fn check(tools: usize, width: usize, expect: Expect) {
+    let model = model(tools, width);
+    let (bundle, diagnostics) = expect_ok(Mcp.write(&model, &Options::default()), "write");
+    let text = bundle.get("tools.json").expect("tools.json");
+    let document: Value = serde_json::from_str(text).unwrap();
+    let written = document["tools"].as_array().unwrap();
+    assert_eq!(written.len(), tools);
+
+    let mut whole = 0;
+    let mut copied_nodes = 0;
+    for (i, tool) in written.iter().enumerate() {
+        let input = &tool["inputSchema"];
+        let payload = &input["properties"]["payload"];
+        match input.get("$defs") {
+            Some(defs) => {
+                whole += 1;
+                assert_eq!(payload["$ref"], "#/$defs/Record", "tool {i}");
+                let record = &defs["Record"];
+                assert_eq!(record["properties"].as_object().unwrap().len(), width, "tool {i}");
+                assert_eq!(record["properties"]["field_0"]["description"], "field 0 of the record");
+                copied_nodes += 1 + width;
+            }
+            // Cut: a loose object that keeps the description, and nothing to refer to.
+            None => assert_eq!(payload, &serde_json::json!({"type": "object", "description": "a record"}), "tool {i}"),
+        }
+        let mut refs = Vec::new();
+        refs_in_value(input, &mut refs);
+        for reference in refs {
+            let resolves = reference.strip_prefix('#').is_some_and(|pointer| input.pointer(pointer).is_some());
+            assert!(resolves, "tool {i}: `{reference}` dangles");
+        }
+    }
+    let cuts: Vec<&str> = diagnostics
+        .iter()
+        .filter(|d| d.code == "loss/schema")
+        .inspect(|d| assert!(d.message.contains("expansion budget") && d.message.contains("`Record`"), "{d:?}"))
+        .map(|d| d.path.as_str())
+        .collect();
+    assert_eq!((whole, cuts.len()), (expect.whole, expect.cut));
+    // Where: the first tool that did not fit, at the reference it holds.
+    if expect.cut > 0 {
+        assert_eq!(cuts[0], format!("/tools/{}/parameters/0/schema/reference", expect.whole));
+    }
+
+    // The bound is the design's: copies never exceed the budget, so the document is at most
+    // the tools' own entries plus the budget's nodes, whatever the number of tools.
+    let budget = Budget::for_model(&model).limit();
+    assert!(copied_nodes <= budget, "{copied_nodes} nodes copied, budget {budget}");
+    let bound = tools * TOOL_BYTES + (model_nodes(&model) + budget) * NODE_BYTES;
+    assert!(text.len() <= bound, "{} bytes written, bound {bound}", text.len());
+}
+
+#[test]
+fn a_definition_used_by_thousands_of_tools_is_copied_within_the_budget() {
+    // A normal document: every tool carries its closure.
+    check(50, 20, Expect { whole: 50, cut: 0 });
+    // 2,000 tools × 1,501 nodes would be 3 million nodes (about 200 MB); the budget is
+    // 128 × (1,501 + 2,000) = 448,128 nodes: 298 whole copies, then cuts.
+    check(2000, 1500, Expect { whole: 298, cut: 1702 });
+}
