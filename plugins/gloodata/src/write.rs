@@ -128,6 +128,11 @@ impl Writer {
     /// that tool a prompt; everything else about examples is reported.
     fn examples_by_tool<'m>(&mut self, model: &'m ToolSet) -> HashMap<&'m str, Vec<String>> {
         let mut prompts: HashMap<&str, Vec<String>> = HashMap::new();
+        // Tool names, for a lookup per call (the first of a name wins, as `ToolSet::tool`).
+        let mut tools: HashSet<&str> = HashSet::new();
+        if !model.examples.is_empty() {
+            tools.extend(model.tools.iter().map(|t| t.name.as_str()));
+        }
         for (i, example) in model.examples.iter().enumerate() {
             let path = child("/examples", i.to_string());
             let mut calls = Vec::new();
@@ -148,9 +153,9 @@ impl Writer {
                     path,
                     "Gloodata keeps example prompts per tool, and this example calls no tool; it was left out",
                 )),
-                [(call_path, call)] => match model.tool(&call.tool) {
-                    Some(tool) => {
-                        prompts.entry(tool.name.as_str()).or_default().push(example.prompt.clone());
+                [(call_path, call)] => match tools.get(call.tool.as_str()) {
+                    Some(&tool) => {
+                        prompts.entry(tool).or_default().push(example.prompt.clone());
                         if call.arguments.is_some() {
                             self.diagnostics.push(Diagnostic::loss(
                                 codes::LOSS_EXAMPLES,
@@ -323,8 +328,13 @@ impl Writer {
         display: &Display,
         set_ids: &HashMap<&str, String>,
     ) -> Map<String, Value> {
+        // By name, the first parameter of a name (as `Tool::parameter`), looked up per argument.
+        let mut parameters: HashMap<&str, &Parameter> = HashMap::with_capacity(tool.parameters.len());
+        for parameter in &tool.parameters {
+            parameters.entry(parameter.name.as_str()).or_insert(parameter);
+        }
         let value_set_of = |name: &str| {
-            let key = tool.parameter(name)?.schema.value_set.as_deref()?;
+            let key = parameters.get(name)?.schema.value_set.as_deref()?;
             Some(set_ids.get(key).cloned().unwrap_or_else(|| key.to_owned()))
         };
         let mut ui = Map::new();
@@ -442,8 +452,10 @@ pub(crate) fn merge(target: &mut Map<String, Value>, residue: &Map<String, Value
     for (key, value) in residue {
         match key.as_str() {
             ABSENT => {
-                for absent in value.as_array().into_iter().flatten().filter_map(Value::as_str) {
-                    target.shift_remove(absent);
+                // One pass over the object, not a removal (a shift of what follows) per name.
+                let absent: HashSet<&str> = value.as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+                if !absent.is_empty() {
+                    target.retain(|key, _| !absent.contains(key.as_str()));
                 }
             }
             TOOLS_KEY => {}

@@ -6,7 +6,7 @@
 //! in the source (with its `$ref`s) is emitted instead, so a same-format round trip is exact.
 //! Model fields OpenAPI has no place for go to `x-toolport-*` keys, which the reader restores.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
@@ -800,8 +800,13 @@ pub(crate) fn document(set: &ToolSet, mode: Mode, vertex: &VertexParts) -> Writt
         let (regenerated, diagnostics) = writer.operation(tool, &name, Some(i));
         // Vertex renamed parameters: the path's placeholders follow.
         if let Some(Value::Object(renamed)) = regenerated.get("x-toolport-parameter-names") {
+            // By name, the first parameter of a name (as `Tool::parameter`), looked up per rename.
+            let mut by_name: HashMap<&str, &Parameter> = HashMap::with_capacity(tool.parameters.len());
+            for parameter in &tool.parameters {
+                by_name.entry(parameter.name.as_str()).or_insert(parameter);
+            }
             for (written, original) in renamed {
-                let original = tool.parameter(original.as_str().unwrap_or_default()).map_or("", |p| {
+                let original = by_name.get(original.as_str().unwrap_or_default()).map_or("", |p| {
                     p.extras.get(ID).and_then(|e| e.get("name")).and_then(Value::as_str).unwrap_or(&p.name)
                 });
                 path = path.replace(&format!("{{{original}}}"), &format!("{{{written}}}"));
@@ -847,9 +852,10 @@ pub(crate) fn document(set: &ToolSet, mode: Mode, vertex: &VertexParts) -> Writt
         }
         names.push(name);
     }
+    // The source paths tools use, gathered once (not a scan of the tools per path item).
+    let used: HashSet<&str> = set.tools.iter().filter_map(|t| t.http.as_ref()).map(|h| h.path.as_str()).collect();
     for (path, item) in path_items {
-        let used = set.tools.iter().any(|t| t.http.as_ref().is_some_and(|h| &h.path == path));
-        if !paths.contains_key(path) && !used {
+        if !paths.contains_key(path) && !used.contains(path.as_str()) {
             paths.insert(path.clone(), item.clone());
         }
     }

@@ -7,6 +7,8 @@
 //! SkyDeck forces (every parameter becomes text, a single-select or a multi-select) and the
 //! prompts made up for tools that had none (`generated/content`).
 
+use std::collections::HashSet;
+
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
 use toolport_plugin::loss::{Carried, uncarried};
@@ -48,7 +50,7 @@ pub(crate) fn write(model: &ToolSet, options: &Options) -> Outcome<Bundle> {
         // An output schema is reported whole below; its keywords need no report each.
         .filter(|d| !is_output_schema_detail(&d.path))
         .collect();
-    let mut writer = Writer { model, diagnostics: Vec::new(), set_icon_used: false };
+    let mut writer = Writer { model, diagnostics: Vec::new(), noted: HashSet::new(), set_icon_used: false };
     let mut bundle = Bundle::default();
     let mut names = NameMap::new(NameRules::FILE_SLUG);
     let single = model.tools.len() == 1;
@@ -67,14 +69,15 @@ pub(crate) fn write(model: &ToolSet, options: &Options) -> Outcome<Bundle> {
             &NameRules::FILE_SLUG,
         );
         if read_back != tool.name {
-            writer.diagnostics.push(Diagnostic::info(
+            writer.note(
+                Severity::Info,
                 codes::CHANGED_NAME,
                 child(&tool_path, "name"),
                 format!(
                     "SkyDeck has no tool name: tool `{}` is written to `{file}`, and reading it back names it `{read_back}`",
                     tool.name
                 ),
-            ));
+            );
         }
         let mut text = serde_json::to_string_pretty(&Value::Object(document)).unwrap_or_default();
         text.push('\n');
@@ -103,13 +106,15 @@ fn safe_base(name: &str) -> Option<&str> {
 struct Writer<'a> {
     model: &'a ToolSet,
     diagnostics: Vec<Diagnostic>,
+    /// Code and path of every diagnostic in `diagnostics`.
+    noted: HashSet<(&'static str, String)>,
     set_icon_used: bool,
 }
 
 impl Writer<'_> {
     /// Adds a diagnostic, once: the set's fields go into every file but are reported once.
-    fn note(&mut self, severity: Severity, code: &str, path: String, message: String) {
-        if !self.diagnostics.iter().any(|d| d.code == code && d.path == path) {
+    fn note(&mut self, severity: Severity, code: &'static str, path: String, message: String) {
+        if self.noted.insert((code, path.clone())) {
             self.diagnostics.push(Diagnostic::new(severity, code, path, message));
         }
     }
