@@ -38,7 +38,7 @@ fn formats_lists_every_plugin_with_its_file() {
 /// Copies the broken plugins into one folder, with a healthy one, and loads them all.
 fn broken_plugin_dir() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    for name in ["wrong_magic", "other_abi", "panics", "no_entry", "bad_json"] {
+    for name in ["wrong_magic", "other_abi", "other_model", "panics", "no_entry", "bad_json"] {
         let path = test_plugin(name);
         std::fs::copy(&path, dir.path().join(path.file_name().unwrap())).unwrap();
     }
@@ -54,7 +54,8 @@ fn broken_plugins_fail_clearly_and_the_others_keep_working() {
     let lines = format!("{}{}", run.stdout, run.stderr);
     for (file, says) in [
         ("wrong_magic", "not the toolport magic"),
-        ("other_abi", "plugin speaks plugin ABI 99, this convert speaks ABI 1"),
+        ("other_abi", "plugin speaks plugin ABI 99.x, this convert speaks ABI 1.1 and loads plugins of ABI 1.x"),
+        ("other_model", "plugin uses model schema 2.0, this convert uses 1.1 and loads plugins of model schema 1.x"),
         ("no_entry", "does not export the symbol `toolport_plugin_entry`"),
     ] {
         let line = lines.lines().find(|l| l.contains(&format!("toolport_testplugin_{file}"))).unwrap_or_else(|| {
@@ -81,6 +82,89 @@ fn a_panicking_plugin_never_aborts_convert() {
     run.expect_code(1);
     assert!(run.stderr.contains("returned invalid JSON"), "{}", run.stderr);
     assert!(run.stderr.contains("toolport_testplugin_bad_json"), "{}", run.stderr);
+}
+
+/// Plugins of another minor of the same ABI and model majors load and convert, in process and
+/// isolated: one built against 1.0 (a shorter table, no features, a writer that refuses
+/// unknown envelope fields) and one from 1.2 (a longer table, a model with fields 1.1 lacks).
+/// Each case: the arguments after the input, the exit code, what stdout or the written
+/// `tools.txt` holds, what stderr must say.
+#[test]
+fn plugins_of_an_older_and_a_newer_minor_load_and_convert() {
+    let dir = tempfile::tempdir().unwrap();
+    let plugins = dir.path().join("plugins");
+    std::fs::create_dir(&plugins).unwrap();
+    for name in ["old_minor", "new_minor"] {
+        let path = test_plugin(name);
+        std::fs::copy(&path, plugins.join(path.file_name().unwrap())).unwrap();
+    }
+    std::fs::write(dir.path().join("in.old"), "{}").unwrap();
+    std::fs::write(dir.path().join("in.new"), "{}").unwrap();
+    std::fs::copy(seed_map(), dir.path().join("map.json")).unwrap();
+    let plugin_dir = plugins.to_str().unwrap();
+    let unknown = "warning[input/unknown-key]";
+    type Case<'a> = (&'a [&'a str], &'a str, &'a [&'a str]);
+    let cases: [Case; 6] = [
+        // A 1.0 reader's model, into a writer of this SDK.
+        (&["--from", "old-minor", "--to", "mcp", "in.old"], "from_old_minor", &[]),
+        // Into a 1.0 writer: the model re-encoded, without `schema_minor`.
+        (&["--from", "gloodata", "--to", "old-minor", "map.json", "-o", "out-a/"], "showMapAtAddressAndZoom\n", &[]),
+        // A 1.2 model into this SDK's writer: the unknown fields kept and reported, not refused.
+        (
+            &["--from", "new-minor", "--to", "mcp", "in.new"],
+            "from_new_minor",
+            &[
+                unknown,
+                "`deprecated` (and at 1 more places) is unknown to plugin toolport-plugin-mcp",
+                "(this model is 1.2)",
+                "`const`",
+            ],
+        ),
+        // A 1.2 model into a 1.0 writer: decoded by convert, unknown fields kept under extras.
+        (
+            &["--from", "new-minor", "--to", "old-minor", "in.new", "-o", "out-b/"],
+            "from_new_minor\nalso_new\n",
+            &[unknown, "is unknown to convert"],
+        ),
+        // And into the 1.2 plugin's own writer (never its `validate`, which would abort).
+        (&["--from", "old-minor", "--to", "new-minor", "in.old", "-o", "out-c/"], "from_old_minor\n", &[]),
+        (&["formats"], "old-minor", &[]),
+    ];
+    for isolate in ["never", "always"] {
+        for (args, holds, says) in cases {
+            let mut all = vec!["--plugin-dir", plugin_dir, "--isolate", isolate];
+            all.extend(args);
+            let run = run_in(dir.path(), &all);
+            run.expect_code(0);
+            let out = args.iter().position(|a| *a == "-o").map(|i| args[i + 1]);
+            let text = match out {
+                Some(out) => std::fs::read_to_string(dir.path().join(out).join("tools.txt")).unwrap(),
+                None => run.stdout.clone(),
+            };
+            assert!(text.contains(holds), "{isolate} {args:?}: {text}");
+            for said in says {
+                assert!(run.stderr.contains(said), "{isolate} {args:?} should say {said:?}:\n{}", run.stderr);
+            }
+            assert!(!run.stderr.contains("error"), "{isolate} {args:?}:\n{}", run.stderr);
+            if let Some(out) = out {
+                std::fs::remove_dir_all(dir.path().join(out)).unwrap();
+            }
+        }
+        let run = run_in(
+            dir.path(),
+            &["--plugin-dir", plugin_dir, "--isolate", isolate, "inspect", "--from", "new-minor", "in.new"],
+        );
+        run.expect_code(0);
+        let model: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+        assert_eq!(model["schema_version"], 1);
+        assert_eq!(
+            model["tool_set"]["extras"]["toolport-unknown"],
+            serde_json::json!({"/tools/0/deprecated": true, "/tools/0/parameters/0/schema/const": "x", "/tools/1/deprecated": false}),
+            "{isolate}: {}",
+            run.stdout
+        );
+        assert!(run.stderr.contains("`deprecated` (and at 1 more places) is unknown to convert"), "{}", run.stderr);
+    }
 }
 
 #[test]

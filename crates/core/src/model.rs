@@ -1,18 +1,38 @@
 //! The canonical model: a union of what every format can say about a set of LLM tools.
 //!
 //! Its JSON form (what `convert inspect` prints and what crosses the plugin ABI) is versioned by
-//! [`MODEL_SCHEMA_VERSION`]. Empty and absent fields are omitted, so the JSON stays readable.
-//! Anything only one format can say lives in an [`Extras`] map under that format's id, so that
-//! reading and writing the same format gives back the same document.
+//! [`MODEL_SCHEMA_MAJOR`].[`MODEL_SCHEMA_MINOR`]. Empty and absent fields are omitted, so the
+//! JSON stays readable. Anything only one format can say lives in an [`Extras`] map under that
+//! format's id, so that reading and writing the same format gives back the same document.
+//!
+//! The types accept fields they do not know (a newer minor may add optional fields) and ignore
+//! them when decoded with plain serde; decoded through the plugin SDK
+//! (`toolport_plugin::abi::decode_model`), such fields are kept under
+//! `extras["toolport-unknown"]` ([`UNKNOWN_FIELDS`]) and reported.
 
 use indexmap::IndexMap;
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use serde_json::{Number, Value};
 
-/// Version of the model's JSON form. Bump on any change to the model's fields, additions
-/// included (the model refuses unknown fields, so an older plugin could not read a newer
-/// model); plugins built against another version are refused by the host at load time.
-pub const MODEL_SCHEMA_VERSION: u32 = 1;
+/// Major version of the model's JSON form: changes only when a model written by one side
+/// cannot be read by the other (a field removed, renamed or given another meaning, a new
+/// variant of an enum such as [`SchemaType`] or [`Expectation`]). A host refuses a plugin built
+/// for another major at load time, naming both versions.
+pub const MODEL_SCHEMA_MAJOR: u32 = 1;
+
+/// Minor version of the model's JSON form: bumped when optional fields are added (with a
+/// default, left out when empty). Readers of an older minor keep the fields they do not know
+/// under [`UNKNOWN_FIELDS`] and report them; readers of a newer minor find the fields absent.
+///
+/// - 1.0: the first released form (with `definitions` and `reference`); unknown fields refused.
+/// - 1.1: `schema_minor` in [`VersionedToolSet`]; unknown fields kept, not refused.
+pub const MODEL_SCHEMA_MINOR: u32 = 1;
+
+/// The [`ToolSet::extras`] key under which a reader keeps model fields it does not know (sent by
+/// a peer built for a newer minor): an object mapping each field's JSON pointer in the tool
+/// set, as received (`/tools/0/deprecated`), to its value.
+pub const UNKNOWN_FIELDS: &str = "toolport-unknown";
 
 /// Format-specific data that has no canonical home, keyed by format id
 /// (`"gloodata"`, `"vertex"`, …). A writer reads only its own key; other writers report the
@@ -31,7 +51,6 @@ fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Value>, D::E
 
 /// A set of tools: one extension, one API, one prompt file.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct ToolSet {
     /// Stable identifier: Gloodata `ns`, Raycast `name`, Vertex manifest `name`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -95,7 +114,6 @@ impl std::fmt::Display for Version {
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Creator {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
@@ -108,8 +126,11 @@ pub struct Creator {
 }
 
 /// An icon or avatar. Raycast uses relative paths, SkyDeck a URL or base64 data.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+///
+/// Decoded by hand rather than as serde's internally tagged enum, which buffers the object and
+/// would hide unknown fields inside it from the SDK's decoder.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Icon {
     Url {
         url: String,
@@ -126,9 +147,65 @@ pub enum Icon {
     },
 }
 
+impl<'de> Deserialize<'de> for Icon {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_map(IconVisitor)
+    }
+}
+
+struct IconVisitor;
+
+impl<'de> Visitor<'de> for IconVisitor {
+    type Value = Icon;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("an icon: {\"kind\": \"url\" | \"base64\" | \"path\", …}")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Icon, A::Error> {
+        const KINDS: &[&str] = &["url", "base64", "path"];
+        let mut kind: Option<String> = None;
+        // url, data, media_type, path: each belongs to one kind.
+        let mut fields: [Option<String>; 4] = Default::default();
+        const NAMES: [&str; 4] = ["url", "data", "media_type", "path"];
+        while let Some(key) = map.next_key::<String>()? {
+            let slot = match key.as_str() {
+                "kind" => &mut kind,
+                name => match NAMES.iter().position(|n| *n == name) {
+                    Some(i) => &mut fields[i],
+                    None => {
+                        // A field of a newer minor: skipped here, kept by the SDK's decoder.
+                        map.next_value::<IgnoredAny>()?;
+                        continue;
+                    }
+                },
+            };
+            if slot.is_some() {
+                return Err(de::Error::custom(format_args!("duplicate field `{key}`")));
+            }
+            *slot = Some(map.next_value()?);
+        }
+        let kind = kind.ok_or_else(|| de::Error::missing_field("kind"))?;
+        let own: &[&str] = match kind.as_str() {
+            "url" => &["url"],
+            "base64" => &["data", "media_type"],
+            "path" => &["path"],
+            other => return Err(de::Error::unknown_variant(other, KINDS)),
+        };
+        if let Some(i) = (0..4).find(|&i| fields[i].is_some() && !own.contains(&NAMES[i])) {
+            return Err(de::Error::unknown_field(NAMES[i], own));
+        }
+        let [url, data, media_type, path] = fields;
+        Ok(match kind.as_str() {
+            "url" => Icon::Url { url: url.ok_or_else(|| de::Error::missing_field("url"))? },
+            "base64" => Icon::Base64 { data: data.ok_or_else(|| de::Error::missing_field("data"))?, media_type },
+            _ => Icon::Path { path: path.ok_or_else(|| de::Error::missing_field("path"))? },
+        })
+    }
+}
+
 /// Timestamps as the source wrote them (ISO 8601 / RFC 3339 text, kept verbatim).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Timestamps {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created: Option<String>,
@@ -143,7 +220,6 @@ impl Timestamps {
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Server {
     pub url: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -156,7 +232,6 @@ pub struct Server {
 /// One way to authenticate. Secrets are references (e.g. Secret Manager names) that a
 /// converter carries and never invents.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Auth {
     pub kind: AuthKind,
     /// The scheme's name where the source names it (OpenAPI `securitySchemes` key).
@@ -199,7 +274,6 @@ pub enum AuthKind {
 /// A named set of values (Gloodata `tagValues`): an enum whose entries have labels, possibly
 /// loaded or matched at run time by handlers.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct ValueSet {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
@@ -218,7 +292,6 @@ pub struct ValueSet {
 
 /// One tool (function, operation, prompt) the model can call.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Tool {
     /// Stable name, unique within the set.
     pub name: String,
@@ -256,7 +329,6 @@ pub struct Tool {
 
 /// One input parameter of a tool.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Parameter {
     pub name: String,
     #[serde(default, skip_serializing_if = "is_false")]
@@ -295,7 +367,6 @@ impl ParamLocation {
 /// under the key `"jsonschema"` as written, so a schema-rich source loses nothing on the way
 /// to a schema-rich target.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Schema {
     /// The name of a definition in the tool set ([`ToolSet::definitions`]): the schema is that
     /// definition, refined by any fields set beside it, such as a description.
@@ -404,16 +475,38 @@ impl SchemaType {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// `additional_properties`: `false`/`true`, or a schema. Decoded by hand rather than as serde's
+/// untagged enum, which buffers the value and would hide unknown fields inside the schema from
+/// the SDK's decoder.
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum AdditionalProperties {
     Allowed(bool),
     Schema(Box<Schema>),
 }
 
+impl<'de> Deserialize<'de> for AdditionalProperties {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct AdditionalVisitor;
+        impl<'de> Visitor<'de> for AdditionalVisitor {
+            type Value = AdditionalProperties;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a boolean or a schema")
+            }
+            fn visit_bool<E: de::Error>(self, allowed: bool) -> Result<Self::Value, E> {
+                Ok(AdditionalProperties::Allowed(allowed))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+                let schema = Schema::deserialize(de::value::MapAccessDeserializer::new(map))?;
+                Ok(AdditionalProperties::Schema(Box::new(schema)))
+            }
+        }
+        deserializer.deserialize_any(AdditionalVisitor)
+    }
+}
+
 /// An object property.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Property {
     pub name: String,
     #[serde(default, skip_serializing_if = "is_false")]
@@ -423,7 +516,6 @@ pub struct Property {
 
 /// An allowed value with an optional human label (Gloodata `entries: [[key, label]]`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct EnumValue {
     pub value: Value,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -438,7 +530,6 @@ impl EnumValue {
 
 /// What a tool returns.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Output {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
@@ -462,7 +553,6 @@ pub struct Output {
 
 /// Settings for the model that runs a prompt template.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct ModelSettings {
     /// Model names the prompt was written for.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -482,7 +572,6 @@ pub struct ModelSettings {
 /// Display hints: a tile shows `prefix arg1 arg2 … suffix`, each argument with its own
 /// prefix and suffix, in the order of `args`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Display {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prefix: Option<String>,
@@ -494,7 +583,6 @@ pub struct Display {
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct ArgDisplay {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prefix: Option<String>,
@@ -504,7 +592,6 @@ pub struct ArgDisplay {
 
 /// Ask the user before running the tool (Raycast `confirmation`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Confirmation {
     /// The message shown, when it is a literal in the source.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -518,7 +605,6 @@ pub struct Confirmation {
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct ConfirmationInfo {
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -527,7 +613,6 @@ pub struct ConfirmationInfo {
 
 /// Side-effect hints (MCP annotations, Raycast destructive confirmations, HTTP method semantics).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Hints {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub read_only: Option<bool>,
@@ -547,7 +632,6 @@ impl Hints {
 
 /// How to call the tool over HTTP. Each parameter's place is its [`Parameter::location`].
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct HttpBinding {
     /// Upper-case method: `GET`, `POST`, …
     pub method: String,
@@ -569,7 +653,6 @@ pub struct HttpBinding {
 
 /// An example prompt or eval: what a user says and what should happen.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Example {
     /// Short name (Vertex `displayName`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -623,7 +706,6 @@ pub enum Expectation {
 
 /// An expected tool call. `arguments: None` means any arguments.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct ToolCall {
     pub tool: String,
     /// Argument name (dotted for nested: `user.name`) → what its value must satisfy.
@@ -674,9 +756,13 @@ impl Matcher {
 /// The model's JSON form with its schema version, as printed by `convert inspect` and sent
 /// across the plugin ABI.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct VersionedToolSet {
+    /// The major version ([`MODEL_SCHEMA_MAJOR`] of the writer).
     pub schema_version: u32,
+    /// The minor version ([`MODEL_SCHEMA_MINOR`] of the writer); absent (0) from 1.0 writers,
+    /// and left out for 1.0 readers, which refuse fields they do not know.
+    #[serde(default)]
+    pub schema_minor: u32,
     pub tool_set: ToolSet,
 }
 
@@ -685,8 +771,14 @@ impl ToolSet {
         self.tools.iter().find(|t| t.name == name)
     }
 
+    /// A copy in the versioned form of this model's schema version.
     pub fn versioned(&self) -> VersionedToolSet {
-        VersionedToolSet { schema_version: MODEL_SCHEMA_VERSION, tool_set: self.clone() }
+        self.clone().into_versioned()
+    }
+
+    /// This model in the versioned form of this model's schema version, without a copy.
+    pub fn into_versioned(self) -> VersionedToolSet {
+        VersionedToolSet { schema_version: MODEL_SCHEMA_MAJOR, schema_minor: MODEL_SCHEMA_MINOR, tool_set: self }
     }
 }
 
@@ -714,5 +806,60 @@ impl Schema {
     /// Allowed values without labels, when the schema is an enum.
     pub fn enum_values(&self) -> Option<impl Iterator<Item = &Value>> {
         self.enumeration.as_ref().map(|e| e.iter().map(|v| &v.value))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// The hand-written decoders read what the derived encoders write, and refuse what the
+    /// derived decoders refused.
+    #[test]
+    fn icons_and_additional_properties_round_trip() {
+        let icons = [
+            Icon::Url { url: "https://x/i.png".into() },
+            Icon::Base64 { data: "AAA=".into(), media_type: Some("image/png".into()) },
+            Icon::Base64 { data: "AAA=".into(), media_type: None },
+            Icon::Path { path: "assets/icon.png".into() },
+        ];
+        for icon in icons {
+            let json = serde_json::to_value(&icon).unwrap();
+            assert_eq!(serde_json::from_value::<Icon>(json).unwrap(), icon);
+        }
+        let schemas = [
+            AdditionalProperties::Allowed(false),
+            AdditionalProperties::Allowed(true),
+            AdditionalProperties::Schema(Box::new(Schema::of(SchemaType::String))),
+        ];
+        for extra in schemas {
+            let json = serde_json::to_value(&extra).unwrap();
+            assert_eq!(serde_json::from_value::<AdditionalProperties>(json).unwrap(), extra);
+        }
+        for (bad, says) in [
+            (json!({"url": "x"}), "missing field `kind`"),
+            (json!({"kind": "gif", "url": "x"}), "unknown variant `gif`"),
+            (json!({"kind": "url", "url": "x", "path": "y"}), "unknown field `path`"),
+            (json!({"kind": "url"}), "missing field `url`"),
+        ] {
+            let text = bad.to_string();
+            let err = serde_json::from_str::<Icon>(&text).unwrap_err().to_string();
+            assert!(err.contains(says), "{text}: {err}");
+        }
+        let twice = serde_json::from_str::<Icon>(r#"{"kind": "url", "url": "x", "kind": "url"}"#).unwrap_err();
+        assert!(twice.to_string().contains("duplicate field `kind`"), "{twice}");
+        assert!(serde_json::from_value::<AdditionalProperties>(json!(3)).is_err());
+    }
+
+    #[test]
+    fn the_envelope_of_a_1_0_writer_reads_as_minor_0() {
+        let old: VersionedToolSet = serde_json::from_value(json!({"schema_version": 1, "tool_set": {}})).unwrap();
+        assert_eq!((old.schema_version, old.schema_minor), (1, 0));
+        let new = serde_json::to_value(ToolSet::default().into_versioned()).unwrap();
+        assert_eq!(
+            new,
+            json!({"schema_version": MODEL_SCHEMA_MAJOR, "schema_minor": MODEL_SCHEMA_MINOR, "tool_set": {"tools": []}})
+        );
     }
 }

@@ -1,11 +1,13 @@
 //! Loading one plugin library and calling it through the C ABI ([`toolport_plugin::abi`]).
 //!
 //! The handshake reads the table's header alone before anything else, so a plugin built for
-//! another ABI is refused with both versions named instead of being called with the wrong
-//! layout. Libraries are leaked on purpose: they are never unloaded while the process runs
+//! another ABI major is refused with both versions named instead of being called with the wrong
+//! layout; within the major, it reads only the entries the plugin's table has (its size says
+//! which), so plugins of an older or newer minor load. Libraries are leaked on purpose: they are never unloaded while the process runs
 //! (ABI rule 6), because buffers, threads or statics of a plugin may outlive any one call.
 #![allow(unsafe_code)]
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -14,50 +16,29 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use toolport_core::{
-    Bundle, Detection, Diagnostic, Format, FormatInfo, MODEL_SCHEMA_VERSION, Options, Outcome, ToolSet,
-    VersionedToolSet, codes,
+    Bundle, Detection, Diagnostic, Format, FormatInfo, MODEL_SCHEMA_MAJOR, Options, Outcome, ToolSet, codes,
 };
 use toolport_plugin::abi::{
-    ABI_MAGIC, ABI_VERSION, CallFn, ENTRY_SYMBOL, PluginDescription, PluginTable, RawBuffer, TableHeader,
-    decode_message,
+    ABI, ABI_MAGIC, ABI_MAJOR, CallFn, DescribeFn, DescribeResponse, DetectRequest, ENTRY_SYMBOL, FreeFn, MODEL_SCHEMA,
+    MajorMinor, ModelJson, ModelVersion, PluginDescription, PluginTable, RawBuffer, ReadRequest, TableHeader,
+    VersionedRef, WriteRequest, decode_message, decode_model, features,
 };
 
-// Borrowing twins of the SDK's request types: the same JSON, without cloning a (possibly
-// multi-megabyte) bundle or model for every call.
-#[derive(Serialize)]
-struct DetectRequest<'a> {
-    bundle: &'a Bundle,
-}
-#[derive(Serialize)]
-struct ReadRequest<'a> {
-    bundle: &'a Bundle,
-    options: &'a Options,
-}
-#[derive(Serialize)]
-struct WriteRequest<'a> {
-    model: VersionedModel<'a>,
-    options: &'a Options,
-}
-#[derive(Serialize)]
-struct VersionedModel<'a> {
-    schema_version: u32,
-    tool_set: &'a ToolSet,
-}
-#[derive(Serialize)]
-struct WriteRawRequest<'a> {
-    model: &'a RawValue,
-    options: &'a Options,
-}
-#[derive(Deserialize)]
-struct SchemaVersionOnly {
-    schema_version: u32,
-}
+/// Who decodes models on the host's side, in messages.
+const HOST: &str = "convert";
 
 /// A model in its versioned JSON form exactly as a plugin's reader produced it. Passing it
 /// straight to another plugin's writer saves the host a full decode and re-encode of the
 /// model, which for a large API is most of the host's own work.
 #[derive(Debug)]
 pub struct RawModel(Box<RawValue>);
+
+/// The versions a plugin's table declares (minors are 0 in ABI 1.0 tables, which lack them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PluginVersions {
+    pub abi: MajorMinor,
+    pub model: MajorMinor,
+}
 
 /// Why a plugin could not be loaded. Each message names the file and says what to do.
 #[derive(Debug, thiserror::Error)]
@@ -73,17 +54,19 @@ pub enum LoadError {
     )]
     WrongMagic { path: PathBuf, found: u64 },
     #[error(
-        "{path}: plugin speaks plugin ABI {found}, this convert speaks ABI {ABI_VERSION}; rebuild the plugin against toolport-plugin {host_sdk} (or use a convert that speaks ABI {found})"
+        "{path}: plugin speaks plugin ABI {found}.x, this convert speaks ABI {ABI} and loads plugins of ABI {ABI_MAJOR}.x; rebuild the plugin against toolport-plugin {host_sdk} (or use a convert that speaks ABI {found}.x)"
     )]
     AbiVersion { path: PathBuf, found: u32, host_sdk: &'static str },
     #[error(
-        "{path}: plugin table is {found} bytes, ABI {ABI_VERSION} tables are {expected}; the plugin was built from a different toolport-plugin; rebuild it"
+        "{path}: plugin table is {found} bytes, but every ABI {ABI_MAJOR}.x table has at least {expected}; the plugin was not built by toolport-plugin; rebuild it"
     )]
     TableSize { path: PathBuf, found: u32, expected: u32 },
+    #[error("{path}: plugin table has no `{entry}` function; the plugin was not built by toolport-plugin; rebuild it")]
+    NullEntry { path: PathBuf, entry: &'static str },
     #[error(
-        "{path}: plugin uses model schema version {found}, this convert uses {MODEL_SCHEMA_VERSION}; rebuild the plugin against the matching toolport-plugin"
+        "{path}: plugin uses model schema {found}, this convert uses {MODEL_SCHEMA} and loads plugins of model schema {MODEL_SCHEMA_MAJOR}.x; rebuild the plugin against toolport-plugin {host_sdk} (or use a convert of model schema {}.x)", found.major
     )]
-    ModelVersion { path: PathBuf, found: u32 },
+    ModelVersion { path: PathBuf, found: MajorMinor, host_sdk: &'static str },
     #[error("{path}: plugin failed to describe itself: {reason}")]
     Describe { path: PathBuf, reason: String },
     /// Loading in a child process failed; the message names the file.
@@ -96,26 +79,43 @@ pub enum LoadError {
 pub struct LoadedPlugin {
     pub path: PathBuf,
     pub description: PluginDescription,
+    /// The ABI and model versions its table declares.
+    pub versions: PluginVersions,
     transport: Box<dyn Transport>,
     /// Why detection failed (a crash, a time-out), if it did: the plugin is not asked to
     /// detect again in this run, so one hanging `detect` cannot stall every input.
     detect_failure: std::sync::Mutex<Option<String>>,
 }
 
+/// The functions of a plugin's table, copied out of it once the handshake checked it.
+#[derive(Clone, Copy, Debug)]
+struct Entries {
+    describe: DescribeFn,
+    detect: CallFn,
+    read: CallFn,
+    write: CallFn,
+    free: FreeFn,
+}
+
 /// A plugin library loaded into this process: calls go straight through its C table.
 #[derive(Debug)]
 struct InProcess {
-    table: &'static PluginTable,
+    entries: Entries,
 }
 
 impl Transport for InProcess {
     fn call(&self, op: Op, index: u32, request: &[u8]) -> Result<Vec<u8>, CallError> {
-        let function: CallFn = match op {
-            Op::Detect => self.table.detect,
-            Op::Read => self.table.read,
-            Op::Write => self.table.write,
+        let function = match op {
+            Op::Detect => self.entries.detect,
+            Op::Read => self.entries.read,
+            Op::Write => self.entries.write,
         };
-        Ok(take(self.table, function(index, request.as_ptr(), request.len())))
+        // SAFETY: `function` is an entry of a table the handshake checked, called as
+        // `abi::CallFn` requires: `request` is `len` initialised bytes, borrowed (so alive and
+        // unchanged) for the whole call.
+        let buffer = unsafe { function(index, request.as_ptr(), request.len()) };
+        // SAFETY: the buffer was just returned by this table's function and is used nowhere else.
+        Ok(unsafe { take(self.entries.free, buffer) })
     }
 
     fn isolated(&self) -> bool {
@@ -125,8 +125,65 @@ impl Transport for InProcess {
 
 type EntryFn = unsafe extern "C" fn() -> *const PluginTable;
 
+/// Reads the table's entries that this host knows and the plugin's table has.
+///
+/// # Safety
+///
+/// `table` points to a table of ABI major [`ABI_MAJOR`] at least `size` bytes long (and
+/// `size` ≥ [`PluginTable::SIZE_1_0`]), alive as long as the process.
+unsafe fn read_table(
+    table: *const PluginTable,
+    size: u32,
+    path: &Path,
+) -> Result<(Entries, PluginVersions), LoadError> {
+    /// The value at `offset` in the current layout, if the plugin's table reaches that far.
+    ///
+    /// # Safety
+    ///
+    /// As for `read_table`; `T` is the type of the entry at `offset` in every minor.
+    unsafe fn entry<T: Copy>(table: *const PluginTable, size: u32, offset: usize) -> Option<T> {
+        // SAFETY: entries are only ever appended, so the first `size` bytes of the plugin's
+        // table are laid out as the same bytes of ours; the entry lies within them, aligned
+        // as in our layout, and `T` is its type.
+        (offset + size_of::<T>() <= size as usize).then(|| unsafe { table.byte_add(offset).cast::<T>().read() })
+    }
+    macro_rules! function {
+        ($name:ident: $ty:ty) => {{
+            // SAFETY: our caller's guarantee; an `Option` of a function pointer has its layout,
+            // so a null entry reads as `None` instead of an invalid function pointer.
+            let found = unsafe { entry::<Option<$ty>>(table, size, std::mem::offset_of!(PluginTable, $name)) };
+            found
+                .flatten()
+                .ok_or_else(|| LoadError::NullEntry { path: path.to_path_buf(), entry: stringify!($name) })?
+        }};
+    }
+    let entries = Entries {
+        describe: function!(describe: DescribeFn),
+        detect: function!(detect: CallFn),
+        read: function!(read: CallFn),
+        write: function!(write: CallFn),
+        free: function!(free: FreeFn),
+    };
+    // SAFETY: our caller's guarantee; each field's type is the one named.
+    let (model_major, abi_minor, model_minor) = unsafe {
+        (
+            entry::<u32>(table, size, std::mem::offset_of!(PluginTable, model_schema_major)).unwrap_or_default(),
+            // Since 1.1; a 1.0 table lacks them: minor 0.
+            entry::<u32>(table, size, std::mem::offset_of!(PluginTable, abi_minor)).unwrap_or(0),
+            entry::<u32>(table, size, std::mem::offset_of!(PluginTable, model_schema_minor)).unwrap_or(0),
+        )
+    };
+    let versions = PluginVersions {
+        abi: MajorMinor { major: ABI_MAJOR, minor: abi_minor },
+        model: MajorMinor { major: model_major, minor: model_minor },
+    };
+    Ok((entries, versions))
+}
+
 impl LoadedPlugin {
-    /// Loads the library at `path` and checks its handshake.
+    /// Loads the library at `path` and checks its handshake: the magic, the ABI major, a table
+    /// at least as long as ABI 1.0's, the model schema major. Minors may differ either way: the
+    /// host reads only the entries both know.
     pub fn load(path: &Path) -> Result<Arc<LoadedPlugin>, LoadError> {
         let path_buf = path.to_path_buf();
         // SAFETY: loading a library runs its initialisers; plugins are trusted native code
@@ -144,31 +201,40 @@ impl LoadedPlugin {
             return Err(LoadError::WrongMagic { path: path_buf, found: 0 });
         }
         // SAFETY: every ABI version starts its table with a TableHeader; we read only that
-        // much before checking the version and size.
+        // much before checking the magic, the major and the size.
         let header: TableHeader = unsafe { std::ptr::read(table_ptr.cast::<TableHeader>()) };
         if header.magic != ABI_MAGIC {
             return Err(LoadError::WrongMagic { path: path_buf, found: header.magic });
         }
-        if header.abi_version != ABI_VERSION {
+        if header.abi_major != ABI_MAJOR {
             return Err(LoadError::AbiVersion {
                 path: path_buf,
-                found: header.abi_version,
+                found: header.abi_major,
                 host_sdk: env!("CARGO_PKG_VERSION"),
             });
         }
-        let expected = std::mem::size_of::<PluginTable>() as u32;
-        if header.table_size != expected {
-            return Err(LoadError::TableSize { path: path_buf, found: header.table_size, expected });
+        if header.table_size < PluginTable::SIZE_1_0 {
+            return Err(LoadError::TableSize {
+                path: path_buf,
+                found: header.table_size,
+                expected: PluginTable::SIZE_1_0,
+            });
         }
-        // SAFETY: magic, version and size match: the pointer is to a static PluginTable of
-        // this layout, alive as long as the (leaked) library.
-        let table: &'static PluginTable = unsafe { &*table_ptr };
-        if table.model_schema_version != MODEL_SCHEMA_VERSION {
-            return Err(LoadError::ModelVersion { path: path_buf, found: table.model_schema_version });
+        // SAFETY: the header says ABI major 1 and at least the 1.0 entries; the table is a
+        // static of the (leaked, never unloaded) library.
+        let (entries, versions) = unsafe { read_table(table_ptr, header.table_size, path)? };
+        if versions.model.major != MODEL_SCHEMA_MAJOR {
+            return Err(LoadError::ModelVersion {
+                path: path_buf,
+                found: versions.model,
+                host_sdk: env!("CARGO_PKG_VERSION"),
+            });
         }
-        let buffer = (table.describe)();
-        let bytes = take(table, buffer);
-        let outcome: Outcome<PluginDescription> = serde_json::from_slice(&bytes)
+        // SAFETY: `describe` is an entry of the checked table; it takes nothing.
+        let buffer = unsafe { (entries.describe)() };
+        // SAFETY: the buffer was just returned by this table's `describe`, used nowhere else.
+        let bytes = unsafe { take(entries.free, buffer) };
+        let outcome: DescribeResponse = decode_message(&bytes)
             .map_err(|e| LoadError::Describe { path: path_buf.clone(), reason: format!("invalid JSON: {e}") })?;
         let description = match outcome.value {
             Some(d) => d,
@@ -180,7 +246,8 @@ impl LoadedPlugin {
         Ok(Arc::new(LoadedPlugin {
             path: path_buf,
             description,
-            transport: Box::new(InProcess { table }),
+            versions,
+            transport: Box::new(InProcess { entries }),
             detect_failure: Default::default(),
         }))
     }
@@ -188,7 +255,7 @@ impl LoadedPlugin {
     /// Loads the library at `path` in a child process started from `helper` (the plugin
     /// host executable), which runs the same handshake there.
     pub fn load_isolated(path: &Path, helper: &Path, limits: IsolationLimits) -> Result<Arc<LoadedPlugin>, LoadError> {
-        let (transport, description) = Isolated::start(helper, path, limits).map_err(|reason| {
+        let (transport, description, versions) = Isolated::start(helper, path, limits).map_err(|reason| {
             // The child's own load errors name the file already; its crashes and time-outs do not.
             if reason.contains(&*path.to_string_lossy()) {
                 LoadError::Isolated(reason)
@@ -199,6 +266,7 @@ impl LoadedPlugin {
         Ok(Arc::new(LoadedPlugin {
             path: path.to_path_buf(),
             description,
+            versions,
             transport: Box::new(transport),
             detect_failure: Default::default(),
         }))
@@ -212,6 +280,12 @@ impl LoadedPlugin {
     /// Whether the plugin runs in its own process.
     pub fn isolated(&self) -> bool {
         self.transport.isolated()
+    }
+
+    /// Whether the plugin keeps model fields it does not know ([`features::MODEL_UNKNOWN_FIELDS`]);
+    /// plugins built with SDK 1.0 refuse them.
+    pub fn keeps_unknown_fields(&self) -> bool {
+        self.description.has_feature(features::MODEL_UNKNOWN_FIELDS)
     }
 
     /// Calls one function with a JSON request and returns its JSON response, unread: for the
@@ -260,7 +334,12 @@ impl LoadedPlugin {
 }
 
 /// Copies a buffer the plugin returned and gives it back to the plugin to free (ABI rule 4).
-fn take(table: &PluginTable, buffer: RawBuffer) -> Vec<u8> {
+///
+/// # Safety
+///
+/// `buffer` was just returned by a function of the table `free` belongs to, unchanged, and is
+/// used nowhere else.
+unsafe fn take(free: FreeFn, buffer: RawBuffer) -> Vec<u8> {
     let bytes = if buffer.ptr.is_null() || buffer.len == 0 {
         Vec::new()
     } else {
@@ -268,7 +347,8 @@ fn take(table: &PluginTable, buffer: RawBuffer) -> Vec<u8> {
         // call its `free`, which we do right after copying.
         unsafe { std::slice::from_raw_parts(buffer.ptr, buffer.len) }.to_vec()
     };
-    (table.free)(buffer);
+    // SAFETY: by our caller's guarantee the buffer is this table's, returned once, freed once.
+    unsafe { free(buffer) };
     bytes
 }
 
@@ -302,18 +382,21 @@ impl PluginFormat {
 }
 
 impl PluginFormat {
-    /// Like [`Format::read`], but keeps the model as the plugin's JSON (its schema version
+    /// Like [`Format::read`], but keeps the model as the plugin's JSON (its schema major
     /// checked) for [`PluginFormat::write_raw`].
     pub fn read_raw(&self, input: &Bundle, options: &Options) -> Outcome<RawModel> {
-        let request = ReadRequest { bundle: input, options };
+        let request = ReadRequest { bundle: Cow::Borrowed(input), options: Cow::Borrowed(options) };
         let outcome: Outcome<Box<RawValue>> = self.plugin.call(Op::Read, self.index, &request);
         let Outcome { value, diagnostics } = self.name_plugin(outcome, "read");
         let Some(raw) = value else { return Outcome { value: None, diagnostics } };
-        let failure = match decode_message::<SchemaVersionOnly>(raw.get().as_bytes()) {
-            Ok(v) if v.schema_version == MODEL_SCHEMA_VERSION => {
+        let failure = match decode_message::<ModelVersion>(raw.get().as_bytes()) {
+            Ok(v) if v.schema_version == MODEL_SCHEMA_MAJOR => {
                 return Outcome { value: Some(RawModel(raw)), diagnostics };
             }
-            Ok(v) => format!("returned model schema version {}, expected {MODEL_SCHEMA_VERSION}", v.schema_version),
+            Ok(v) => format!(
+                "returned model schema version {}, this convert reads {MODEL_SCHEMA_MAJOR}.x (it speaks {MODEL_SCHEMA})",
+                v.version()
+            ),
             Err(e) => format!("returned a model without a schema version: {e}"),
         };
         let mut diagnostics = diagnostics;
@@ -323,7 +406,21 @@ impl PluginFormat {
 
     /// Writes a model read by [`PluginFormat::read_raw`] (possibly of another plugin).
     pub fn write_raw(&self, model: &RawModel, options: &Options) -> Outcome<Bundle> {
-        let request = WriteRawRequest { model: &model.0, options };
+        if !self.plugin.keeps_unknown_fields() {
+            // A plugin built with SDK 1.0 refuses fields it does not know, `schema_minor`
+            // included: send it the model re-encoded through this host's model, where fields
+            // unknown here sit under extras. (Model 1.1 adds no field to 1.0; a minor that adds
+            // fields must move them under extras here too.)
+            return match decode_model(model.0.get().as_bytes(), HOST) {
+                Ok((versioned, mut diagnostics)) => {
+                    let outcome = self.write(&versioned.tool_set, options);
+                    diagnostics.extend(outcome.diagnostics);
+                    Outcome { value: outcome.value, diagnostics }
+                }
+                Err(e) => Outcome::fail(self.plugin.failure("write", &e)),
+            };
+        }
+        let request = WriteRequest { model: ModelJson::Raw(&model.0), options: Cow::Borrowed(options) };
         let outcome = self.plugin.call(Op::Write, self.index, &request);
         self.name_plugin(outcome, "write")
     }
@@ -340,7 +437,7 @@ impl Format for PluginFormat {
             return 0;
         }
         drop(failure);
-        let request = DetectRequest { bundle: input };
+        let request = DetectRequest { bundle: Cow::Borrowed(input) };
         let outcome: Outcome<Detection> = self.plugin.call(Op::Detect, self.index, &request);
         if let Some(problem) = outcome.diagnostics.iter().find(|d| d.code.starts_with("plugin/")) {
             failure = self.plugin.detect_failure.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -349,22 +446,26 @@ impl Format for PluginFormat {
         outcome.value.unwrap_or(0)
     }
 
+    /// Reads through the plugin and decodes its model: fields of a newer minor are kept under
+    /// `extras["toolport-unknown"]` and reported, another major is refused.
     fn read(&self, input: &Bundle, options: &Options) -> Outcome<ToolSet> {
-        let request = ReadRequest { bundle: input, options };
-        let outcome: Outcome<VersionedToolSet> = self.plugin.call(Op::Read, self.index, &request);
-        let outcome = self.name_plugin(outcome, "read");
-        match outcome.value {
-            Some(v) if v.schema_version != MODEL_SCHEMA_VERSION => Outcome::fail(self.plugin.failure(
-                "read",
-                &format!("returned model schema version {}, expected {MODEL_SCHEMA_VERSION}", v.schema_version),
-            )),
-            value => Outcome { value: value.map(|v| v.tool_set), diagnostics: outcome.diagnostics },
+        let Outcome { value, mut diagnostics } = self.read_raw(input, options);
+        let Some(raw) = value else { return Outcome { value: None, diagnostics } };
+        match decode_model(raw.0.get().as_bytes(), HOST) {
+            Ok((model, unknown)) => {
+                diagnostics.extend(unknown);
+                Outcome { value: Some(model.tool_set), diagnostics }
+            }
+            Err(e) => {
+                diagnostics.push(self.plugin.failure("read", &e));
+                Outcome { value: None, diagnostics }
+            }
         }
     }
 
     fn write(&self, model: &ToolSet, options: &Options) -> Outcome<Bundle> {
-        let request =
-            WriteRequest { model: VersionedModel { schema_version: MODEL_SCHEMA_VERSION, tool_set: model }, options };
+        let model = VersionedRef::new(model, self.plugin.keeps_unknown_fields());
+        let request = WriteRequest { model: ModelJson::Decoded(model), options: Cow::Borrowed(options) };
         let outcome = self.plugin.call(Op::Write, self.index, &request);
         self.name_plugin(outcome, "write")
     }

@@ -11,8 +11,9 @@
 //!
 //! The wire format, both ways over the child's standard input and output: a request is
 //! `op: u8, format index: u32 LE, length: u64 LE, JSON bytes`; a response is `length: u64 LE,
-//! JSON bytes`. The child's first message, unasked, is its hello: `{"ok": PluginDescription}`
-//! or `{"error": "why the library could not be loaded"}`.
+//! JSON bytes`. The child's first message, unasked, is its hello:
+//! `{"ok": {"description": PluginDescription, "versions": PluginVersions}}` or
+//! `{"error": "why the library could not be loaded"}`.
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -22,6 +23,8 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use toolport_plugin::abi::PluginDescription;
+
+use crate::plugin::PluginVersions;
 
 /// The plugin functions a request can name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,7 +98,11 @@ impl Default for IsolationLimits {
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Hello {
-    Ok(PluginDescription),
+    /// Loaded: what the plugin said of itself and the versions its table declares.
+    Ok {
+        description: PluginDescription,
+        versions: PluginVersions,
+    },
     Error(String),
 }
 
@@ -144,7 +151,7 @@ impl Isolated {
         helper: &Path,
         library: &Path,
         limits: IsolationLimits,
-    ) -> Result<(Isolated, PluginDescription), String> {
+    ) -> Result<(Isolated, PluginDescription, PluginVersions), String> {
         let isolated = Isolated {
             helper: helper.to_path_buf(),
             library: library.to_path_buf(),
@@ -165,9 +172,9 @@ impl Isolated {
             Err(RecvTimeoutError::Disconnected) => return Err(format!("crashed while loading: {}", ended(&mut child))),
         };
         match toolport_plugin::abi::decode_message::<Hello>(&hello) {
-            Ok(Hello::Ok(description)) => {
+            Ok(Hello::Ok { description, versions }) => {
                 isolated.idle().push(child);
-                Ok((isolated, description))
+                Ok((isolated, description, versions))
             }
             Ok(Hello::Error(reason)) => Err(reason),
             Err(e) => Err(format!("the plugin host sent an invalid hello: {e}")),

@@ -1,6 +1,6 @@
 //! The plugin side of the ABI: turns calls through the C table into calls on safe
-//! [`Format`] values, catching every panic. Used by [`crate::declare_plugin!`]; plugin authors
-//! do not call it directly.
+//! [`Format`] values, catching every panic. Used by [`crate::declare_plugin!`], whose expansion
+//! holds the `unsafe` blocks; plugin authors call none of it.
 #![allow(unsafe_code)]
 
 use std::cell::RefCell;
@@ -8,12 +8,14 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Once;
 
 use serde::Serialize;
-use serde::de::DeserializeOwned;
-use toolport_core::{Diagnostic, Format, MODEL_SCHEMA_VERSION, Outcome, codes};
+use toolport_core::{Diagnostic, Format, Outcome, ToolSet, codes};
 
-use crate::abi::{DetectRequest, PluginDescription, RawBuffer, ReadRequest, WriteRequest};
+use crate::abi::{
+    DetectRequest, PluginDescription, RawBuffer, ReadRequest, WriteRequest, decode_message, decode_model, features,
+};
 
 /// The formats one plugin library exports.
+#[doc(hidden)]
 pub struct Plugin {
     name: &'static str,
     version: &'static str,
@@ -85,101 +87,246 @@ fn respond<T: Serialize>(outcome: &Outcome<T>) -> RawBuffer {
     into_buffer(bytes)
 }
 
-/// Runs `body` on the decoded request, catching panics, and encodes its outcome.
-fn call<Req, T, F>(request: *const u8, len: usize, body: F) -> RawBuffer
-where
-    Req: DeserializeOwned,
-    T: Serialize,
-    F: FnOnce(Req) -> Outcome<T>,
-{
+fn failure(message: String) -> Diagnostic {
+    Diagnostic::error(codes::PLUGIN_FAILED, "", message)
+}
+
+/// Runs `body`, catching panics (reported as `what` panicking), and encodes its outcome.
+fn respond_to<T: Serialize>(what: &str, body: impl FnOnce() -> Outcome<T>) -> RawBuffer {
     install_panic_hook();
-    let result = catch_unwind(AssertUnwindSafe(|| {
-        let bytes: &[u8] = if request.is_null() || len == 0 {
-            &[]
-        } else {
-            // SAFETY: the host passes a pointer to `len` initialised bytes that it owns and
-            // keeps alive for the duration of this call (abi rule 3).
-            unsafe { std::slice::from_raw_parts(request, len) }
-        };
-        match crate::abi::decode_message::<Req>(bytes) {
-            Ok(req) => body(req),
-            Err(e) => Outcome::fail(Diagnostic::error(
-                codes::PLUGIN_FAILED,
-                "",
-                format!("plugin could not decode the host's request: {e}"),
-            )),
-        }
-    }));
-    match result {
+    match catch_unwind(AssertUnwindSafe(body)) {
         Ok(outcome) => respond(&outcome),
-        Err(payload) => respond::<()>(&Outcome::fail(Diagnostic::error(
-            codes::PLUGIN_FAILED,
-            "",
-            format!("plugin panicked: {}", panic_message(&*payload)),
-        ))),
+        Err(payload) => respond::<()>(&Outcome::fail(failure(format!("{what}: {}", panic_message(&*payload))))),
     }
 }
 
-pub fn describe(plugin: fn() -> &'static Plugin) -> RawBuffer {
-    install_panic_hook();
-    let result = catch_unwind(|| {
+/// The request's bytes.
+///
+/// # Safety
+///
+/// `request` is null, or points to `len` initialised bytes that stay valid and unchanged for
+/// `'a` (the duration of the call, [`crate::abi::CallFn`]).
+unsafe fn request_bytes<'a>(request: *const u8, len: usize) -> &'a [u8] {
+    if request.is_null() || len == 0 {
+        &[]
+    } else {
+        // SAFETY: the caller guarantees `len` readable bytes at `request` for 'a.
+        unsafe { std::slice::from_raw_parts(request, len) }
+    }
+}
+
+fn could_not_decode(e: impl std::fmt::Display) -> Diagnostic {
+    failure(format!("plugin could not decode the host's request: {e}"))
+}
+
+/// Decodes the request, finds format number `format` and runs `body`, catching panics.
+fn serve<'a, Req: serde::Deserialize<'a>, T: Serialize>(
+    plugin: fn() -> &'static Plugin,
+    format: u32,
+    request: &'a [u8],
+    body: impl FnOnce(&Plugin, &dyn Format, Req) -> Outcome<T>,
+) -> RawBuffer {
+    respond_to("plugin panicked", || {
+        let req = match decode_message::<Req>(request) {
+            Ok(req) => req,
+            Err(e) => return Outcome::fail(could_not_decode(e)),
+        };
         let plugin = plugin();
-        let description = PluginDescription {
-            name: plugin.name.to_owned(),
-            version: plugin.version.to_owned(),
-            formats: plugin.formats.iter().map(|f| f.info()).collect(),
-        };
-        Outcome::ok(description, Vec::new())
-    });
-    match result {
-        Ok(outcome) => respond(&outcome),
-        Err(payload) => respond::<()>(&Outcome::fail(Diagnostic::error(
-            codes::PLUGIN_FAILED,
-            "",
-            format!("plugin panicked while describing itself: {}", panic_message(&*payload)),
-        ))),
-    }
-}
-
-pub fn detect(plugin: fn() -> &'static Plugin, format: u32, request: *const u8, len: usize) -> RawBuffer {
-    call(request, len, |req: DetectRequest| match plugin().format(format) {
-        Ok(f) => Outcome::ok(f.detect(&req.bundle), Vec::new()),
-        Err(e) => Outcome::fail(e),
-    })
-}
-
-pub fn read(plugin: fn() -> &'static Plugin, format: u32, request: *const u8, len: usize) -> RawBuffer {
-    call(request, len, |req: ReadRequest| match plugin().format(format) {
-        Ok(f) => {
-            let outcome = f.read(&req.bundle, &req.options);
-            Outcome { value: outcome.value.map(|m| m.versioned()), diagnostics: outcome.diagnostics }
-        }
-        Err(e) => Outcome::fail(e),
-    })
-}
-
-pub fn write(plugin: fn() -> &'static Plugin, format: u32, request: *const u8, len: usize) -> RawBuffer {
-    call(request, len, |req: WriteRequest| {
-        if req.model.schema_version != MODEL_SCHEMA_VERSION {
-            return Outcome::fail(Diagnostic::error(
-                codes::PLUGIN_FAILED,
-                "",
-                format!("model schema version {} sent, plugin speaks {MODEL_SCHEMA_VERSION}", req.model.schema_version),
-            ));
-        }
-        match plugin().format(format) {
-            Ok(f) => f.write(&req.model.tool_set, &req.options),
+        match plugin.format(format) {
+            Ok(f) => body(plugin, f, req),
             Err(e) => Outcome::fail(e),
         }
     })
 }
 
+/// `describe`: the plugin's formats and features. Safe: it takes nothing from the caller.
+#[doc(hidden)]
+pub fn describe(plugin: fn() -> &'static Plugin) -> RawBuffer {
+    respond_to("plugin panicked while describing itself", || {
+        let plugin = plugin();
+        let description = PluginDescription {
+            name: plugin.name.to_owned(),
+            version: plugin.version.to_owned(),
+            formats: plugin.formats.iter().map(|f| f.info()).collect(),
+            features: features::SDK.iter().map(|f| (*f).to_owned()).collect(),
+        };
+        Outcome::ok(description, Vec::new())
+    })
+}
+
+/// `detect` for format number `format`.
+///
+/// # Safety
+///
+/// `request` and `len` are as [`crate::abi::CallFn`] requires: null, or `len` initialised bytes
+/// valid and unchanged until this returns.
+#[doc(hidden)]
+pub unsafe fn detect(plugin: fn() -> &'static Plugin, format: u32, request: *const u8, len: usize) -> RawBuffer {
+    // SAFETY: passed on from our caller's guarantee.
+    let request = unsafe { request_bytes(request, len) };
+    serve(plugin, format, request, |_, f, req: DetectRequest| Outcome::ok(f.detect(&req.bundle), Vec::new()))
+}
+
+/// `read` for format number `format`.
+///
+/// # Safety
+///
+/// As for [`detect`].
+#[doc(hidden)]
+pub unsafe fn read(plugin: fn() -> &'static Plugin, format: u32, request: *const u8, len: usize) -> RawBuffer {
+    // SAFETY: passed on from our caller's guarantee.
+    let request = unsafe { request_bytes(request, len) };
+    serve(plugin, format, request, |_, f, req: ReadRequest| {
+        let outcome = f.read(&req.bundle, &req.options);
+        Outcome { value: outcome.value.map(ToolSet::into_versioned), diagnostics: outcome.diagnostics }
+    })
+}
+
+/// `write` for format number `format`. The model's fields this SDK does not know (from a
+/// newer minor) are kept and reported ([`crate::abi::decode_model`]); another major is refused.
+///
+/// # Safety
+///
+/// As for [`detect`].
+#[doc(hidden)]
+pub unsafe fn write(plugin: fn() -> &'static Plugin, format: u32, request: *const u8, len: usize) -> RawBuffer {
+    // SAFETY: passed on from our caller's guarantee.
+    let request = unsafe { request_bytes(request, len) };
+    serve(plugin, format, request, |plugin, f, req: WriteRequest| {
+        let Some(raw) = req.model.raw() else { return Outcome::fail(could_not_decode("no model")) };
+        let reader = format!("plugin {} {}", plugin.name, plugin.version);
+        let (model, mut diagnostics) = match decode_model(raw.get().as_bytes(), &reader) {
+            Ok(decoded) => decoded,
+            Err(e) => return Outcome::fail(failure(e)),
+        };
+        let outcome = f.write(&model.tool_set, &req.options);
+        diagnostics.extend(outcome.diagnostics);
+        Outcome { value: outcome.value, diagnostics }
+    })
+}
+
 /// Frees a buffer this library returned.
-pub extern "C" fn free(buffer: RawBuffer) {
+///
+/// # Safety
+///
+/// As [`crate::abi::FreeFn`] requires: `buffer` came from a function of this library's table,
+/// unchanged, and is not used or freed again.
+#[doc(hidden)]
+pub unsafe extern "C" fn free(buffer: RawBuffer) {
     if buffer.ptr.is_null() {
         return;
     }
-    // SAFETY: `buffer` came from `into_buffer` in this library (abi rule 4), so its parts are
-    // those of a Vec<u8> allocated by this library's allocator, and the host frees it once.
+    // SAFETY: by our caller's guarantee `buffer` came from `into_buffer` in this library, so
+    // its parts are those of a Vec<u8> allocated by this library's allocator, freed once.
     drop(unsafe { Vec::from_raw_parts(buffer.ptr, buffer.len, buffer.capacity) });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::abi::{MODEL_SCHEMA, WriteResponse};
+    use toolport_core::{Bundle, FormatInfo, InputShape, Options, Severity};
+
+    /// Writes the tool names it was given, and the unknown fields kept for it.
+    struct Names;
+
+    impl Format for Names {
+        fn info(&self) -> FormatInfo {
+            FormatInfo {
+                id: "names".into(),
+                aliases: vec![],
+                description: String::new(),
+                version: "0".into(),
+                reads: false,
+                writes: true,
+                input: InputShape::File,
+                extensions: vec![],
+            }
+        }
+        fn read(&self, _: &Bundle, _: &Options) -> Outcome<ToolSet> {
+            Outcome::fail(failure("no".into()))
+        }
+        fn write(&self, model: &ToolSet, _: &Options) -> Outcome<Bundle> {
+            let names: Vec<&str> = model.tools.iter().map(|t| t.name.as_str()).collect();
+            let kept = model.extras.get(toolport_core::UNKNOWN_FIELDS).map(|v| v.to_string()).unwrap_or_default();
+            Outcome::ok(Bundle::single("out", format!("{}|{kept}", names.join(","))), vec![])
+        }
+    }
+
+    fn plugin() -> &'static Plugin {
+        static PLUGIN: std::sync::OnceLock<Plugin> = std::sync::OnceLock::new();
+        PLUGIN.get_or_init(|| Plugin::new("names", "0.0.1", vec![Box::new(Names)]))
+    }
+
+    /// Calls `write` as the host does, through a buffer, and frees the answer.
+    fn call_write(request: &str) -> WriteResponse {
+        // SAFETY: `request` is alive and unchanged during the call.
+        let buffer = unsafe { write(plugin, 0, request.as_ptr(), request.len()) };
+        // SAFETY: `write` returned `len` initialised bytes at `ptr`, freed right after copying.
+        let bytes = unsafe { std::slice::from_raw_parts(buffer.ptr, buffer.len) }.to_vec();
+        // SAFETY: the buffer came from this library's `write` and is freed once.
+        unsafe { free(buffer) };
+        decode_message(&bytes).unwrap()
+    }
+
+    /// Each case: the model in a write request; the file written, or the failure; the unknown
+    /// fields reported.
+    #[test]
+    fn models_from_newer_minors_cross_and_other_majors_do_not() {
+        let cases: [(&str, Result<&str, &str>, &[&str]); 5] = [
+            (r#"{"schema_version": 1, "tool_set": {"tools": [{"name": "a"}]}}"#, Ok("a|"), &[]),
+            (r#"{"schema_version": 1, "schema_minor": 1, "tool_set": {"tools": [{"name": "a"}]}}"#, Ok("a|"), &[]),
+            (
+                r#"{"schema_version": 1, "schema_minor": 9, "tool_set": {"tools": [{"name": "a", "deprecated": true}], "license": "MIT"}}"#,
+                Ok(r#"a|{"/tools/0/deprecated":true,"/license":"MIT"}"#),
+                &["/tools/0/deprecated", "/license"],
+            ),
+            (
+                r#"{"schema_version": 2, "schema_minor": 0, "tool_set": {"tools": []}}"#,
+                Err("the model is schema version 2.0, plugin names 0.0.1 reads model schema 1.x"),
+                &[],
+            ),
+            (r#"{"schema_version": 1, "tool_set": {"tools": 3}}"#, Err("invalid model JSON in tool_set"), &[]),
+        ];
+        for (model, expected, unknown) in cases {
+            let outcome = call_write(&format!(r#"{{"model": {model}, "options": {{}}}}"#));
+            match expected {
+                Ok(text) => assert_eq!(outcome.value.unwrap().files["out"], text, "{model}"),
+                Err(says) => {
+                    assert!(outcome.value.is_none(), "{model}");
+                    assert!(outcome.diagnostics[0].message.contains(says), "{model}: {:?}", outcome.diagnostics);
+                }
+            }
+            let reported: Vec<&str> = outcome
+                .diagnostics
+                .iter()
+                .filter(|d| d.code == codes::INPUT_UNKNOWN_KEY)
+                .inspect(|d| assert_eq!(d.severity, Severity::Warning))
+                .map(|d| d.path.as_str())
+                .collect();
+            assert_eq!(reported, unknown, "{model}");
+        }
+        let sample = call_write(
+            r#"{"model": {"schema_version": 1, "schema_minor": 9, "tool_set": {"tools": [], "license": "MIT"}}}"#,
+        );
+        let message = &sample.diagnostics[0].message;
+        assert!(
+            message
+                .contains(&format!("plugin names 0.0.1, which reads model schema {MODEL_SCHEMA} (this model is 1.9)")),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn describe_lists_the_sdk_features() {
+        let buffer = describe(plugin);
+        // SAFETY: `describe` returned `len` initialised bytes at `ptr`, freed right after copying.
+        let bytes = unsafe { std::slice::from_raw_parts(buffer.ptr, buffer.len) }.to_vec();
+        // SAFETY: the buffer came from this library's `describe` and is freed once.
+        unsafe { free(buffer) };
+        let outcome: Outcome<PluginDescription> = decode_message(&bytes).unwrap();
+        let description = outcome.value.unwrap();
+        assert!(description.has_feature(features::MODEL_UNKNOWN_FIELDS), "{description:?}");
+        assert_eq!(description.formats[0].id, "names");
+    }
 }

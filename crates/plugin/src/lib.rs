@@ -8,10 +8,13 @@
 //!
 //! The macro exports one C symbol, [`abi::ENTRY_SYMBOL`], returning the [`abi::PluginTable`].
 //! Everything crossing the boundary is UTF-8 JSON (see [`abi`]); the unsafe glue lives in
-//! [`export`] so plugin authors write none. See docs/plugins.md for the whole guide.
+//! `export` and the macro's expansion, so plugin authors write none. See docs/plugins.md for
+//! the whole guide, and [`abi`] for versions and what a minor may add.
 
 pub mod abi;
+#[doc(hidden)]
 pub mod export;
+mod unknown;
 
 pub use toolport_core as core;
 pub use toolport_core::*;
@@ -22,9 +25,13 @@ pub use toolport_core::*;
 /// ```ignore
 /// toolport_plugin::declare_plugin!(Vertex, OpenApi);
 /// ```
+///
+/// The expansion is the plugin's only `unsafe`: the table's `unsafe extern "C"` functions,
+/// each passing the host's guarantees on to [`export`].
 #[macro_export]
 macro_rules! declare_plugin {
     ($($format:expr),+ $(,)?) => {
+        #[allow(unsafe_code)]
         const _: () = {
             static PLUGIN: ::std::sync::OnceLock<$crate::export::Plugin> = ::std::sync::OnceLock::new();
             fn plugin() -> &'static $crate::export::Plugin {
@@ -39,26 +46,23 @@ macro_rules! declare_plugin {
             extern "C" fn describe() -> $crate::abi::RawBuffer {
                 $crate::export::describe(plugin)
             }
-            extern "C" fn detect(format: u32, request: *const u8, len: usize) -> $crate::abi::RawBuffer {
-                $crate::export::detect(plugin, format, request, len)
+            unsafe extern "C" fn detect(format: u32, request: *const u8, len: usize) -> $crate::abi::RawBuffer {
+                // SAFETY: the host calls this entry as `abi::CallFn` requires (`len` bytes at
+                // `request`, valid for the call), which is what `export::detect` needs.
+                unsafe { $crate::export::detect(plugin, format, request, len) }
             }
-            extern "C" fn read(format: u32, request: *const u8, len: usize) -> $crate::abi::RawBuffer {
-                $crate::export::read(plugin, format, request, len)
+            unsafe extern "C" fn read(format: u32, request: *const u8, len: usize) -> $crate::abi::RawBuffer {
+                // SAFETY: as for `detect`: the host's `abi::CallFn` guarantee, passed on.
+                unsafe { $crate::export::read(plugin, format, request, len) }
             }
-            extern "C" fn write(format: u32, request: *const u8, len: usize) -> $crate::abi::RawBuffer {
-                $crate::export::write(plugin, format, request, len)
+            unsafe extern "C" fn write(format: u32, request: *const u8, len: usize) -> $crate::abi::RawBuffer {
+                // SAFETY: as for `detect`: the host's `abi::CallFn` guarantee, passed on.
+                unsafe { $crate::export::write(plugin, format, request, len) }
             }
-            static TABLE: $crate::abi::PluginTable = $crate::abi::PluginTable {
-                header: $crate::abi::TableHeader::CURRENT,
-                model_schema_version: $crate::core::MODEL_SCHEMA_VERSION,
-                describe,
-                detect,
-                read,
-                write,
-                free: $crate::export::free,
-            };
+            // `describe` needs no guarantee: a safe function stands in for an unsafe pointer.
+            static TABLE: $crate::abi::PluginTable =
+                $crate::abi::PluginTable::new(describe, detect, read, write, $crate::export::free);
             /// The plugin's entry point, looked up by the host.
-            #[allow(unsafe_code)]
             #[unsafe(no_mangle)]
             pub extern "C" fn toolport_plugin_entry() -> *const $crate::abi::PluginTable {
                 &TABLE

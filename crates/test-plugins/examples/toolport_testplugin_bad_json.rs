@@ -2,13 +2,12 @@
 #![allow(unsafe_code)]
 
 extern "C" fn garbage(_format: u32, _request: *const u8, _len: usize) -> toolport_plugin::abi::RawBuffer {
-    let mut bytes = std::mem::ManuallyDrop::new(b"this is {not json".to_vec());
-    toolport_plugin::abi::RawBuffer { ptr: bytes.as_mut_ptr(), len: bytes.len(), capacity: bytes.capacity() }
+    toolport_test_plugins::buffer(b"this is {not json".to_vec())
 }
 
 toolport_test_plugins::broken_plugin!(
     name: "garbled",
     magic: toolport_plugin::abi::ABI_MAGIC,
-    abi: toolport_plugin::abi::ABI_VERSION,
+    abi: toolport_plugin::abi::ABI_MAJOR,
     call: garbage
 );

@@ -6,7 +6,7 @@
 //! each must become an error that names this file.
 #![allow(unsafe_code)]
 
-use toolport_plugin::abi::{PluginTable, RawBuffer, TableHeader};
+use toolport_plugin::abi::{PluginTable, RawBuffer};
 use toolport_plugin::{Bundle, Format, FormatInfo, Options, Outcome, ToolSet};
 use toolport_test_plugins::Echo;
 
@@ -81,36 +81,32 @@ extern "C" fn describe() -> RawBuffer {
     }
     toolport_plugin::export::describe(plugin)
 }
-extern "C" fn detect(format: u32, request: *const u8, len: usize) -> RawBuffer {
-    toolport_plugin::export::detect(plugin, format, request, len)
+unsafe extern "C" fn detect(format: u32, request: *const u8, len: usize) -> RawBuffer {
+    // SAFETY: the host calls this entry as `abi::CallFn` requires, which `export::detect` needs.
+    unsafe { toolport_plugin::export::detect(plugin, format, request, len) }
 }
-extern "C" fn read(format: u32, request: *const u8, len: usize) -> RawBuffer {
+unsafe extern "C" fn read(format: u32, request: *const u8, len: usize) -> RawBuffer {
     static BYTES: [u8; 4] = *b"null";
     match mode().as_str() {
         "bad-pointer" => RawBuffer { ptr: 16 as *mut u8, len: 4096, capacity: 4096 },
         "huge-length" => RawBuffer { ptr: BYTES.as_ptr().cast_mut(), len: 1 << 40, capacity: 1 << 40 },
-        _ => toolport_plugin::export::read(plugin, format, request, len),
+        // SAFETY: the host's `abi::CallFn` guarantee, passed on.
+        _ => unsafe { toolport_plugin::export::read(plugin, format, request, len) },
     }
 }
-extern "C" fn write(format: u32, request: *const u8, len: usize) -> RawBuffer {
-    toolport_plugin::export::write(plugin, format, request, len)
+unsafe extern "C" fn write(format: u32, request: *const u8, len: usize) -> RawBuffer {
+    // SAFETY: the host's `abi::CallFn` guarantee, passed on.
+    unsafe { toolport_plugin::export::write(plugin, format, request, len) }
 }
-extern "C" fn free(buffer: RawBuffer) {
+unsafe extern "C" fn free(buffer: RawBuffer) {
     // The broken buffers above are not ours to free.
     if !matches!(mode().as_str(), "bad-pointer" | "huge-length") {
-        toolport_plugin::export::free(buffer)
+        // SAFETY: the host's `abi::FreeFn` guarantee: a buffer of this table, freed once.
+        unsafe { toolport_plugin::export::free(buffer) }
     }
 }
 
-static TABLE: PluginTable = PluginTable {
-    header: TableHeader::CURRENT,
-    model_schema_version: toolport_plugin::MODEL_SCHEMA_VERSION,
-    describe,
-    detect,
-    read,
-    write,
-    free,
-};
+static TABLE: PluginTable = PluginTable::new(describe, detect, read, write, free);
 
 #[unsafe(no_mangle)]
 pub extern "C" fn toolport_plugin_entry() -> *const PluginTable {

@@ -1,4 +1,4 @@
-//! A plugin that speaks a future ABI version.
+//! A plugin that speaks a future ABI major (99): refused, both versions named.
 toolport_test_plugins::broken_plugin!(
     name: "other-abi",
     magic: toolport_plugin::abi::ABI_MAGIC,

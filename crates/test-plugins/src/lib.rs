@@ -1,13 +1,20 @@
 //! Deliberately broken plugins, one per example (each a cdylib), for the host's and the
 //! CLI's tests: every one must give a clear error naming its file while the others keep
-//! working. Also a well-behaved `Echo` format they share.
+//! working. Also plugins of an older and a newer ABI minor, which must load and convert, and a
+//! well-behaved `Echo` format they share.
 
 use toolport_plugin::{Bundle, Format, FormatInfo, InputShape, Options, Outcome, ToolSet};
 
-/// Builds the header of a table with chosen magic and version, for the handshake tests.
-pub const fn header(magic: u64, abi_version: u32) -> toolport_plugin::abi::TableHeader {
+/// Builds the header of a table with chosen magic and ABI major, for the handshake tests.
+pub const fn header(magic: u64, abi_major: u32) -> toolport_plugin::abi::TableHeader {
     let current = toolport_plugin::abi::TableHeader::CURRENT;
-    toolport_plugin::abi::TableHeader { magic, abi_version, table_size: current.table_size }
+    toolport_plugin::abi::TableHeader { magic, abi_major, table_size: current.table_size }
+}
+
+/// Wraps bytes in a buffer this SDK's `export::free` releases, for hand-made responses.
+pub fn buffer(bytes: Vec<u8>) -> toolport_plugin::abi::RawBuffer {
+    let mut bytes = std::mem::ManuallyDrop::new(bytes);
+    toolport_plugin::abi::RawBuffer { ptr: bytes.as_mut_ptr(), len: bytes.len(), capacity: bytes.capacity() }
 }
 
 /// A format that reads any JSON file as an empty tool set titled by its id; used as the
@@ -38,12 +45,41 @@ impl Format for Echo {
     }
 }
 
+/// A format `id` that reads any file ending `.extension` as an empty tool set (as [`Echo`]) and
+/// writes the names of the tools it is given, one a line, to `tools.txt`: what the plugins of
+/// other minors export.
+#[derive(Debug)]
+pub struct ToolNames {
+    pub id: &'static str,
+    pub extension: &'static str,
+}
+
+impl Format for ToolNames {
+    fn info(&self) -> FormatInfo {
+        FormatInfo { id: self.id.into(), extensions: vec![self.extension.into()], ..Echo(self.id).info() }
+    }
+
+    fn read(&self, input: &Bundle, options: &Options) -> Outcome<ToolSet> {
+        Echo(self.id).read(input, options)
+    }
+
+    fn write(&self, model: &ToolSet, _options: &Options) -> Outcome<Bundle> {
+        let names: Vec<&str> = model.tools.iter().map(|t| t.name.as_str()).collect();
+        Outcome::ok(Bundle::single("tools.txt", names.join("\n") + "\n"), vec![])
+    }
+}
+
 /// Exports a hand-made plugin table with the given header and `Echo(name)` as its format, and
-/// every call answered by `call` (an `extern "C" fn(u32, *const u8, usize) -> RawBuffer`).
-/// Used to build plugins that break the handshake or the data rules on purpose.
+/// every call answered by `call` (an `extern "C" fn(u32, *const u8, usize) -> RawBuffer`,
+/// which stands in for the table's `unsafe` function pointer). `model:` sets the model schema
+/// major (this SDK's by default). Used to build plugins that break the handshake or the data
+/// rules on purpose.
 #[macro_export]
 macro_rules! broken_plugin {
     (name: $name:literal, magic: $magic:expr, abi: $abi:expr, call: $call:path) => {
+        $crate::broken_plugin!(name: $name, magic: $magic, abi: $abi, model: toolport_plugin::MODEL_SCHEMA_MAJOR, call: $call);
+    };
+    (name: $name:literal, magic: $magic:expr, abi: $abi:expr, model: $model:expr, call: $call:path) => {
         extern "C" fn describe() -> toolport_plugin::abi::RawBuffer {
             toolport_plugin::export::describe(plugin)
         }
@@ -55,12 +91,9 @@ macro_rules! broken_plugin {
         }
         static TABLE: toolport_plugin::abi::PluginTable = toolport_plugin::abi::PluginTable {
             header: $crate::header($magic, $abi),
-            model_schema_version: toolport_plugin::MODEL_SCHEMA_VERSION,
-            describe,
-            detect: $call,
-            read: $call,
-            write: $call,
-            free: toolport_plugin::export::free,
+            model_schema_major: $model,
+            model_schema_minor: if $model == toolport_plugin::MODEL_SCHEMA_MAJOR { toolport_plugin::MODEL_SCHEMA_MINOR } else { 0 },
+            ..toolport_plugin::abi::PluginTable::new(describe, $call, $call, $call, toolport_plugin::export::free)
         };
         #[allow(unsafe_code)]
         #[unsafe(no_mangle)]
@@ -72,5 +105,5 @@ macro_rules! broken_plugin {
 
 /// A call that returns an empty buffer (never reached by the handshake tests).
 pub extern "C" fn no_answer(_format: u32, _request: *const u8, _len: usize) -> toolport_plugin::abi::RawBuffer {
-    toolport_plugin::abi::RawBuffer { ptr: std::ptr::null_mut(), len: 0, capacity: 0 }
+    toolport_plugin::abi::RawBuffer::EMPTY
 }

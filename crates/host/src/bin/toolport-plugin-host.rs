@@ -41,7 +41,7 @@ fn main() -> ExitCode {
 fn serve(library: &std::path::Path, protocol: &mut impl Write) -> std::io::Result<()> {
     let plugin = LoadedPlugin::load(library);
     let hello = match &plugin {
-        Ok(plugin) => Hello::Ok(plugin.description.clone()),
+        Ok(plugin) => Hello::Ok { description: plugin.description.clone(), versions: plugin.versions },
         Err(e) => Hello::Error(e.to_string()),
     };
     write_response(protocol, &serde_json::to_vec(&hello).unwrap_or_default())?;
