@@ -1,6 +1,9 @@
-//! `cargo xtask new-plugin NAME --path DIR`: scaffolds a standalone plugin crate outside the
-//! workspace. It depends on the plugin SDK by path (this checkout's crates/plugin), compiles,
-//! passes its own tests, and builds a library `convert --plugin-dir DIR/target/debug` loads.
+//! `cargo xtask new-plugin NAME --path DIR`: scaffolds a standalone plugin outside the
+//! workspace, split as toolport's own formats are: the format as a library crate in DIR
+//! (`toolport-format-NAME`, linked by its tests and by programs converting in process) and the
+//! plugin in DIR/plugin (`toolport-plugin-NAME`, a cdylib that is only `declare_plugin!`). It
+//! depends on the plugin SDK by path (this checkout's crates/plugin), compiles, passes its own
+//! tests, and `cargo build` makes a library `convert --plugin-dir DIR/target/debug` loads.
 
 use std::path::{Path, PathBuf};
 
@@ -44,6 +47,7 @@ pub fn scaffold(name: &str, dir: &Path) -> Result<()> {
     }
     let sdk = crate::root().join("crates/plugin");
     let sdk = sdk.canonicalize().with_context(|| format!("the plugin SDK at {}", sdk.display()))?;
+    let sdk = sdk.display().to_string().replace('\\', "/");
     let type_name: String = name
         .split('-')
         .map(|w| {
@@ -52,8 +56,10 @@ pub fn scaffold(name: &str, dir: &Path) -> Result<()> {
         })
         .collect();
     let files = [
-        ("Cargo.toml", CARGO_TOML.replace("{sdk}", &sdk.display().to_string().replace('\\', "/"))),
+        ("Cargo.toml", CARGO_TOML.replace("{sdk}", &sdk)),
         ("src/lib.rs", LIB_RS.to_owned()),
+        ("plugin/Cargo.toml", PLUGIN_CARGO_TOML.replace("{sdk}", &sdk)),
+        ("plugin/src/lib.rs", PLUGIN_LIB_RS.to_owned()),
         ("tests/roundtrip.rs", TEST_RS.to_owned()),
         ("examples/sample.json", SAMPLE.to_owned()),
         ("README.md", README.to_owned()),
@@ -75,22 +81,48 @@ pub fn scaffold(name: &str, dir: &Path) -> Result<()> {
 }
 
 const CARGO_TOML: &str = r#"[package]
-name = "toolport-plugin-{name}"
+name = "toolport-format-{name}"
 version = "0.1.0"
 edition = "2024"
 rust-version = "1.95"
-description = "toolport format plugin: {name}"
+description = "toolport format: {name}"
 
-[lib]
-# cdylib: loaded by `convert`; rlib: linked by this crate's own tests.
-crate-type = ["cdylib", "rlib"]
+# The format as a plain library: its tests link it, and so can any program that converts in
+# process, together with other formats. The plugin `convert` loads is plugin/.
 
 [dependencies]
 toolport-plugin = { path = "{sdk}" }
 serde_json = { version = "1", features = ["preserve_order"] }
 
-# A standalone crate, not a member of any enclosing workspace.
+# Its own workspace (not a member of any enclosing one): this library and its plugin, both
+# built and tested by a plain `cargo build` / `cargo test`.
 [workspace]
+members = ["plugin"]
+default-members = [".", "plugin"]
+"#;
+
+const PLUGIN_CARGO_TOML: &str = r#"[package]
+name = "toolport-plugin-{name}"
+version = "0.1.0"
+edition = "2024"
+rust-version = "1.95"
+description = "toolport plugin for the {name} format"
+
+[lib]
+# Only a cdylib, loaded by `convert`: the entry symbol lives here and nowhere else, so the
+# format library links into any program beside other formats.
+crate-type = ["cdylib"]
+test = false
+doctest = false
+
+[dependencies]
+toolport-plugin = { path = "{sdk}" }
+toolport-format-{name} = { path = ".." }
+"#;
+
+const PLUGIN_LIB_RS: &str = r#"//! `libtoolport_plugin_{crate}.so`: the `{name}` format, exported for `convert` to load.
+
+toolport_plugin::declare_plugin!(toolport_format_{crate}::{Type});
 "#;
 
 const LIB_RS: &str = r#"//! The `{name}` format for toolport: a JSON document `{"tools": [{"name", "description",
@@ -205,14 +237,12 @@ impl Format for {Type} {
         Outcome::ok(Bundle::single(file, text), diagnostics)
     }
 }
-
-toolport_plugin::declare_plugin!({Type});
 "#;
 
-const TEST_RS: &str = r#"//! The plugin reads its sample, writes it back unchanged, and reports what it cannot hold.
+const TEST_RS: &str = r#"//! The format reads its sample, writes it back unchanged, and reports what it cannot hold.
 
 use toolport_plugin::{Bundle, Format, Options, Tool};
-use toolport_plugin_{crate}::{Type};
+use toolport_format_{crate}::{Type};
 
 fn sample() -> Bundle {
     Bundle::single("sample.json", include_str!("../examples/sample.json"))
@@ -269,11 +299,13 @@ const SAMPLE: &str = r#"{
 }
 "#;
 
-const README: &str = r#"# toolport-plugin-{name}
+const README: &str = r#"# toolport-format-{name}
 
-A [toolport](https://example.invalid/toolport) format plugin for `{name}`.
+A [toolport](https://example.invalid/toolport) format plugin for `{name}`: the format is the
+library in this folder (`toolport-format-{name}`); `plugin/` (`toolport-plugin-{name}`) is the
+cdylib `convert` loads, nothing but `declare_plugin!` over the library.
 
-    cargo test                                   # the plugin's own tests
+    cargo test                                   # the format's own tests
     cargo build                                  # builds target/debug/libtoolport_plugin_{crate}.so
     convert --plugin-dir target/debug formats    # lists `{name}`
     convert --plugin-dir target/debug --from {name} --to gloodata examples/sample.json

@@ -18,6 +18,13 @@ mod unknown;
 
 pub use toolport_core as core;
 pub use toolport_core::*;
+/// What the JSON function-tool formats (MCP, OpenAI, Anthropic, Gemini) share: tool lists and
+/// their shapes, schema glue, names, located diagnostics.
+pub use toolport_function_tools as function_tools;
+/// JSON Schema dialects to and from the canonical `Schema`.
+pub use toolport_jsonschema as jsonschema;
+/// The only door to YAML: `parse` with positions, `to_string`.
+pub use toolport_yaml as yaml;
 
 /// Exports formats from a plugin library. Takes one or more expressions that build values
 /// implementing [`toolport_core::Format`]; they are built once, on first use.

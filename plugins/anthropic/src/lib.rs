@@ -28,10 +28,10 @@ use toolport_plugin::{
     Tool, ToolCall, ToolSet, codes,
 };
 
-use toolport_function_tools::common::{Shape, Source};
-use toolport_function_tools::schema::{Expansion, SchemaWriter};
-use toolport_function_tools::{common, schema};
-use toolport_jsonschema::Dialect;
+use toolport_plugin::function_tools::common::{Shape, Source};
+use toolport_plugin::function_tools::schema::{Expansion, SchemaWriter};
+use toolport_plugin::function_tools::{common, schema};
+use toolport_plugin::jsonschema::Dialect;
 
 const DIALECT: Dialect = Dialect::JsonSchema;
 
@@ -396,5 +396,3 @@ fn write_tool(
     }
     Value::Object(out)
 }
-
-toolport_plugin::declare_plugin!(Anthropic);

@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 use toolport_plugin::{Format, Options, ToolSet};
-use toolport_plugin_anthropic::{Anthropic, NAME_RULES};
+use toolport_format_anthropic::{Anthropic, NAME_RULES};
 use toolport_testkit::{expect_ok, render};
 
 fn check(model: &ToolSet, options: &[(&str, &str)]) -> (Value, String) {

@@ -14,7 +14,7 @@
 pub mod subset;
 
 use serde_json::{Map, Value, json};
-use toolport_jsonschema::Dialect;
+use toolport_plugin::jsonschema::Dialect;
 use toolport_plugin::loss::{Carried, uncarried};
 use toolport_plugin::names::NameRules;
 use toolport_plugin::source::child;
@@ -22,9 +22,9 @@ use toolport_plugin::{
     Bundle, Detection, Diagnostic, Format, FormatInfo, InputShape, Options, Outcome, Output, Tool, ToolSet, codes,
 };
 
-use toolport_function_tools::common::Source;
-use toolport_function_tools::schema::{Expansion, SchemaWriter};
-use toolport_function_tools::{common, schema};
+use toolport_plugin::function_tools::common::Source;
+use toolport_plugin::function_tools::schema::{Expansion, SchemaWriter};
+use toolport_plugin::function_tools::{common, schema};
 
 const ID: &str = "gemini";
 
@@ -422,5 +422,3 @@ fn write_declaration(
     }
     Value::Object(out)
 }
-
-toolport_plugin::declare_plugin!(Gemini);

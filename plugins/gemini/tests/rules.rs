@@ -5,7 +5,7 @@ mod support;
 use serde_json::{Value, json};
 use support::violations;
 use toolport_plugin::{Format, Options, ToolSet};
-use toolport_plugin_gemini::Gemini;
+use toolport_format_gemini::Gemini;
 use toolport_testkit::{expect_ok, render};
 
 fn check(model: &ToolSet) -> (Value, String) {

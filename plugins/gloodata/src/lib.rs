@@ -66,8 +66,6 @@ impl Format for Gloodata {
     }
 }
 
-toolport_plugin::declare_plugin!(Gloodata);
-
 /// Words of an identifier or title, split at `_`, `-`, spaces and case changes, each with a
 /// capital first letter: `showMapAtAddressAndZoom` → `Show Map At Address And Zoom`.
 pub(crate) fn humanize(name: &str) -> String {

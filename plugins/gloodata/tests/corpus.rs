@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 use toolport_plugin::{Format, ToolSet};
-use toolport_plugin_gloodata::Gloodata;
+use toolport_format_gloodata::Gloodata;
 use toolport_testkit::{assert_same_json, corpus, files_in, load, read_ok, render, write_ok};
 
 #[test]

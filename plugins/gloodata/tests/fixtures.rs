@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 use toolport_plugin::display::display_line;
 use toolport_plugin::{Diagnostic, Format, ToolSet};
-use toolport_plugin_gloodata::Gloodata;
+use toolport_format_gloodata::Gloodata;
 use toolport_testkit::{assert_same_json, fixture, load, read_ok, render, write_ok};
 
 /// Reads a fixture, checks the round trip, snapshots model, output and diagnostics.

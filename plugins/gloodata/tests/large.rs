@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use toolport_plugin::{
     EnumValue, Example, Expectation, Format, Options, Parameter, Schema, SchemaType, Tool, ToolCall, ToolSet, ValueSet,
 };
-use toolport_plugin_gloodata::Gloodata;
+use toolport_format_gloodata::Gloodata;
 use toolport_testkit::expect_ok;
 
 /// `tools` tools; the first has `parameters` parameters cycling through a string, an integer

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 use toolport_plugin::{Bundle, Format, Options};
-use toolport_plugin_gloodata::Gloodata;
+use toolport_format_gloodata::Gloodata;
 use toolport_testkit::{assert_same_json, render};
 
 /// Reads `input` as `doc.json` and compares (code, path, line, column) of every diagnostic.

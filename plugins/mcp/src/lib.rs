@@ -17,10 +17,10 @@ use toolport_plugin::{
     ToolSet, codes,
 };
 
-use toolport_function_tools::common::{Shape, Source};
-use toolport_function_tools::schema::{Expansion, SchemaWriter};
-use toolport_function_tools::{common, schema};
-use toolport_jsonschema::Dialect;
+use toolport_plugin::function_tools::common::{Shape, Source};
+use toolport_plugin::function_tools::schema::{Expansion, SchemaWriter};
+use toolport_plugin::function_tools::{common, schema};
+use toolport_plugin::jsonschema::Dialect;
 
 const DIALECT: Dialect = Dialect::JsonSchema;
 
@@ -425,5 +425,3 @@ fn write_tool(tool: &Tool, name: &str, path: &str, writer: SchemaWriter, diagnos
     }
     Value::Object(out)
 }
-
-toolport_plugin::declare_plugin!(Mcp);

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 use toolport_plugin::{Bundle, Format, Options};
-use toolport_plugin_mcp::Mcp;
+use toolport_format_mcp::Mcp;
 use toolport_testkit::{assert_same_json, expect_ok, fixture, load, read_ok, render};
 
 fn check(file: &str) {

@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 use toolport_plugin::{Bundle, Format, Options, ToolSet};
-use toolport_plugin_mcp::{MCP_NAME, Mcp};
+use toolport_format_mcp::{MCP_NAME, Mcp};
 use toolport_testkit::{expect_ok, read_ok, render};
 
 fn check(model: &ToolSet) -> (Value, String) {

@@ -21,10 +21,10 @@ use toolport_plugin::{
     Bundle, Detection, Diagnostic, Format, FormatInfo, InputShape, Options, Outcome, Tool, ToolSet, codes,
 };
 
-use toolport_function_tools::common::{Shape, Source};
-use toolport_function_tools::schema::{Expansion, SchemaWriter};
-use toolport_function_tools::{common, schema};
-use toolport_jsonschema::Dialect;
+use toolport_plugin::function_tools::common::{Shape, Source};
+use toolport_plugin::function_tools::schema::{Expansion, SchemaWriter};
+use toolport_plugin::function_tools::{common, schema};
+use toolport_plugin::jsonschema::Dialect;
 
 const DIALECT: Dialect = Dialect::JsonSchema;
 
@@ -388,8 +388,6 @@ fn write_strict_flag(function: &mut Map<String, Value>, extras: &Map<String, Val
         None => {}
     }
 }
-
-toolport_plugin::declare_plugin!(OpenAi);
 
 #[cfg(test)]
 mod tests {

@@ -4,7 +4,7 @@ mod support;
 
 use serde_json::{Value, json};
 use toolport_plugin::{Format, Options, ToolSet};
-use toolport_plugin_openai::OpenAi;
+use toolport_format_openai::OpenAi;
 use toolport_testkit::{expect_ok, render};
 
 fn model(value: Value) -> ToolSet {

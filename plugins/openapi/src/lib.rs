@@ -160,5 +160,3 @@ pub(crate) fn locate(
     }
     diagnostic
 }
-
-toolport_plugin::declare_plugin!(Vertex, OpenApi);

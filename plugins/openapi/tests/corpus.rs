@@ -9,7 +9,7 @@ use common::{camel_keys, parse, read_openapi, read_vertex, validate_vertex};
 use serde_json::Value;
 use toolport_plugin::names::NameRules;
 use toolport_plugin::{Bundle, Format, Options, ToolSet};
-use toolport_plugin_openapi::{OpenApi, Vertex};
+use toolport_format_openapi::{OpenApi, Vertex};
 use toolport_testkit::{assert_same_json, corpus, expect_ok, load, load_with_siblings};
 
 /// OpenAPI corpus documents and their operation counts.

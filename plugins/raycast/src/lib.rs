@@ -83,5 +83,3 @@ impl Format for Raycast {
         write::write(model, options)
     }
 }
-
-toolport_plugin::declare_plugin!(Raycast);

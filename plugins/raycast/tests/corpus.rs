@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 use toolport_plugin::{Format, Options, Severity};
-use toolport_plugin_raycast::Raycast;
+use toolport_format_raycast::Raycast;
 use toolport_testkit::{assert_same_json, corpus, load, read_ok, render};
 
 fn extensions() -> Vec<std::path::PathBuf> {

@@ -3,7 +3,7 @@
 
 use insta::{assert_json_snapshot, assert_snapshot};
 use toolport_plugin::{Bundle, Diagnostic, Format, Options, ToolSet};
-use toolport_plugin_raycast::Raycast;
+use toolport_format_raycast::Raycast;
 use toolport_testkit::{fixture, load, render};
 
 const FIXTURES: [&str; 6] = ["forms", "types", "ai-yaml", "ai-json5", "wrapped-json", "broken"];

@@ -3,7 +3,7 @@
 //! (in cycles, or fanning out at every level) end with a located warning.
 
 use toolport_plugin::{Bundle, Format, Options, Severity};
-use toolport_plugin_raycast::Raycast;
+use toolport_format_raycast::Raycast;
 
 const PACKAGE: &str =
     r#"{"name": "x", "tools": [{"name": "t", "description": "T"}], "dependencies": {"@raycast/api": "1"}}"#;

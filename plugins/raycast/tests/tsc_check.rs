@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use toolport_plugin::{Bundle, Format, Options};
-use toolport_plugin_raycast::Raycast;
+use toolport_format_raycast::Raycast;
 use toolport_testkit::{fixture, load};
 
 fn tool_available(program: &str) -> bool {

@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 use toolport_plugin::{Bundle, Format, Matcher, Options};
-use toolport_plugin_raycast::{Raycast, evals, ts};
+use toolport_format_raycast::{Raycast, evals, ts};
 
 /// A matcher read from `raw` is `expect`, and writes back as `raw`.
 fn check_matcher(raw: Value, expect: Matcher) {

@@ -5,7 +5,7 @@ mod common;
 
 use insta::assert_snapshot;
 use toolport_plugin::{Format, Options};
-use toolport_plugin_raycast::Raycast;
+use toolport_format_raycast::Raycast;
 use toolport_testkit::{codes, render};
 
 #[test]

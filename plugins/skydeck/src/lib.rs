@@ -133,5 +133,3 @@ impl Format for SkyDeck {
         write::write(model, options)
     }
 }
-
-toolport_plugin::declare_plugin!(SkyDeck);

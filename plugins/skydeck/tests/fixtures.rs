@@ -25,7 +25,7 @@ fn check(file: &str, expect: &[(Severity, &str, &str)]) {
         // And read → write → read gives the same model.
         let again = toolport_testkit::expect_ok(
             toolport_plugin::Format::read(
-                &toolport_plugin_skydeck::SkyDeck,
+                &toolport_format_skydeck::SkyDeck,
                 &toolport_plugin::Bundle::single(written_name.clone(), written),
                 &Default::default(),
             ),

@@ -2,7 +2,7 @@
 //! parser runs, and many tolerated defects or diagnostics are each located.
 
 use toolport_plugin::{Bundle, Format, Options, Outcome, ToolSet};
-use toolport_plugin_skydeck::SkyDeck;
+use toolport_format_skydeck::SkyDeck;
 
 fn read(text: &str) -> Outcome<ToolSet> {
     SkyDeck.read(&Bundle::single("tool.json", text), &Options::default())

@@ -2,7 +2,7 @@
 //! a line and column; nothing panics.
 
 use toolport_plugin::{Bundle, Format, Options, Severity};
-use toolport_plugin_skydeck::SkyDeck;
+use toolport_format_skydeck::SkyDeck;
 
 /// What one diagnostic must say: severity, code, path, and line:column when known.
 type Expect<'a> = (Severity, &'a str, &'a str, Option<(u32, u32)>);

@@ -1,7 +1,7 @@
 //! `{{placeholder}}` parsing and prompt rendering.
 
 use serde_json::{Map, Value, json};
-use toolport_plugin_skydeck::{generated_prompt, placeholders, render_prompt};
+use toolport_format_skydeck::{generated_prompt, placeholders, render_prompt};
 
 fn check_names(prompt: &str, expect: &[&str]) {
     let names: Vec<String> = placeholders(prompt).into_iter().map(|p| p.name).collect();

@@ -8,7 +8,7 @@ use toolport_plugin::{
     Options, Output, ParamLocation, Parameter, Schema, SchemaType, Server, Severity, Timestamps, Tool, ToolCall,
     ToolSet, Version,
 };
-use toolport_plugin_skydeck::SkyDeck;
+use toolport_format_skydeck::SkyDeck;
 use toolport_testkit::expect_ok;
 
 /// A tool set as an OpenAPI or Raycast reader could give it: no prompts, typed parameters,

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 use toolport_plugin::names::NameRules;
-use toolport_plugin_gemini::subset;
+use toolport_format_gemini::subset;
 
 /// Every problem Gemini would find in a written `{"functionDeclarations": [...]}` document.
 pub fn violations(document: &Value) -> Vec<String> {

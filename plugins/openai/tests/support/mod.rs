@@ -3,7 +3,7 @@
 use std::collections::HashSet;
 
 use serde_json::Value;
-use toolport_plugin_openai::strict::{MAX_DEPTH, MAX_ENUM_VALUES, MAX_PROPERTIES};
+use toolport_format_openai::strict::{MAX_DEPTH, MAX_ENUM_VALUES, MAX_PROPERTIES};
 
 /// Every problem OpenAI would find in a written document of function tools.
 pub fn violations(document: &Value) -> Vec<String> {
