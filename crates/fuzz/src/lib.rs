@@ -16,6 +16,15 @@ use toolport_core::{Bundle, Diagnostic, InputShape, Options, codes};
 use toolport_host::FormatEntry;
 use toolport_host::input::{self, Limits};
 
+/// Discovery of the plugins in `dirs`, loaded into this process: fuzzing is about what a
+/// plugin's own code does with hostile input, and a crash must end the fuzzer so the driver
+/// keeps the case.
+pub fn in_process(dirs: Vec<std::path::PathBuf>) -> toolport_host::discovery::DiscoveryConfig {
+    let mut config = toolport_host::discovery::DiscoveryConfig { plugin_dirs: dirs, ..Default::default() };
+    config.isolation.mode = toolport_host::discovery::IsolationMode::Never;
+    config
+}
+
 /// A case slower than this is a finding: inputs are at most a few hundred KB, and every input
 /// up to 1 MB must convert or fail well under a second.
 pub const SLOW: Duration = Duration::from_secs(2);

@@ -10,7 +10,6 @@ use std::time::{Duration, Instant};
 
 use toolport_fuzz::{Case, Rng, Verdict, mutate, run, seeds};
 use toolport_host::Registry;
-use toolport_host::discovery::DiscoveryConfig;
 
 #[derive(Default)]
 struct Args {
@@ -67,7 +66,7 @@ fn main() -> ExitCode {
 
 /// Fuzzes each format for its share of the time; returns the number of findings.
 fn fuzz(args: &Args) -> usize {
-    let registry = Registry::discover(&DiscoveryConfig { plugin_dirs: args.plugin_dirs.clone(), ..Default::default() });
+    let registry = Registry::discover(&toolport_fuzz::in_process(args.plugin_dirs.clone()));
     let formats: Vec<_> = registry
         .formats()
         .iter()

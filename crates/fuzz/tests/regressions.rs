@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 
 use toolport_fuzz::{Verdict, check_expectation, regressions, run};
 use toolport_host::Registry;
-use toolport_host::discovery::DiscoveryConfig;
 
 fn build_dir() -> PathBuf {
     Path::new(env!("CARGO_BIN_EXE_toolport-fuzz")).parent().unwrap().to_path_buf()
@@ -14,7 +13,7 @@ fn build_dir() -> PathBuf {
 
 #[test]
 fn every_kept_finding_reads_as_expected_without_a_panic() {
-    let registry = Registry::discover(&DiscoveryConfig { plugin_dirs: vec![build_dir()], ..Default::default() });
+    let registry = Registry::discover(&toolport_fuzz::in_process(vec![build_dir()]));
     assert!(registry.format("skydeck").is_ok(), "plugins are built next to the binaries; run `cargo xtask test`");
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/regressions");
     let cases = regressions(&dir);

@@ -90,10 +90,12 @@ fn read_document(source: &Source) -> Outcome<ToolSet> {
         Ok(list) => list,
         Err(error) => return Outcome::fail(error),
     };
+    // A set, not a scan of the tools so far: a list of thousands stays linear.
+    let mut names_seen = std::collections::HashSet::new();
     for (i, item) in list.items.iter().enumerate() {
         let path = list.path(i);
         if let Some((tool, examples)) = read_tool(source, item, &path, &mut diagnostics) {
-            if model.tools.iter().any(|t| t.name == tool.name) {
+            if !names_seen.insert(tool.name.clone()) {
                 diagnostics.push(source.at(Diagnostic::warning(
                     codes::INPUT_INVALID,
                     child(&path, "name"),

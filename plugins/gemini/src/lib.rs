@@ -147,6 +147,8 @@ fn read_document(source: &Source) -> Outcome<ToolSet> {
             )));
         }
     }
+    // A set, not a scan of the tools so far: a list of thousands stays linear.
+    let mut names_seen = std::collections::HashSet::new();
     for (group, value, path) in declarations {
         if let Some(mut tool) = read_declaration(source, value, &path, &mut diagnostics) {
             if group > 0 {
@@ -155,7 +157,7 @@ fn read_document(source: &Source) -> Outcome<ToolSet> {
                     map.insert("group".into(), group.into());
                 }
             }
-            if model.tools.iter().any(|t| t.name == tool.name) {
+            if !names_seen.insert(tool.name.clone()) {
                 diagnostics.push(source.at(Diagnostic::warning(
                     codes::INPUT_INVALID,
                     child(&path, "name"),

@@ -85,6 +85,8 @@ fn read_document(source: &Source) -> Outcome<ToolSet> {
         Err(error) => return Outcome::fail(error),
     };
     let mut others = Vec::new();
+    // A set, not a scan of the tools so far: a list of thousands stays linear.
+    let mut names_seen = std::collections::HashSet::new();
     for (i, item) in list.items.iter().enumerate() {
         let path = list.path(i);
         if item.get("type").is_some_and(|t| t != "function") {
@@ -98,7 +100,7 @@ fn read_document(source: &Source) -> Outcome<ToolSet> {
             continue;
         }
         if let Some(tool) = read_tool(source, item, &path, &mut diagnostics) {
-            if model.tools.iter().any(|t| t.name == tool.name) {
+            if !names_seen.insert(tool.name.clone()) {
                 diagnostics.push(source.at(Diagnostic::warning(
                     codes::INPUT_INVALID,
                     path.clone(),
