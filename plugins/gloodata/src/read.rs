@@ -643,7 +643,12 @@ impl<'a> Reader<'a> {
                     let Some(reference) = self.string(&path, key, value, &mut residue) else { continue };
                     let foreign_ns = arg.get("dtypeNs").and_then(Value::as_str).is_some_and(|d| Some(d) != ns);
                     let parameter = tool.parameters.iter_mut().find(|p| p.name == name);
+                    // A set without static entries (values found by its handlers at run time)
+                    // lists no allowed values: `Schema::value_set` would read as an empty
+                    // enum everywhere else, so the name stays in the residue for the writer.
+                    let listed = |key: &String| index.entries.get(key).is_some_and(|e| !e.is_empty());
                     match (index.by_reference.get(&reference), parameter) {
+                        (Some(set_key), Some(_)) if !foreign_ns && !listed(set_key) => residue.keep(key, value),
                         (Some(set_key), Some(parameter)) if !foreign_ns => {
                             parameter.schema.value_set = Some(set_key.clone());
                             link_value_set(parameter, set_key, index);
@@ -668,13 +673,11 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// The values of a field's value set become its enum (with labels). A field that lists
-/// no `enum` of its own gets the set's entries, marked so the writer leaves `enum` out.
+/// The values of a field's value set (one with entries) become its enum (with labels). A
+/// field that lists no `enum` of its own gets the set's entries, marked so the writer leaves
+/// `enum` out.
 fn link_value_set(parameter: &mut Parameter, set_key: &str, index: &ValueSetIndex) {
     let Some(entries) = index.entries.get(set_key).cloned() else { return };
-    if entries.is_empty() {
-        return;
-    }
     match &mut parameter.schema.enumeration {
         Some(values) => {
             for value in values.iter_mut() {

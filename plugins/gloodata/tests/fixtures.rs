@@ -2,9 +2,9 @@
 //! same JSON, and has golden snapshots of its model, written document and diagnostics.
 
 use serde_json::{Value, json};
+use toolport_format_gloodata::Gloodata;
 use toolport_plugin::display::display_line;
 use toolport_plugin::{Diagnostic, Format, ToolSet};
-use toolport_format_gloodata::Gloodata;
 use toolport_testkit::{assert_same_json, fixture, load, read_ok, render, write_ok};
 
 /// Reads a fixture, checks the round trip, snapshots model, output and diagnostics.
@@ -55,8 +55,12 @@ fn value_sets_and_dtype_names() {
     assert_eq!(metric.value_set.as_deref(), Some("Metric"));
     let labels: Vec<_> = metric.enumeration.iter().flatten().map(|v| v.label.as_deref().unwrap_or("")).collect();
     assert_eq!(labels, ["Total revenue", "Average order value"]);
-    // Referenced by its id `Country`, stored under the key `country`.
-    assert_eq!(tool.parameter("country").unwrap().schema.value_set.as_deref(), Some("country"));
+    // `Country` (the id of the set stored under `country`) has no static entries: its values
+    // come from its handlers at run time, so the field lists no allowed values (no value set,
+    // no enum) and the name stays in the residue, written back as `dtypeName`.
+    let country = tool.parameter("country").unwrap();
+    assert_eq!((&country.schema.value_set, &country.schema.enumeration), (&None, &None));
+    assert_eq!(tool.extras["gloodata"]["ui"]["args"]["country"]["dtypeName"], "Country");
     assert_eq!(model.value_sets["country"].handlers["search"], "enum::Country::search");
     let region = &tool.parameter("region").unwrap().schema;
     let region_values: Vec<_> =
@@ -110,4 +114,34 @@ fn ui_args_labels_suffixes_and_foreign_sets() {
 #[test]
 fn unknown_keys_are_kept_and_reported() {
     check("unknown-keys");
+}
+
+/// Value sets without static entries, in every fixture and corpus document: no field gets an
+/// empty enum or names such a set (every writer would read that as "no value is allowed"),
+/// and each round trip stays exact (checked by `check` and by corpus.rs).
+#[test]
+fn value_sets_without_entries_give_no_empty_enum() {
+    let mut inputs: Vec<std::path::PathBuf> = ["context-actions", "ui-args", "value-sets"]
+        .iter()
+        .map(|name| fixture(&format!("gloodata/{name}.json")))
+        .collect();
+    let mut corpus: Vec<_> = std::fs::read_dir(toolport_testkit::corpus("gloodata"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    corpus.sort();
+    inputs.extend(corpus);
+    for path in inputs {
+        let (model, _) = read_ok(&Gloodata, &load(&path));
+        for tool in &model.tools {
+            for parameter in &tool.parameters {
+                let at = format!("{} {}.{}", path.display(), tool.name, parameter.name);
+                assert!(parameter.schema.enumeration.as_ref().is_none_or(|v| !v.is_empty()), "{at}: empty enum");
+                if let Some(set) = &parameter.schema.value_set {
+                    assert!(!model.value_sets[set].entries.is_empty(), "{at}: names `{set}`, which lists no values");
+                }
+            }
+        }
+    }
 }
