@@ -1,7 +1,9 @@
 //! toolport's development tasks, run as `cargo xtask <task>`:
 //!
-//! - `test [ARGS]`: build every plugin library and the broken test plugins, then run the
-//!   whole test suite (`cargo test --workspace ARGS`). The CLI tests load the real libraries.
+//! - `test [ARGS]`: install what the tests need besides Rust (setup.rs: the platforms'
+//!   validators, the Raycast API types; once), build every plugin library and the broken test
+//!   plugins, then run the whole test suite (`cargo test --workspace ARGS`). The CLI tests load
+//!   the real libraries.
 //! - `convert ARGS`: build `convert` and the plugins, then run `convert ARGS`.
 //! - `dist [DIR]`: release-build `convert` and stage it with its plugins in DIR/ (default
 //!   `dist/`): `DIR/convert`, `DIR/toolport-plugin-host` and `DIR/plugins/*`.
@@ -12,6 +14,7 @@
 mod bench;
 mod fuzz;
 mod new_plugin;
+mod setup;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -67,6 +70,7 @@ fn build_all(release: bool) -> Result<()> {
 }
 
 fn test(extra: &[String]) -> Result<()> {
+    setup::test_dependencies()?;
     build_all(false)?;
     let mut args = vec!["test", "--workspace"];
     args.extend(extra.iter().map(String::as_str));

@@ -1,0 +1,39 @@
+"""MCP: the official SDKs' tools/list result types (Python `mcp.types.ListToolsResult`, and
+TypeScript `ListToolsResultSchema` through node, which also requires every `outputSchema` to
+be an object schema), and JSON Schema validity."""
+
+import json
+import os
+import subprocess
+
+import mcp.types
+
+from .common import load, schema_errors, tools_of
+
+
+def validate(path):
+    doc = load(path)
+    result = doc if isinstance(doc, dict) and "tools" in doc else {"tools": tools_of(doc)}
+    errors = []
+    try:
+        mcp.types.ListToolsResult.model_validate(result)
+    except Exception as e:
+        errors.append(f"mcp.types.ListToolsResult rejects it: {e}")
+    errors += typescript_sdk_errors(path)
+    for i, tool in enumerate(result["tools"]):
+        for key in ("inputSchema", "outputSchema"):
+            if isinstance(tool, dict) and key in tool:
+                errors += schema_errors(tool[key], f"tools/{i}/{key}")
+    return errors
+
+
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def typescript_sdk_errors(path):
+    run = subprocess.run(
+        ["node", os.path.join(HERE, "mcp-sdk.mjs"), path], capture_output=True, text=True, check=False
+    )
+    if run.returncode != 0:
+        return [f"the TypeScript SDK check failed: {run.stderr.strip()[:500]}"]
+    return json.loads(run.stdout).get(path, [])

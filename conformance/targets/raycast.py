@@ -1,0 +1,38 @@
+"""Raycast: the manifest rules of Raycast's extension schema for an extension folder (the
+TypeScript is checked with tsc by plugins/raycast's own test)."""
+
+import json
+import os
+import re
+
+NAME = re.compile(r"^[a-z0-9-~][a-z0-9-._~]*$")
+REQUIRED = ("name", "title", "description", "icon", "author", "license", "categories", "commands")
+
+
+def validate(path):
+    with open(os.path.join(path, "package.json"), encoding="utf-8") as f:
+        manifest = json.load(f)
+    errors = []
+    for key in REQUIRED:
+        if manifest.get(key) in (None, "", []):
+            errors.append(f"package.json: `{key}` is required")
+    if not NAME.match(manifest.get("name", "")):
+        errors.append(f"package.json: name {manifest.get('name')!r} is not a valid extension name")
+    icon = manifest.get("icon")
+    if icon and not os.path.exists(os.path.join(path, "assets", icon)):
+        errors.append(f"package.json: icon {icon} names a file that is not in assets/")
+    for key in ("commands", "tools"):
+        for i, entry in enumerate(manifest.get(key) or []):
+            for field in ("name", "title", "description"):
+                if not entry.get(field):
+                    errors.append(f"package.json: {key}/{i}/{field} is required")
+            if entry.get("icon") and not os.path.exists(os.path.join(path, "assets", entry["icon"])):
+                errors.append(f"package.json: {key}/{i} icon {entry['icon']} is not in assets/")
+            folder = "tools" if key == "tools" else ""
+            name = entry.get("name", "")
+            found = any(
+                os.path.exists(os.path.join(path, "src", folder, name + ext)) for ext in (".ts", ".tsx")
+            )
+            if name and not found:
+                errors.append(f"package.json: {key}/{i} {name} has no source file in src/{folder}")
+    return errors
