@@ -188,8 +188,9 @@ const SCALING: &[ScalingCase] = &[
         file: "shared.json",
         args: &["--from", "openapi", "--to", "mcp"],
         generate: |n| {
-            let properties: Vec<String> =
-                (0..40).map(|i| format!("\"p{i}\": {{\"type\": \"string\", \"description\": \"field {i}\"}}")).collect();
+            let properties: Vec<String> = (0..40)
+                .map(|i| format!("\"p{i}\": {{\"type\": \"string\", \"description\": \"field {i}\"}}"))
+                .collect();
             let paths: Vec<String> = (0..n)
                 .map(|i| format!("\"/r{i}\": {{\"post\": {{\"operationId\": \"op{i}\", \"requestBody\": {{\"content\": {{\"application/json\": {{\"schema\": {{\"$ref\": \"#/components/schemas/Big\"}}}}}}}}, \"responses\": {{\"200\": {{\"description\": \"ok\", \"content\": {{\"application/json\": {{\"schema\": {{\"$ref\": \"#/components/schemas/Big\"}}}}}}}}}}}}}}"))
                 .collect();

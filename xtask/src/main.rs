@@ -7,12 +7,15 @@
 //! - `convert ARGS`: build `convert` and the plugins, then run `convert ARGS`.
 //! - `dist [DIR]`: release-build `convert` and stage it with its plugins in DIR/ (default
 //!   `dist/`): `DIR/convert`, `DIR/toolport-plugin-host` and `DIR/plugins/*`.
+//! - `install [--data-dir DIR] [--bin-dir DIR] [--debug]`: release-build and install into the
+//!   user data directory, with `convert` linked into `~/.local/bin` (install.rs).
 //! - `bench`: the benchmarks (see bench.rs); prints ratios measured in one run.
 //! - `fuzz [--seconds N] [--seed S] [--format ID]...`: mutation fuzzing of every reader (fuzz.rs).
 //! - `new-plugin NAME --path DIR`: scaffold a standalone plugin crate outside the workspace.
 
 mod bench;
 mod fuzz;
+mod install;
 mod new_plugin;
 mod setup;
 
@@ -31,10 +34,11 @@ fn main() -> Result<()> {
         "dist" => dist(rest.first().map(PathBuf::from).unwrap_or_else(|| root().join("dist"))),
         "bench" => bench::run(&rest),
         "fuzz" => fuzz::run(&rest),
+        "install" => install(&rest),
         "new-plugin" => new_plugin::run(&rest),
         _ => {
             eprintln!(
-                "usage: cargo xtask <test [ARGS] | convert ARGS | dist [DIR] | bench | fuzz [--seconds N] | new-plugin NAME --path DIR>"
+                "usage: cargo xtask <test [ARGS] | convert ARGS | dist [DIR] | bench | fuzz [--seconds N] | install [--data-dir DIR] [--bin-dir DIR] | new-plugin NAME --path DIR>"
             );
             std::process::exit(2)
         }
@@ -86,24 +90,15 @@ fn convert(extra: &[String]) -> Result<()> {
 
 fn dist(dir: PathBuf) -> Result<()> {
     build_all(true)?;
-    let release = root().join("target/release");
-    let plugins = dir.join("plugins");
-    std::fs::create_dir_all(&plugins)?;
-    let exe = format!("convert{}", std::env::consts::EXE_SUFFIX);
-    std::fs::copy(release.join(&exe), dir.join(&exe))?;
-    // Plugins from elsewhere run in their own process, started from this executable.
-    let helper = format!("toolport-plugin-host{}", std::env::consts::EXE_SUFFIX);
-    std::fs::copy(release.join(&helper), dir.join(&helper))?;
-    let mut staged = 0;
-    for entry in std::fs::read_dir(&release)? {
-        let path = entry?.path();
-        let name = path.file_name().unwrap_or_default().to_string_lossy().into_owned();
-        let stem = name.strip_prefix(std::env::consts::DLL_PREFIX).unwrap_or(&name);
-        if stem.starts_with("toolport_plugin_") && name.ends_with(std::env::consts::DLL_SUFFIX) {
-            std::fs::copy(&path, plugins.join(&name))?;
-            staged += 1;
-        }
-    }
-    println!("staged {} and {staged} plugins in {}", exe, dir.display());
+    let staged = install::stage(&root().join("target/release"), &dir)?;
+    println!("staged convert, toolport-plugin-host and {staged} plugins in {}", dir.display());
+    Ok(())
+}
+
+fn install(args: &[String]) -> Result<()> {
+    let places = install::Places::from_args(args, |key| std::env::var(key).ok())?;
+    build_all(!places.debug)?;
+    let build = root().join(if places.debug { "target/debug" } else { "target/release" });
+    install::install(&build, &places)?;
     Ok(())
 }

@@ -180,7 +180,10 @@ fn unknown_formats_list_the_known_ones() {
 fn no_plugins_found_lists_the_places_searched() {
     let dir = tempfile::tempdir().unwrap();
     let lonely = dir.path().join("convert");
-    std::fs::copy(exe(), &lonely).unwrap();
+    // Copied by another process: a file this test process had open for writing could be
+    // inherited by a sibling test's fork, and executing it would then fail with "Text file busy".
+    let copied = std::process::Command::new("cp").arg(exe()).arg(&lonely).status().unwrap();
+    assert!(copied.success());
     let output = std::process::Command::new(&lonely)
         .env("HOME", dir.path())
         .env_remove("XDG_DATA_HOME")
