@@ -2,7 +2,9 @@
 //!
 //! - a batch of 10,000 generated SkyDeck files converted to gloodata: files per second, and
 //!   the ratio to `bench-baseline` (read + JSON parse + JSON write of the same files);
-//! - start-up: `convert formats` with every plugin loaded (median wall time of 21 runs);
+//! - the cost of isolation: the batch with every plugin in its own process vs in process;
+//! - start-up: `convert formats` with every plugin loaded (median wall time of 21 runs), in
+//!   process and isolated;
 //! - peak memory (max RSS) of the batch and of the GitHub spec conversion;
 //! - the GitHub and Stripe OpenAPI specs converted to vertex and to gloodata, as a ratio to a
 //!   bare parse + serialize of the same file with the same libraries;
@@ -75,6 +77,30 @@ pub fn run(args: &[String]) -> Result<()> {
     println!("  ratio convert/baseline: {:.2}x (goal: within 2x)", secs(batch_time) / secs(floor_time));
     println!();
 
+    // (a') the cost of isolation: the same batch with every plugin in its own process,
+    // alternating with in-process runs.
+    let mut isolated = Vec::new();
+    let mut in_process = Vec::new();
+    for round in 0..3 {
+        for (mode, runs) in [("always", &mut isolated), ("never", &mut in_process)] {
+            let out = work.join(format!("isolate-{mode}-{round}"));
+            runs.push(measure(
+                &convert,
+                &["--isolate", mode, "--from", "skydeck", "--to", "gloodata", "-q", path(&inputs), "-o", path(&out)],
+            )?);
+        }
+    }
+    let ((isolated_time, isolated_rss), (in_process_time, _)) = (median(isolated), median(in_process));
+    println!("isolation: the same batch with every plugin in its own process (median of 3, alternating)");
+    println!(
+        "  --isolate always: {:.3} s, peak {:.1} MiB (convert alone); --isolate never: {:.3} s; ratio {:.2}x (goal: within 1.2x)",
+        secs(isolated_time),
+        mib(isolated_rss),
+        secs(in_process_time),
+        secs(isolated_time) / secs(in_process_time)
+    );
+    println!();
+
     // (b) start-up
     let mut startup: Vec<Duration> =
         (0..21).map(|_| measure(&convert, &["formats"]).map(|m| m.0)).collect::<Result<_>>()?;
@@ -82,6 +108,13 @@ pub fn run(args: &[String]) -> Result<()> {
     println!(
         "start-up: convert formats, all plugins loaded: median {:.1} ms (goal: under 10 ms)",
         startup[10].as_secs_f64() * 1000.0
+    );
+    let mut isolated_startup: Vec<Duration> =
+        (0..21).map(|_| measure(&convert, &["--isolate", "always", "formats"]).map(|m| m.0)).collect::<Result<_>>()?;
+    isolated_startup.sort();
+    println!(
+        "start-up with every plugin isolated (--isolate always): median {:.1} ms",
+        isolated_startup[10].as_secs_f64() * 1000.0
     );
     println!();
 
