@@ -1,0 +1,444 @@
+//! `toolport._toolport`, the Python extension module under the `toolport` package
+//! (python/toolport/): every built-in format linked in ([`linked_formats`]), plus the
+//! third-party plugins found where `convert` looks (`--plugin-dir`-like directories given by
+//! the caller, `TOOLPORT_PLUGIN_PATH`, the user data directory), which run isolated through
+//! the `toolport-plugin-host` shipped in the wheel.
+//!
+//! The functions here are the thin, untyped layer: they take normalised arguments from
+//! python/toolport/__init__.py and return plain tuples, diagnostics and models as JSON text;
+//! the Python side builds the typed results and raises the typed exceptions. Loading uses the
+//! host's input loader (`toolport_host::input`, same limits and errors as the command line),
+//! converting the host's pipeline, writing the host's staging. Conversions run without the
+//! GIL, on a thread with the stack the documented nesting limit needs.
+#![deny(unsafe_code)]
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use toolport_core::{Bundle, Diagnostic, Format, InputShape, Options, codes};
+use toolport_host::discovery::{DiscoveryConfig, IsolationMode};
+use toolport_host::input::{self, Limits};
+use toolport_host::output::{self, PlannedFile, Staging};
+use toolport_host::pipeline::{self, InputItem, ResolveError, Status};
+use toolport_host::registry::{FormatEntry, Registry};
+
+/// Every format of this repository, linked into the module (no plugin is loaded for them).
+pub fn linked_formats() -> Vec<Arc<dyn Format>> {
+    vec![
+        Arc::new(toolport_format_gloodata::Gloodata),
+        Arc::new(toolport_format_skydeck::SkyDeck),
+        Arc::new(toolport_format_raycast::Raycast),
+        Arc::new(toolport_format_openapi::Vertex),
+        Arc::new(toolport_format_openapi::OpenApi),
+        Arc::new(toolport_format_mcp::Mcp),
+        Arc::new(toolport_format_openai::OpenAi),
+        Arc::new(toolport_format_anthropic::Anthropic),
+        Arc::new(toolport_format_gemini::Gemini),
+    ]
+}
+
+/// What decides which registry a call gets: the discovery inputs.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct RegistryKey {
+    plugin_dirs: Vec<PathBuf>,
+    env_path: Option<std::ffi::OsString>,
+    user_data_dir: Option<PathBuf>,
+    helper: Option<PathBuf>,
+    isolate: String,
+}
+
+/// Registries already built, by their discovery inputs: plugins are loaded (and isolated ones
+/// started) once per process, as `convert` does once per run.
+fn registries() -> &'static Mutex<HashMap<RegistryKey, Arc<Registry>>> {
+    static REGISTRIES: OnceLock<Mutex<HashMap<RegistryKey, Arc<Registry>>>> = OnceLock::new();
+    REGISTRIES.get_or_init(Default::default)
+}
+
+/// The registry for these discovery inputs: third-party plugins from the documented places
+/// first (an earlier place wins, as in `convert`), then the linked formats, which a plugin
+/// providing the same id shadows, as a plugin in `--plugin-dir` shadows `convert`'s built-ins.
+fn registry(plugin_dirs: Vec<PathBuf>, plugin_host: Option<PathBuf>, isolate: &str) -> PyResult<Arc<Registry>> {
+    let mut config = DiscoveryConfig::from_environment(plugin_dirs);
+    // The running executable is Python: nothing beside it is ours.
+    config.exe_dir = None;
+    config.isolation.helper = plugin_host;
+    config.isolation.mode = match isolate {
+        "auto" => IsolationMode::Auto,
+        "always" => IsolationMode::Always,
+        "never" => IsolationMode::Never,
+        other => return Err(PyValueError::new_err(format!("isolate must be auto, always or never, not {other:?}"))),
+    };
+    let key = RegistryKey {
+        plugin_dirs: config.plugin_dirs.clone(),
+        env_path: config.env_path.clone(),
+        user_data_dir: config.user_data_dir.clone(),
+        helper: config.isolation.helper.clone(),
+        isolate: isolate.to_owned(),
+    };
+    let mut cache = registries().lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(found) = cache.get(&key) {
+        return Ok(found.clone());
+    }
+    let mut registry = Registry::discover(&config);
+    for format in linked_formats() {
+        registry.add_linked(format);
+    }
+    let registry = Arc::new(registry);
+    cache.insert(key, registry.clone());
+    Ok(registry)
+}
+
+/// Runs `f` on a thread with the stack readers and writers need for the documented nesting
+/// limit (as `convert` does); a panic becomes an error, never a crash of Python.
+fn on_conversion_stack<T: Send>(f: impl FnOnce() -> T + Send) -> Result<T, String> {
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("toolport".into())
+            .stack_size(toolport_core::limits::CONVERSION_STACK_BYTES)
+            .spawn_scoped(scope, f)
+            .map_err(|e| format!("could not start the conversion: {e}"))?
+            .join()
+            .map_err(|_| "internal error: the conversion panicked (please report this)".to_owned())
+    })
+}
+
+/// One input as the Python side hands it over.
+enum Source<'a> {
+    /// A file or folder, read by the host's input loader.
+    Path(PathBuf),
+    /// A document's bytes (text is passed encoded), read like standard input.
+    Data(&'a [u8]),
+    /// Relative path → text: a folder's files (a Raycast extension).
+    Files(BTreeMap<String, String>),
+}
+
+impl<'a> Source<'a> {
+    fn new(path: Option<PathBuf>, data: Option<&'a [u8]>, files: Option<BTreeMap<String, String>>) -> PyResult<Self> {
+        match (path, data, files) {
+            (Some(path), None, None) => Ok(Source::Path(path)),
+            (None, Some(data), None) => Ok(Source::Data(data)),
+            (None, None, Some(files)) => Ok(Source::Files(files)),
+            _ => Err(PyValueError::new_err("give exactly one of path, data and files")),
+        }
+    }
+
+    /// The base name of single-document outputs, as `convert` chooses it: the input's stem,
+    /// `stdin` for a document given as text or bytes, `input` for a dict of files.
+    fn stem(&self) -> String {
+        match self {
+            Source::Path(path) => item(path).stem(),
+            Source::Data(_) => "stdin".to_owned(),
+            Source::Files(_) => "input".to_owned(),
+        }
+    }
+}
+
+fn item(path: &Path) -> InputItem {
+    InputItem {
+        path: path.to_path_buf(),
+        relative: path.file_name().map(Into::into).unwrap_or_else(|| path.to_path_buf()),
+        found_by_walking: false,
+    }
+}
+
+/// Why an input was not even read: `usage` (a format name or an option is wrong) or `input`
+/// (the input cannot be loaded or recognised), with a message and its diagnostics.
+struct Refusal {
+    kind: &'static str,
+    message: String,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl Refusal {
+    fn usage(message: impl Into<String>) -> Self {
+        Refusal { kind: "usage", message: message.into(), diagnostics: Vec::new() }
+    }
+
+    fn input(diagnostic: Diagnostic, message: impl Into<String>) -> Self {
+        Refusal { kind: "input", message: message.into(), diagnostics: vec![diagnostic] }
+    }
+}
+
+impl From<ResolveError> for Refusal {
+    fn from(e: ResolveError) -> Self {
+        Refusal::input(e.diagnostic(), e.to_string())
+    }
+}
+
+/// Loads the input and settles its format: `from` if given, else the most confident detection
+/// (the same rules as `convert`, through `pipeline::load` for paths).
+fn load<'r>(
+    registry: &'r Registry,
+    source: &Source<'_>,
+    from: Option<&str>,
+) -> Result<(&'r FormatEntry, Bundle), Refusal> {
+    let from = from.map(|f| registry.format(f)).transpose().map_err(|e| Refusal::usage(e.to_string()))?;
+    let limits = Limits::default();
+    let (bundle, is_dir) = match source {
+        Source::Path(path) => return Ok(pipeline::load(registry, &item(path), from, &limits)?),
+        Source::Data(data) => {
+            let bundle = input::load_stdin(&mut &data[..], &limits).map_err(ResolveError::from)?;
+            (bundle, false)
+        }
+        Source::Files(files) => (files_bundle(files, &limits)?, true),
+    };
+    let format = match from {
+        Some(format) if format.info.input == InputShape::Directory && !is_dir => {
+            return Err(Refusal::usage(format!(
+                "format {} reads a folder: give a path to it or a dict of its files",
+                format.info.id
+            )));
+        }
+        Some(format) => format,
+        None => match registry.detect(&bundle, is_dir).first() {
+            Some((format, _)) => *format,
+            None => return Err(undetected(registry, &bundle)),
+        },
+    };
+    if !format.info.reads {
+        return Err(Refusal::usage(format!("format {} cannot read (it only writes)", format.info.id)));
+    }
+    Ok((format, bundle))
+}
+
+/// A dict of files as a folder's bundle, within the loader's limits.
+fn files_bundle(files: &BTreeMap<String, String>, limits: &Limits) -> Result<Bundle, Refusal> {
+    let refuse =
+        |message: String| Refusal::input(Diagnostic::error(codes::INPUT_INVALID, "", message.clone()), message);
+    if files.is_empty() {
+        return Err(refuse("the dict of files is empty".to_owned()));
+    }
+    if files.len() > limits.max_files {
+        return Err(refuse(format!("has more than {} files; is this the right folder?", limits.max_files)));
+    }
+    let mut bundle = Bundle::default();
+    let mut total = 0u64;
+    for (path, text) in files {
+        // The same rule as written paths: plain relative segments only.
+        if output::safe_join(Path::new("."), path).is_err() {
+            return Err(refuse(format!("`{path}` is not a plain relative path")));
+        }
+        let size = text.len() as u64;
+        total += size;
+        if size > limits.max_file_bytes || total > limits.max_total_bytes {
+            return Err(refuse(format!("{path}: is {size} bytes, over the limit for one input")));
+        }
+        bundle.insert(path.as_str(), text.as_str());
+    }
+    Ok(bundle)
+}
+
+/// No format recognised a document: its syntax error if it has one (JSON if it looks like
+/// JSON, else YAML), located; otherwise the formats there are.
+fn undetected(registry: &Registry, bundle: &Bundle) -> Refusal {
+    if let Some((name, text)) = bundle.entry_file() {
+        let json = text.trim_start().starts_with(['{', '[']);
+        let error = if json {
+            toolport_core::source::parse_json(name, text).err()
+        } else {
+            toolport_yaml::parse(name, text).err()
+        };
+        if let Some(diagnostic) = error {
+            let message = diagnostic.message.clone();
+            return Refusal::input(diagnostic, message);
+        }
+    }
+    let known: Vec<&str> = registry.formats().iter().filter(|f| f.info.reads).map(|f| f.info.id.as_str()).collect();
+    let message = format!("no format recognises this input; name one with from_ ({})", known.join(", "));
+    Refusal::input(Diagnostic::error(codes::INPUT_INVALID, "", message.clone()), message)
+}
+
+fn options(pairs: Vec<(String, String)>, stem: String) -> Options {
+    let mut options = Options::default();
+    for (key, value) in pairs {
+        options.set(key, value);
+    }
+    if options.get(Options::OUTPUT_NAME).is_none() {
+        options.set(Options::OUTPUT_NAME, stem);
+    }
+    options
+}
+
+fn json<T: serde::Serialize + ?Sized>(value: &T) -> PyResult<String> {
+    serde_json::to_string(value).map_err(|e| PyRuntimeError::new_err(e.to_string()))
+}
+
+fn status_name(status: Status) -> &'static str {
+    match status {
+        Status::Converted => "converted",
+        Status::ConvertedWithLosses => "converted_with_losses",
+        Status::Failed => "failed",
+        Status::LossRefused => "loss_refused",
+        Status::Skipped => "skipped",
+    }
+}
+
+/// What `convert` returns to Python: status (`converted`, `converted_with_losses`, `failed`,
+/// `loss_refused`, or `usage`/`input` when the input was not read), the source format's id,
+/// the written files in path order, the diagnostics as JSON, and a message when not converted.
+type Converted = (String, Option<String>, Vec<(String, String)>, String, Option<String>);
+
+/// Converts one input to format `to`.
+#[pyfunction]
+#[pyo3(signature = (to, *, path=None, data=None, files=None, from_=None, options=Vec::new(), strict=false, plugin_dirs=Vec::new(), plugin_host=None, isolate="auto"))]
+#[allow(clippy::too_many_arguments)]
+fn convert(
+    py: Python<'_>,
+    to: &str,
+    path: Option<PathBuf>,
+    data: Option<&[u8]>,
+    files: Option<BTreeMap<String, String>>,
+    from_: Option<&str>,
+    options: Vec<(String, String)>,
+    strict: bool,
+    plugin_dirs: Vec<PathBuf>,
+    plugin_host: Option<PathBuf>,
+    isolate: &str,
+) -> PyResult<Converted> {
+    let source = Source::new(path, data, files)?;
+    let registry = registry(plugin_dirs, plugin_host, isolate)?;
+    let run = || -> Result<(Status, String, Option<Bundle>, Vec<Diagnostic>), Refusal> {
+        let to = registry.format(to).map_err(|e| Refusal::usage(e.to_string()))?;
+        let (from, bundle) = load(&registry, &source, from_)?;
+        let options = self::options(options, source.stem());
+        let conversion = pipeline::convert(from, to, &bundle, &options, strict);
+        Ok((conversion.status, from.info.id.clone(), conversion.output, conversion.diagnostics))
+    };
+    let outcome = py.detach(|| on_conversion_stack(run)).map_err(PyRuntimeError::new_err)?;
+    Ok(match outcome {
+        Ok((status, from, output, diagnostics)) => {
+            let files = output.map(|b| b.files.into_iter().collect()).unwrap_or_default();
+            let message = match status {
+                Status::Failed => Some(first_error(&diagnostics, "the conversion failed")),
+                Status::LossRefused => Some("something would be lost, and strict is set".to_owned()),
+                _ => None,
+            };
+            (status_name(status).to_owned(), Some(from), files, json(&diagnostics)?, message)
+        }
+        Err(refusal) => (refusal.kind.to_owned(), None, Vec::new(), json(&refusal.diagnostics)?, Some(refusal.message)),
+    })
+}
+
+fn first_error(diagnostics: &[Diagnostic], fallback: &str) -> String {
+    diagnostics.iter().find(|d| d.is_error()).map_or_else(|| fallback.to_owned(), |d| d.message.clone())
+}
+
+/// What `inspect` returns to Python: status (`read`, `failed`, or `usage`/`input` when the
+/// input was not read), the format's id, the versioned model as JSON, the diagnostics as JSON,
+/// and a message when it could not be read.
+type Inspected = (String, Option<String>, Option<String>, String, Option<String>);
+
+/// Reads one input into the canonical model.
+#[pyfunction]
+#[pyo3(signature = (*, path=None, data=None, files=None, from_=None, options=Vec::new(), plugin_dirs=Vec::new(), plugin_host=None, isolate="auto"))]
+#[allow(clippy::too_many_arguments)]
+fn inspect(
+    py: Python<'_>,
+    path: Option<PathBuf>,
+    data: Option<&[u8]>,
+    files: Option<BTreeMap<String, String>>,
+    from_: Option<&str>,
+    options: Vec<(String, String)>,
+    plugin_dirs: Vec<PathBuf>,
+    plugin_host: Option<PathBuf>,
+    isolate: &str,
+) -> PyResult<Inspected> {
+    let source = Source::new(path, data, files)?;
+    let registry = registry(plugin_dirs, plugin_host, isolate)?;
+    let run = || -> Result<_, Refusal> {
+        let (format, bundle) = load(&registry, &source, from_)?;
+        let outcome = format.format.read(&bundle, &self::options(options, source.stem()));
+        let model = match outcome.value {
+            Some(model) if !outcome.diagnostics.iter().any(Diagnostic::is_error) => {
+                Some(serde_json::to_string(&model.into_versioned()).map_err(|e| Refusal::usage(e.to_string()))?)
+            }
+            _ => None,
+        };
+        Ok((format.info.id.clone(), model, outcome.diagnostics))
+    };
+    let outcome = py.detach(|| on_conversion_stack(run)).map_err(PyRuntimeError::new_err)?;
+    Ok(match outcome {
+        Ok((from, Some(model), diagnostics)) => ("read".to_owned(), Some(from), Some(model), json(&diagnostics)?, None),
+        Ok((from, None, diagnostics)) => {
+            let message = first_error(&diagnostics, "the input could not be read");
+            ("failed".to_owned(), Some(from), None, json(&diagnostics)?, Some(message))
+        }
+        Err(refusal) => (refusal.kind.to_owned(), None, None, json(&refusal.diagnostics)?, Some(refusal.message)),
+    })
+}
+
+/// The formats available, as JSON: `{formats: [FormatInfo + plugin], plugin_errors, shadowed}`.
+#[pyfunction]
+#[pyo3(signature = (*, plugin_dirs=Vec::new(), plugin_host=None, isolate="auto"))]
+fn formats(plugin_dirs: Vec<PathBuf>, plugin_host: Option<PathBuf>, isolate: &str) -> PyResult<String> {
+    let registry = registry(plugin_dirs, plugin_host, isolate)?;
+    let mut formats = Vec::new();
+    for entry in registry.formats() {
+        let mut info = serde_json::to_value(&entry.info).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        if let Some(object) = info.as_object_mut() {
+            object.insert("plugin".into(), serde_json::json!(entry.plugin_path));
+            if let Some(version) = &entry.plugin_version {
+                object.insert("version".into(), serde_json::json!(version));
+            }
+        }
+        formats.push(info);
+    }
+    let errors: Vec<String> = registry.load_errors.iter().map(ToString::to_string).collect();
+    let shadowed: Vec<String> = registry.shadowed.iter().filter_map(|s| registry.shadowing_warning(&s.id)).collect();
+    json(&serde_json::json!({"formats": formats, "plugin_errors": errors, "shadowed": shadowed}))
+}
+
+/// Writes converted files below `dir` the way `convert -o DIR` does: every path checked
+/// (`output::safe_join`, no link written through, no input overwritten, existing files only
+/// with `force`), staged in `dir` and renamed into place, all or none. Returns (the paths
+/// written, the problems); nothing is written when there is a problem.
+#[pyfunction]
+#[pyo3(signature = (dir, files, *, inputs=Vec::new(), force=false))]
+fn write(
+    py: Python<'_>,
+    dir: PathBuf,
+    files: Vec<(String, String)>,
+    inputs: Vec<PathBuf>,
+    force: bool,
+) -> (Vec<PathBuf>, Vec<String>) {
+    py.detach(|| {
+        let owner = "result".to_owned();
+        let mut planned = Vec::with_capacity(files.len());
+        for (relative, _) in &files {
+            match output::safe_join(&dir, relative) {
+                Ok(path) => planned.push(PlannedFile { path, owner: owner.clone(), root: dir.clone() }),
+                Err(e) => return (Vec::new(), vec![e.to_string()]),
+            }
+        }
+        let problems = output::check_plan(&planned, &inputs, force);
+        if !problems.is_empty() {
+            return (Vec::new(), problems.into_iter().map(|p| p.error.to_string()).collect());
+        }
+        let staging = match Staging::new(&dir) {
+            Ok(staging) => staging,
+            Err(e) => return (Vec::new(), vec![e.to_string()]),
+        };
+        let staged: Vec<(PlannedFile, &[u8])> =
+            planned.into_iter().zip(&files).map(|(file, (_, text))| (file, text.as_bytes())).collect();
+        if let Err(e) = staging.stage_all(&staged) {
+            return (Vec::new(), vec![e.to_string()]);
+        }
+        let committed = staging.commit(force);
+        let errors = committed.failed.iter().map(|f| f.error.to_string()).collect();
+        (committed.placed, errors)
+    })
+}
+
+#[pymodule]
+fn _toolport(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_function(wrap_pyfunction!(convert, module)?)?;
+    module.add_function(wrap_pyfunction!(inspect, module)?)?;
+    module.add_function(wrap_pyfunction!(formats, module)?)?;
+    module.add_function(wrap_pyfunction!(write, module)?)?;
+    module.add("MODEL_SCHEMA_MAJOR", toolport_core::MODEL_SCHEMA_MAJOR)?;
+    module.add("MODEL_SCHEMA_MINOR", toolport_core::MODEL_SCHEMA_MINOR)?;
+    Ok(())
+}

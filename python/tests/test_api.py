@@ -1,0 +1,217 @@
+"""The Python API over the linked formats: sources of every kind, errors, strict mode, inspect,
+round trips, writing. The same conversions through the installed `convert` are in test_cli.py."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import toolport
+from conftest import FIXTURES, corpus, folder_files
+
+ALL_FORMATS = {"gloodata", "skydeck", "raycast", "vertex", "openapi", "mcp", "openai", "anthropic", "gemini"}
+
+
+def tool_names(model: dict) -> list:
+    return [t["name"] for t in model["tool_set"].get("tools", [])]
+
+
+def test_every_built_in_format_is_linked_in():
+    formats = {f.id: f for f in toolport.formats()}
+    assert ALL_FORMATS <= set(formats)
+    assert all(formats[f].plugin is None for f in ALL_FORMATS), "built in, not loaded from a plugin"
+    assert formats["gloodata"].aliases == ("extension-info",)
+    assert formats["raycast"].input == "directory"
+    assert "json" in formats["mcp"].extensions
+    assert formats["mcp"].reads and formats["mcp"].writes
+
+
+def test_text_bytes_and_path_sources_convert_alike():
+    path = FIXTURES / "mcp" / "weather-tool.json"
+    text = path.read_text(encoding="utf-8")
+    from_text = toolport.convert(text, to="openai")
+    from_bytes = toolport.convert(text.encode(), to="openai")
+    from_path = toolport.convert(path, to="openai")
+    assert from_text.source_format == "mcp" and from_text.target_format == "openai"
+    assert from_text.json() == from_bytes.json() == from_path.json()
+    (tool,) = from_path.json() if isinstance(from_path.json(), list) else from_path.json()["tools"]
+    assert "get_weather" in json.dumps(tool)
+
+
+def test_status_and_diagnostics_are_typed():
+    result = toolport.convert(FIXTURES / "gloodata" / "show-map.json", to="skydeck")
+    assert result.status in ("converted", "converted_with_losses")
+    assert result.files and all(name.endswith(".json") for name in result.files)
+    for d in result.diagnostics:
+        assert isinstance(d, toolport.Diagnostic)
+        assert d.severity in ("info", "warning", "error")
+        assert "/" in d.code
+    assert (result.status == "converted_with_losses") == bool(result.losses)
+
+
+def test_malformed_text_raises_with_line_and_column():
+    with pytest.raises(toolport.InputError) as caught:
+        toolport.convert('{\n  "name": "x",\n  "description": \n}\n', from_="mcp", to="openai")
+    error = caught.value
+    assert isinstance(error, toolport.ToolportError)
+    assert (error.line, error.column) == (4, 1), error
+    assert error.diagnostics and error.diagnostics[0].code.startswith("input/")
+
+
+def test_malformed_file_without_from_raises_with_line_and_column(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"tools": [\n  {"name": "a",,}\n]}\n')
+    with pytest.raises(toolport.InputError) as caught:
+        toolport.convert(bad, to="mcp")
+    assert caught.value.line == 2 and caught.value.column is not None
+    assert caught.value.file == "bad.json"
+
+
+def test_malformed_yaml_text_is_located():
+    with pytest.raises(toolport.InputError) as caught:
+        toolport.convert("openapi: 3.0.0\ninfo: [unclosed\n", to="mcp")
+    assert caught.value.line is not None and caught.value.column is not None
+
+
+def test_bytes_that_are_not_utf8_are_located():
+    with pytest.raises(toolport.InputError) as caught:
+        toolport.convert(b'{"name": "caf\xe9"}', to="mcp")
+    assert (caught.value.line, caught.value.column) == (1, 14)
+
+
+def test_missing_path_and_unknown_format():
+    with pytest.raises(toolport.InputError, match="no such file"):
+        toolport.convert(Path("/nonexistent/tools.json"), to="mcp")
+    with pytest.raises(toolport.UsageError, match="unknown format `nope`"):
+        toolport.convert("{}", to="nope")
+    with pytest.raises(TypeError):
+        toolport.convert(42, to="mcp")  # type: ignore[arg-type]
+
+
+def test_strict_raises_a_loss_error_carrying_the_losses():
+    source = FIXTURES / "gloodata" / "show-map.json"
+    relaxed = toolport.convert(source, to="gemini")
+    assert relaxed.status == "converted_with_losses" and relaxed.losses
+    with pytest.raises(toolport.LossError) as caught:
+        toolport.convert(source, to="gemini", strict=True)
+    assert isinstance(caught.value, toolport.ToolportError)
+    assert {d.code for d in caught.value.losses} == {d.code for d in relaxed.losses}
+
+
+def test_options_are_the_command_lines():
+    source = FIXTURES / "mcp" / "weather-tool.json"
+    strict_mode = toolport.convert(source, to="openai", options={"strict": True}).text
+    assert '"strict": true' in strict_mode
+    as_json = toolport.convert(FIXTURES / "openapi" / "tasks.yaml", to="openapi", options={"syntax": "json"})
+    json.loads(as_json.text)
+
+
+def test_a_raycast_folder_as_a_dict_of_files():
+    folder = FIXTURES / "raycast" / "ai-yaml"
+    from_dict = toolport.convert(folder_files(folder), to="mcp")
+    from_path = toolport.convert(folder, to="mcp")
+    assert from_dict.source_format == "raycast"
+    assert from_dict.json() == from_path.json()
+    # And back: a folder format writes several files, which read back as a dict.
+    extension = toolport.convert(from_dict.text, to="raycast")
+    assert "package.json" in extension.files and any(p.startswith("src/tools/") for p in extension.files)
+    again = toolport.convert(extension.files, from_="raycast", to="mcp")
+    assert tool_names(toolport.inspect(again.text)) == tool_names(toolport.inspect(from_dict.text))
+
+
+def test_a_folder_format_needs_a_folder():
+    with pytest.raises(toolport.UsageError, match="reads a folder"):
+        toolport.convert("{}", from_="raycast", to="mcp")
+
+
+def test_inspect_returns_the_canonical_model():
+    model = toolport.inspect(FIXTURES / "mcp" / "weather-tool.json")
+    assert model["schema_version"] == toolport._toolport.MODEL_SCHEMA_MAJOR
+    (tool,) = model["tool_set"]["tools"]
+    assert tool["name"] == "get_weather"
+    assert [p["name"] for p in tool["parameters"]] == ["location", "units"]
+    with pytest.raises(toolport.InputError):
+        toolport.inspect("{]", from_="mcp")
+
+
+def names_of(result: toolport.Result) -> list:
+    """The tools of a result, read back (one document, a folder, or one file per tool)."""
+    fmt = result.target_format
+    if len(result.files) == 1:
+        return tool_names(toolport.inspect(result.text, from_=fmt))
+    if fmt == "raycast":
+        return tool_names(toolport.inspect(result.files, from_=fmt))
+    return [name for text in result.files.values() for name in tool_names(toolport.inspect(text, from_=fmt))]
+
+
+@pytest.mark.parametrize("target", ["openai", "anthropic", "gemini", "gloodata", "skydeck", "vertex", "raycast"])
+def test_round_trip_through_each_target_keeps_the_tools(target):
+    source = FIXTURES / "mcp" / "issue-tracker.json"
+    original = tool_names(toolport.inspect(source))
+    there = toolport.convert(source, to=target)
+    # Targets with stricter name rules rename (`issues.create` -> `issues_create`, reported).
+    plain = lambda names: sorted(n.replace(".", "_").replace("-", "_").lower() for n in names)  # noqa: E731
+    if target in ("raycast", "skydeck"):
+        # These name tools their own way (`create-issue`, `create_issue`): the same tools, renamed.
+        assert len(names_of(there)) == len(original)
+    else:
+        assert plain(names_of(there)) == plain(original)
+    if len(there.files) == 1 or target == "raycast":
+        back = toolport.convert(there.text if len(there.files) == 1 else there.files, from_=target, to="mcp")
+        assert len(names_of(back)) == len(original)
+
+
+@pytest.mark.parametrize(
+    "fixture", ["mcp/filesystem.json", "openai/chat-tools.json", "anthropic/support-tools.json", "gemini/lights.json"]
+)
+def test_same_format_in_and_out_gives_the_same_document(fixture):
+    path = FIXTURES / fixture
+    fmt = fixture.split("/")[0]
+    out = toolport.convert(path, from_=fmt, to=fmt)
+    assert json.loads(out.text) == json.loads(path.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        "openapi/oai-examples/petstore-expanded.yaml",
+        "openapi/oai-examples/uspto.yaml",
+        "gloodata/ext-py-demography.json",
+        "skydeck/synthetic--llm-tool--strict.json",
+        "raycast/exa",
+        "openapi/stripe/spec3.json",
+    ],
+)
+def test_corpus_documents_convert(document):
+    path = corpus(document)
+    result = toolport.convert(path, to="openai")
+    assert result.status in ("converted", "converted_with_losses")
+    model = toolport.inspect(path)
+    assert tool_names(model)
+    written = result.json()
+    tools = written if isinstance(written, list) else written["tools"]
+    assert len(tools) == len(tool_names(model))
+
+
+def test_write_is_safe_and_explicit(tmp_path):
+    source = FIXTURES / "gloodata" / "show-map.json"
+    result = toolport.convert(source, to="skydeck")
+    assert not any(tmp_path.iterdir()), "nothing is written before write()"
+    placed = result.write(tmp_path / "out")
+    assert sorted(p.name for p in placed) == sorted(Path(f).name for f in result.files)
+    assert all(p.read_text() == result.files[p.relative_to(tmp_path / "out").as_posix()] for p in placed)
+    with pytest.raises(toolport.OutputError, match="already exists"):
+        result.write(tmp_path / "out")
+    assert len(result.write(tmp_path / "out", force=True)) == len(placed)
+    assert not [p for p in (tmp_path / "out").iterdir() if p.name.startswith(".")], "no staging left"
+
+
+def test_write_never_overwrites_the_input(tmp_path):
+    source = tmp_path / "tool.json"
+    source.write_text((FIXTURES / "skydeck" / "minimal.json").read_text())
+    result = toolport.convert(source, to="skydeck", options={"output_name": "tool"})
+    assert list(result.files) == ["tool.json"]
+    with pytest.raises(toolport.OutputError, match="is an input"):
+        result.write(tmp_path, force=True)

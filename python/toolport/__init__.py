@@ -1,0 +1,316 @@
+"""toolport moves LLM tool definitions between formats through one canonical model.
+
+    import toolport
+    result = toolport.convert(Path("tools.mcp.json"), to="openai")
+    print(result.status, [str(d) for d in result.diagnostics])
+    result.write("out/")
+
+Every built-in format is linked into the extension module (``toolport._toolport``, built from
+crates/python); third-party plugins are found where the ``convert`` command looks for them
+(``plugin_dirs``, ``TOOLPORT_PLUGIN_PATH``, the user data directory) and run in their own
+process through the ``toolport-plugin-host`` shipped with this package.
+
+Sources: ``str`` is the text of one document, ``bytes`` its encoded text, a ``pathlib.Path``
+(any ``os.PathLike``) a file or folder read by the command line's own loader (same limits and
+errors), and a ``dict`` of relative path -> text the files of a folder format such as a
+Raycast extension. Nothing is written unless :meth:`Result.write` is called.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+
+from . import _toolport
+
+__all__ = [
+    "ConversionError",
+    "Diagnostic",
+    "Format",
+    "InputError",
+    "LossError",
+    "OutputError",
+    "Result",
+    "Source",
+    "ToolportError",
+    "UsageError",
+    "convert",
+    "formats",
+    "inspect",
+]
+
+__version__ = "0.1.0"
+
+#: One input: the text of a document, its bytes, a path to a file or folder, or a folder's
+#: files as a mapping of relative path to text.
+Source = Union[str, bytes, "os.PathLike[str]", Mapping[str, str]]
+
+#: An option's value; booleans become ``true``/``false`` as on the command line.
+OptionValue = Union[str, bool, int, float]
+
+_BIN = Path(__file__).resolve().parent / "_bin"
+_EXE = ".exe" if os.name == "nt" else ""
+#: The plugin host isolated third-party plugins run in; absent from a build without binaries.
+PLUGIN_HOST: Optional[Path] = _BIN / f"toolport-plugin-host{_EXE}"
+if not PLUGIN_HOST.is_file():
+    PLUGIN_HOST = None
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One thing a conversion says about its input or output (codes are stable and documented)."""
+
+    code: str
+    severity: str
+    """``error``, ``warning`` or ``info``."""
+    path: str
+    """A JSON pointer into the model (losses, changes) or the source document (input problems)."""
+    message: str
+    file: Optional[str] = None
+    line: Optional[int] = None
+    column: Optional[int] = None
+
+    @classmethod
+    def _from_json(cls, d: Dict[str, Any]) -> "Diagnostic":
+        span = d.get("span") or {}
+        return cls(
+            code=d["code"],
+            severity=d["severity"],
+            path=d.get("path", ""),
+            message=d["message"],
+            file=span.get("file"),
+            line=span.get("line"),
+            column=span.get("column"),
+        )
+
+    @property
+    def is_loss(self) -> bool:
+        return self.code.startswith("loss/")
+
+    def __str__(self) -> str:
+        place = f"{self.file}:{self.line}:{self.column}: " if self.file and self.line else ""
+        at = f" (at {self.path})" if self.path else ""
+        return f"{place}{self.severity}[{self.code}]: {self.message}{at}"
+
+
+class ToolportError(Exception):
+    """Any failure of toolport; ``diagnostics`` says what went wrong, located where possible."""
+
+    def __init__(self, message: str, diagnostics: Sequence[Diagnostic] = ()) -> None:
+        super().__init__(message)
+        self.message = message
+        self.diagnostics: List[Diagnostic] = list(diagnostics)
+
+
+class UsageError(ToolportError, ValueError):
+    """A wrong argument: an unknown format, a format that cannot read or write, a bad option."""
+
+
+class InputError(ToolportError):
+    """The input is malformed or unrecognised; ``line`` and ``column`` locate the first error."""
+
+    def __init__(self, message: str, diagnostics: Sequence[Diagnostic] = ()) -> None:
+        super().__init__(message, diagnostics)
+        located = next((d for d in self.diagnostics if d.severity == "error" and d.line), None)
+        self.file: Optional[str] = located.file if located else None
+        self.line: Optional[int] = located.line if located else None
+        self.column: Optional[int] = located.column if located else None
+
+    def __str__(self) -> str:
+        if self.line is not None:
+            return f"{self.file}:{self.line}:{self.column}: {self.message}"
+        return self.message
+
+
+class ConversionError(ToolportError):
+    """The input was read but could not be written in the target format (or a plugin failed)."""
+
+
+class LossError(ToolportError):
+    """``strict=True`` and the target cannot hold something; ``diagnostics`` lists the losses."""
+
+    @property
+    def losses(self) -> List[Diagnostic]:
+        return [d for d in self.diagnostics if d.is_loss]
+
+
+class OutputError(ToolportError, OSError):
+    """:meth:`Result.write` refused or failed; nothing of the result was written."""
+
+
+@dataclass(frozen=True)
+class Format:
+    """A format toolport can read and/or write."""
+
+    id: str
+    aliases: Tuple[str, ...]
+    description: str
+    version: str
+    reads: bool
+    writes: bool
+    input: str
+    """``file``, ``file_with_siblings`` or ``directory``."""
+    extensions: Tuple[str, ...]
+    options: Optional[Tuple[Dict[str, Any], ...]]
+    """The ``options`` keys it takes (key, kind, values, default, help); None if it does not say."""
+    plugin: Optional[str]
+    """The plugin library it comes from; None for a built-in (linked) format."""
+
+
+@dataclass
+class Result:
+    """A finished conversion: the written files (relative path -> text), nothing on disk yet."""
+
+    status: str
+    """``converted`` or ``converted_with_losses`` (failures raise)."""
+    source_format: str
+    target_format: str
+    files: Dict[str, str]
+    diagnostics: List[Diagnostic]
+    _inputs: List[str] = field(default_factory=list, repr=False)
+
+    @property
+    def losses(self) -> List[Diagnostic]:
+        return [d for d in self.diagnostics if d.is_loss]
+
+    @property
+    def text(self) -> str:
+        """The one file's text, for targets that write one document."""
+        if len(self.files) != 1:
+            raise ValueError(f"{self.target_format} wrote {len(self.files)} files; use .files")
+        return next(iter(self.files.values()))
+
+    def json(self) -> Any:
+        """The one file, parsed as JSON."""
+        return json.loads(self.text)
+
+    def write(self, directory: "Union[str, os.PathLike[str]]", force: bool = False) -> List[Path]:
+        """Writes the files below ``directory`` as ``convert -o DIR`` does: no path leaves it,
+        no link is written through, the input is never overwritten, an existing file only with
+        ``force``; every file is staged and renamed into place, all or none. Returns the paths."""
+        placed, problems = _toolport.write(
+            os.fspath(directory), sorted(self.files.items()), inputs=self._inputs, force=force
+        )
+        if problems:
+            raise OutputError("; ".join(problems))
+        return [Path(p) for p in placed]
+
+
+def _source(source: Source) -> Dict[str, Any]:
+    if isinstance(source, str):
+        return {"data": source.encode("utf-8", "surrogatepass")}
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return {"data": bytes(source)}
+    if isinstance(source, os.PathLike):
+        return {"path": os.fspath(source)}
+    if isinstance(source, Mapping):
+        files = {}
+        for name, text in source.items():
+            if not isinstance(name, str) or not isinstance(text, str):
+                raise TypeError("a dict source maps relative paths (str) to file texts (str)")
+            files[name] = text
+        return {"files": files}
+    raise TypeError(f"a source is str (text), bytes, a path or a dict of files, not {type(source).__name__}")
+
+
+def _options(options: Optional[Mapping[str, OptionValue]]) -> List[Tuple[str, str]]:
+    def text(value: OptionValue) -> str:
+        return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+    return [(str(key), text(value)) for key, value in (options or {}).items()]
+
+
+def _discovery(plugin_dirs: Sequence["Union[str, os.PathLike[str]]"], isolate: str) -> Dict[str, Any]:
+    host = os.fspath(PLUGIN_HOST) if PLUGIN_HOST else None
+    return {"plugin_dirs": [os.fspath(d) for d in plugin_dirs], "plugin_host": host, "isolate": isolate}
+
+
+def _raise(kind: str, message: str, diagnostics: List[Diagnostic]) -> None:
+    if kind == "usage":
+        raise UsageError(message, diagnostics)
+    if kind == "input" or any(d.severity == "error" and d.code.startswith("input/") for d in diagnostics):
+        raise InputError(message, diagnostics)
+    if kind == "loss_refused":
+        raise LossError(message, diagnostics)
+    raise ConversionError(message, diagnostics)
+
+
+def convert(
+    source: Source,
+    from_: Optional[str] = None,
+    to: str = "mcp",
+    options: Optional[Mapping[str, OptionValue]] = None,
+    strict: bool = False,
+    *,
+    plugin_dirs: Sequence["Union[str, os.PathLike[str]]"] = (),
+    isolate: str = "auto",
+) -> Result:
+    """Converts one input to format ``to`` (``from_`` is detected when not given).
+
+    Returns the written files and the diagnostics; raises :class:`InputError` for a malformed
+    or unrecognised input, :class:`LossError` when ``strict`` and something would be lost,
+    :class:`UsageError` for an unknown format, :class:`ConversionError` otherwise.
+    ``options`` are the command line's ``--option KEY=VALUE`` settings.
+    """
+    args = _source(source)
+    status, found, files, diagnostics, message = _toolport.convert(
+        to,
+        from_=from_,
+        options=_options(options),
+        strict=strict,
+        **args,
+        **_discovery(plugin_dirs, isolate),
+    )
+    diagnostics = [Diagnostic._from_json(d) for d in json.loads(diagnostics)]
+    if status not in ("converted", "converted_with_losses"):
+        _raise(status, message or status, diagnostics)
+    inputs = [args["path"]] if "path" in args else []
+    return Result(status, found, to, dict(files), diagnostics, inputs)
+
+
+def inspect(
+    source: Source,
+    from_: Optional[str] = None,
+    options: Optional[Mapping[str, OptionValue]] = None,
+    *,
+    plugin_dirs: Sequence["Union[str, os.PathLike[str]]"] = (),
+    isolate: str = "auto",
+) -> Dict[str, Any]:
+    """The canonical model of one input as a dict (``schema_version``, ``schema_minor``,
+    ``tool_set``), as ``convert inspect`` prints it. Raises :class:`InputError` if it cannot
+    be read."""
+    status, _found, model, diagnostics, message = _toolport.inspect(
+        from_=from_, options=_options(options), **_source(source), **_discovery(plugin_dirs, isolate)
+    )
+    diagnostics = [Diagnostic._from_json(d) for d in json.loads(diagnostics)]
+    if model is None:
+        _raise("usage" if status == "usage" else "input", message or status, diagnostics)
+    return json.loads(model)
+
+
+def formats(
+    *, plugin_dirs: Sequence["Union[str, os.PathLike[str]]"] = (), isolate: str = "auto"
+) -> List[Format]:
+    """The formats available: the built-in ones and any third-party plugin found."""
+    found = json.loads(_toolport.formats(**_discovery(plugin_dirs, isolate)))
+    for problem in found["plugin_errors"] + found["shadowed"]:
+        print(f"warning: {problem}", file=sys.stderr)
+    return [
+        Format(
+            id=f["id"],
+            aliases=tuple(f.get("aliases", ())),
+            description=f.get("description", ""),
+            version=f.get("version", ""),
+            reads=f["reads"],
+            writes=f["writes"],
+            input=f["input"],
+            extensions=tuple(f.get("extensions", ())),
+            options=tuple(f["options"]) if f.get("options") is not None else None,
+            plugin=f.get("plugin"),
+        )
+        for f in found["formats"]
+    ]

@@ -1,0 +1,37 @@
+# Types of the extension module built from crates/python (the untyped layer under toolport/__init__.py).
+from os import PathLike
+from typing import Dict, List, Optional, Tuple, Union
+
+_Path = Union[str, PathLike[str]]
+
+MODEL_SCHEMA_MAJOR: int
+MODEL_SCHEMA_MINOR: int
+
+def convert(
+    to: str,
+    *,
+    path: Optional[_Path] = None,
+    data: Optional[bytes] = None,
+    files: Optional[Dict[str, str]] = None,
+    from_: Optional[str] = None,
+    options: List[Tuple[str, str]] = ...,
+    strict: bool = False,
+    plugin_dirs: List[_Path] = ...,
+    plugin_host: Optional[_Path] = None,
+    isolate: str = "auto",
+) -> Tuple[str, Optional[str], List[Tuple[str, str]], str, Optional[str]]: ...
+def inspect(
+    *,
+    path: Optional[_Path] = None,
+    data: Optional[bytes] = None,
+    files: Optional[Dict[str, str]] = None,
+    from_: Optional[str] = None,
+    options: List[Tuple[str, str]] = ...,
+    plugin_dirs: List[_Path] = ...,
+    plugin_host: Optional[_Path] = None,
+    isolate: str = "auto",
+) -> Tuple[str, Optional[str], Optional[str], str, Optional[str]]: ...
+def formats(*, plugin_dirs: List[_Path] = ..., plugin_host: Optional[_Path] = None, isolate: str = "auto") -> str: ...
+def write(
+    dir: _Path, files: List[Tuple[str, str]], *, inputs: List[_Path] = ..., force: bool = False
+) -> Tuple[List[str], List[str]]: ...
