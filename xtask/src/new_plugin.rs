@@ -150,6 +150,8 @@ impl Format for {Type} {
             writes: true,
             input: InputShape::File,
             extensions: vec!["json".into()],
+            // The `--option KEY=VALUE` settings it takes: `OptionSpec::one_of(...)`, `url`, `name`, `text`.
+            options: Some(vec![]),
         }
     }
 

@@ -3,18 +3,23 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
+use toolport_core::Strictness;
 
 /// Move LLM tool definitions between formats (Gloodata, SkyDeck, Raycast, Vertex AI,
 /// OpenAPI, MCP, OpenAI, Anthropic, Gemini, and any plugin you add).
 ///
+/// Diagnostics: errors and what you must act on (`generated/*`: placeholders, made-up
+/// content) are printed one by one; everything else one line per code with its count and an
+/// example. -v prints every diagnostic, -q only errors; --report FILE.json always has all.
+///
 /// Exit codes: 0 success (losses allowed), 1 some input failed, 2 usage error (bad flags,
-/// unknown format, no plugins), 3 something would be lost under --strict.
+/// unknown format or option, no plugins), 3 a loss --strict refuses.
 #[derive(Debug, Parser)]
 #[command(
     name = "convert",
     version,
     subcommand_negates_reqs = true,
-    override_usage = "convert [OPTIONS] --to <FORMAT> [--from <FORMAT>] <INPUT>... [-o <PATH>]\n       convert formats [--json]\n       convert inspect [--from <FORMAT>] <INPUT>\n       convert check [--from <FORMAT>] [--to <FORMAT>] <INPUT>..."
+    override_usage = "convert [OPTIONS] --to <FORMAT> [--from <FORMAT>] <INPUT>... [-o <PATH>]\n       convert formats [FORMAT] [--json]\n       convert inspect [--from <FORMAT>] <INPUT>\n       convert check [--from <FORMAT>] [--to <FORMAT>] <INPUT>..."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -27,35 +32,69 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// List the formats found, their plugin files, versions and capabilities.
+    /// List the formats found, their plugin files, versions, capabilities and options; with
+    /// FORMAT, everything about that one format.
     Formats {
-        /// Print JSON instead of a table.
+        /// Show this format (an id or alias) in full: its options, their values and defaults.
+        #[arg(value_name = "FORMAT")]
+        format: Option<String>,
+        /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
     },
     /// Print an input as toolport's canonical model (JSON).
     Inspect {
-        /// The input (a file, a directory, or - for standard input).
+        /// The input: a file, a directory (a Raycast extension), or - for standard input.
+        #[arg(value_name = "INPUT")]
         input: PathBuf,
-        #[arg(long, value_name = "FORMAT")]
-        from: Option<String>,
         #[command(flatten)]
-        options: FormatOptions,
+        read: ReadArgs,
     },
     /// Validate inputs and print their diagnostics; with --to, also what writing would lose.
+    /// Inputs are found, detected and read exactly as `convert` does.
     Check {
-        #[arg(required = true)]
+        /// Inputs: files, directories (walked recursively), glob patterns, or - for standard input.
+        #[arg(value_name = "INPUT", required = true)]
         inputs: Vec<PathBuf>,
-        #[arg(long, value_name = "FORMAT")]
-        from: Option<String>,
-        #[arg(long, value_name = "FORMAT")]
+        /// Also write each input in this format (nothing is placed) and report what it loses.
+        #[arg(long, short, value_name = "FORMAT")]
         to: Option<String>,
-        /// Exit 3 if anything would be lost.
-        #[arg(long)]
-        strict: bool,
         #[command(flatten)]
-        options: FormatOptions,
+        strict: StrictArg,
+        #[command(flatten)]
+        read: ReadArgs,
     },
+}
+
+/// What every command that reads inputs takes: the input format and format settings.
+#[derive(Debug, Args, Clone, Default)]
+pub struct ReadArgs {
+    /// The input format (an id or alias; `convert formats` lists them); detected per input when omitted.
+    #[arg(long, short, value_name = "FORMAT")]
+    pub from: Option<String>,
+    #[command(flatten)]
+    pub options: FormatOptions,
+}
+
+/// `--strict[=WHAT]`.
+#[derive(Debug, Args, Clone, Default)]
+pub struct StrictArg {
+    /// Refuse (exit 3; nothing is written) a conversion that loses meaning: any loss/* but
+    /// loss/extras (data another format keeps only to write itself back). --strict=all refuses
+    /// every loss/*; --strict=CODE,... only those codes (loss/http, loss/*, changed/name).
+    #[arg(
+        long,
+        value_name = "WHAT",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "meaning",
+        value_parser = parse_strict
+    )]
+    pub strict: Option<Strictness>,
+}
+
+fn parse_strict(text: &str) -> Result<Strictness, String> {
+    Strictness::parse(text)
 }
 
 /// Flags every command takes.
@@ -82,7 +121,10 @@ pub struct GlobalArgs {
 /// `--option key=value` settings passed to formats.
 #[derive(Debug, Args, Clone, Default)]
 pub struct FormatOptions {
-    /// A format setting, KEY=VALUE (repeatable), e.g. base_url=https://api.example.com or strict=true.
+    /// A format setting, KEY=VALUE (repeatable): strict=true (openai, anthropic),
+    /// form=responses (openai), schema=json (gemini), syntax=json (openapi),
+    /// base_url=https://... (vertex), output_schema=shallow (mcp), output_name=NAME (all).
+    /// `convert formats FORMAT` lists a format's options; an unknown key or value is an error.
     #[arg(long = "option", value_name = "KEY=VALUE", value_parser = parse_key_value)]
     pub options: Vec<(String, String)>,
 }
@@ -100,23 +142,20 @@ pub struct ConvertArgs {
     /// Inputs: files, directories (walked recursively), glob patterns, or - for standard input.
     #[arg(value_name = "INPUT", required = true)]
     pub inputs: Vec<PathBuf>,
-    /// The input format; detected per input when omitted.
+    /// The output format (an id or alias; `convert formats` lists them). Required.
     #[arg(long, short, value_name = "FORMAT")]
-    pub from: Option<String>,
-    /// The output format.
-    #[arg(long, short, value_name = "FORMAT", required = true)]
     pub to: Option<String>,
     /// Where to write: a file (one single-document output), a directory (mirrors the input
-    /// tree), or - for standard output. Without it, a single-document output goes to stdout.
+    /// tree; a target that writes several files needs one), or - for standard output.
+    /// Without it, a single-document output goes to stdout.
     #[arg(long, short, value_name = "PATH")]
     pub output: Option<PathBuf>,
     /// Overwrite existing output files (inputs are never overwritten).
     #[arg(long)]
     pub force: bool,
-    /// Treat any loss as a failure (exit code 3); nothing lossy is written.
-    #[arg(long)]
-    pub strict: bool,
-    /// Write a machine-readable report (every input, status, outputs, diagnostics) to FILE.
+    #[command(flatten)]
+    pub strict_arg: StrictArg,
+    /// Write a machine-readable report (every input, status, outputs, every diagnostic) to FILE.
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
     /// Say what would be written, and write nothing.
@@ -129,5 +168,5 @@ pub struct ConvertArgs {
     #[arg(long, short, value_name = "N")]
     pub jobs: Option<usize>,
     #[command(flatten)]
-    pub options: FormatOptions,
+    pub read: ReadArgs,
 }

@@ -10,14 +10,17 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use clap::Parser;
-use toolport_core::{Options, Severity};
+use toolport_core::format::common_options;
+use toolport_core::{OptionSpec, Options, Severity};
 use toolport_host::discovery::{DiscoveryConfig, IsolationMode};
 use toolport_host::input::Limits;
-use toolport_host::pipeline::{self, InputItem};
-use toolport_host::{Registry, registry::UnknownFormat};
+use toolport_host::pipeline::{self, InputItem, ResolveError};
+use toolport_host::registry::{self, OptionError, UnknownFormat};
+use toolport_host::{FormatEntry, Registry};
 
-use crate::args::{Cli, Command, FormatOptions, GlobalArgs};
+use crate::args::{Cli, Command, ConvertArgs, FormatOptions, GlobalArgs, ReadArgs};
 use crate::report::Verbosity;
+use crate::run::Mode;
 
 /// The documented exit codes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,6 +45,24 @@ impl From<UnknownFormat> for UsageError {
     }
 }
 
+impl From<OptionError> for UsageError {
+    fn from(e: OptionError) -> Self {
+        UsageError(e.0)
+    }
+}
+
+/// The subcommands, for a did-you-mean when a mistyped one is taken for an input.
+const SUBCOMMANDS: &[&str] = &["formats", "inspect", "check", "help"];
+
+/// `formatz` given as an input that does not exist: the subcommand it likely meant.
+pub fn subcommand_hint(input: &std::path::Path) -> Option<String> {
+    let text = input.to_str()?;
+    if input.exists() || text.contains(['/', '.', '\\']) {
+        return None;
+    }
+    let near = registry::did_you_mean(text, SUBCOMMANDS.iter().copied())?;
+    Some(format!("`{text}` is neither a file nor a subcommand; did you mean `convert {near}`?"))
+}
 /// Exit status after an interrupt (SIGINT, SIGTERM, SIGHUP): 128 + SIGINT, as shells expect.
 const INTERRUPTED: i32 = 130;
 
@@ -80,14 +101,23 @@ fn main() -> ExitCode {
 fn dispatch(cli: Cli) -> Result<ExitStatus> {
     let registry = load_registry(&cli.global)?;
     match &cli.command {
-        Some(Command::Formats { json }) => formats(&registry, *json),
-        Some(Command::Inspect { input, from, options }) => {
-            inspect(&registry, input, from.as_deref(), options, &cli.global)
+        Some(Command::Formats { format, json }) => match format {
+            Some(name) => format_details(&registry, name, *json),
+            None => formats(&registry, *json),
+        },
+        Some(Command::Inspect { input, read }) => inspect(&registry, input, read, &cli.global),
+        Some(Command::Check { inputs, to, strict, read }) => {
+            // The same per-input pipeline as convert, placing nothing.
+            let args = ConvertArgs {
+                inputs: inputs.clone(),
+                to: to.clone(),
+                strict_arg: strict.clone(),
+                read: read.clone(),
+                ..ConvertArgs::default()
+            };
+            run::run(&registry, &args, &cli.global, Mode::Check)
         }
-        Some(Command::Check { inputs, from, to, strict, options }) => {
-            check(&registry, inputs, from.as_deref(), to.as_deref(), *strict, options, &cli.global)
-        }
-        None => run::run(&registry, &cli.convert, &cli.global),
+        None => run::run(&registry, &cli.convert, &cli.global, Mode::Convert),
     }
 }
 
@@ -121,40 +151,104 @@ fn load_registry(global: &GlobalArgs) -> Result<Registry> {
     Ok(registry)
 }
 
-pub fn format_options(options: &FormatOptions) -> Options {
+/// The `--option` settings, checked against what the run's formats declare: those of `to`
+/// and `from` when named, else (check and inspect without them) those of every format.
+pub fn checked_options(
+    registry: &Registry,
+    options: &FormatOptions,
+    from: Option<&FormatEntry>,
+    to: Option<&FormatEntry>,
+) -> Result<Options, UsageError> {
     let mut out = Options::default();
     for (key, value) in &options.options {
         out.set(key, value);
     }
-    out
+    let named: Vec<&FormatEntry> = to.into_iter().chain(from).collect();
+    let formats: Vec<&FormatEntry> = if to.is_some() { named } else { registry.formats().iter().collect() };
+    registry::check_options(&out, &formats)?;
+    Ok(out)
+}
+
+/// A format's options as JSON (`null` when the format does not declare them).
+fn options_json(info: &toolport_core::FormatInfo) -> serde_json::Value {
+    serde_json::to_value(&info.options).unwrap_or_default()
+}
+
+fn format_json(f: &FormatEntry) -> serde_json::Value {
+    serde_json::json!({
+        "id": f.info.id, "aliases": f.info.aliases, "description": f.info.description,
+        "reads": f.info.reads, "writes": f.info.writes, "input": f.info.input,
+        "extensions": f.info.extensions, "version": f.plugin_version.as_deref().unwrap_or(&f.info.version),
+        "plugin": f.plugin_path, "options": options_json(&f.info),
+    })
+}
+
+/// `convert formats FORMAT`: one format in full, with its options.
+fn format_details(registry: &Registry, name: &str, json: bool) -> Result<ExitStatus> {
+    let f = registry.format(name).map_err(UsageError::from)?;
+    let mut out = std::io::stdout().lock();
+    if json {
+        let mut doc = format_json(f);
+        doc["common_options"] = serde_json::to_value(common_options())?;
+        writeln!(out, "{}", serde_json::to_string_pretty(&doc)?)?;
+        return Ok(ExitStatus::Ok);
+    }
+    let info = &f.info;
+    writeln!(out, "{}: {}", info.id, info.description)?;
+    if !info.aliases.is_empty() {
+        writeln!(out, "  aliases: {}", info.aliases.join(", "))?;
+    }
+    let can = match (info.reads, info.writes) {
+        (true, true) => "reads and writes",
+        (true, false) => "reads only",
+        (false, true) => "writes only",
+        (false, false) => "neither reads nor writes",
+    };
+    let input = serde_json::to_value(info.input)?.as_str().unwrap_or_default().replace('_', " ");
+    let extensions = if info.extensions.is_empty() {
+        String::new()
+    } else {
+        format!(" (.{})", info.extensions.join(", ."))
+    };
+    writeln!(out, "  {can}; one input is a {input}{extensions}")?;
+    let plugin = f.plugin_path.as_ref().map_or("(built in)".to_owned(), |p| p.display().to_string());
+    writeln!(out, "  version {}, plugin {plugin}", f.plugin_version.as_deref().unwrap_or(&info.version))?;
+    writeln!(out, "options (--option KEY=VALUE):")?;
+    let common = common_options();
+    let mut rows: Vec<(&OptionSpec, &str)> = Vec::new();
+    match &info.options {
+        Some(declared) => rows.extend(declared.iter().map(|s| (s, ""))),
+        None => writeln!(out, "  (this plugin does not declare its options: any key is passed to it unchecked)")?,
+    }
+    rows.extend(common.iter().map(|s| (s, " (every format)")));
+    let width = rows.iter().map(|(s, _)| s.key.len() + 1 + s.value_hint().len()).max().unwrap_or(0);
+    for (spec, every) in rows {
+        let key = format!("{}={}", spec.key, spec.value_hint());
+        writeln!(out, "  {key:<width$}  {}{every}", spec.help)?;
+        if !spec.default.is_empty() {
+            writeln!(out, "  {:<width$}  default: {}", "", spec.default)?;
+        }
+    }
+    Ok(ExitStatus::Ok)
 }
 
 fn formats(registry: &Registry, json: bool) -> Result<ExitStatus> {
     let mut stdout = std::io::stdout().lock();
     if json {
-        let formats: Vec<serde_json::Value> = registry
-            .formats()
-            .iter()
-            .map(|f| {
-                serde_json::json!({
-                    "id": f.info.id, "aliases": f.info.aliases, "description": f.info.description,
-                    "reads": f.info.reads, "writes": f.info.writes, "input": f.info.input,
-                    "extensions": f.info.extensions, "version": f.plugin_version.as_deref().unwrap_or(&f.info.version),
-                    "plugin": f.plugin_path,
-                })
-            })
-            .collect();
+        let formats: Vec<serde_json::Value> = registry.formats().iter().map(format_json).collect();
         let errors: Vec<String> = registry.load_errors.iter().map(ToString::to_string).collect();
         let searched: Vec<serde_json::Value> = registry
             .searched
             .iter()
             .map(|s| serde_json::json!({"dir": s.dir, "origin": s.origin.to_string()}))
             .collect();
-        let doc = serde_json::json!({"formats": formats, "plugin_errors": errors, "searched": searched});
+        let doc = serde_json::json!({
+            "formats": formats, "common_options": common_options(), "plugin_errors": errors, "searched": searched,
+        });
         writeln!(stdout, "{}", serde_json::to_string_pretty(&doc)?)?;
         return Ok(ExitStatus::Ok);
     }
-    writeln!(stdout, "{:<10} {:<10} {:<8} {:<18} PLUGIN", "FORMAT", "CAN", "VERSION", "INPUT")?;
+    writeln!(stdout, "{:<10} {:<10} {:<8} {:<18} {:<20} PLUGIN", "FORMAT", "CAN", "VERSION", "INPUT", "OPTIONS")?;
     for f in registry.formats() {
         let can = match (f.info.reads, f.info.writes) {
             (true, true) => "read/write",
@@ -166,7 +260,16 @@ fn formats(registry: &Registry, json: bool) -> Result<ExitStatus> {
         let plugin = f.plugin_path.as_ref().map_or("(built in)".to_owned(), |p| p.display().to_string());
         let aliases =
             if f.info.aliases.is_empty() { String::new() } else { format!(" (alias {})", f.info.aliases.join(", ")) };
-        writeln!(stdout, "{:<10} {:<10} {:<8} {:<18} {plugin}{aliases}", f.info.id, can, f.info.version, input)?;
+        let options = match &f.info.options {
+            Some(specs) if specs.is_empty() => "-".to_owned(),
+            Some(specs) => specs.iter().map(|s| s.key.as_str()).collect::<Vec<_>>().join(","),
+            None => "(undeclared)".to_owned(),
+        };
+        writeln!(
+            stdout,
+            "{:<10} {:<10} {:<8} {:<18} {options:<20} {plugin}{aliases}",
+            f.info.id, can, f.info.version, input
+        )?;
     }
     for s in &registry.shadowed {
         writeln!(
@@ -185,6 +288,7 @@ fn formats(registry: &Registry, json: bool) -> Result<ExitStatus> {
         "searched, in order: {}",
         registry.searched.iter().map(|s| s.dir.display().to_string()).collect::<Vec<_>>().join(", ")
     )?;
+    writeln!(stdout, "every format also takes output_name=NAME; `convert formats FORMAT` describes a format's options")?;
     writeln!(stdout, "plugins are native code loaded into convert: install only plugins you trust")?;
     Ok(ExitStatus::Ok)
 }
@@ -197,23 +301,41 @@ fn item(path: &std::path::Path) -> InputItem {
     }
 }
 
-fn inspect(
-    registry: &Registry,
-    input: &std::path::Path,
-    from: Option<&str>,
-    options: &FormatOptions,
-    global: &GlobalArgs,
-) -> Result<ExitStatus> {
-    let from = from.map(|f| registry.format(f)).transpose().map_err(UsageError::from)?;
-    let item = item(input);
-    let (format, bundle) = pipeline::load(registry, &item, from, &Limits::default())?;
-    let outcome = format.format.read(&bundle, &format_options(options));
-    let verbosity = Verbosity::new(global.quiet, global.verbose);
-    for d in outcome.diagnostics.iter().filter(|d| d.severity >= verbosity.min) {
-        eprintln!("{}", report::render(&item, d));
+/// `convert inspect`: reads one input as convert does (the same flags, detection, options
+/// and diagnostics) and prints the model.
+fn inspect(registry: &Registry, input: &std::path::Path, read: &ReadArgs, global: &GlobalArgs) -> Result<ExitStatus> {
+    let from = read.from.as_deref().map(|f| registry.format(f)).transpose().map_err(UsageError::from)?;
+    let mut options = checked_options(registry, &read.options, from, None)?;
+    if let Some(hint) = Some(input).filter(|p| !p.exists() && p.as_os_str() != "-").and_then(subcommand_hint) {
+        return Err(UsageError(hint).into());
     }
+    let item = item(input);
+    let verbosity = Verbosity::new(global.quiet, global.verbose);
+    let print = |diagnostics: &[toolport_core::Diagnostic]| {
+        let shown: Vec<(&InputItem, &toolport_core::Diagnostic)> = diagnostics.iter().map(|d| (&item, d)).collect();
+        for line in report::diagnostic_lines(&shown, verbosity) {
+            eprintln!("{line}");
+        }
+    };
+    let (format, bundle) = match pipeline::load(registry, &item, from, &Limits::default()) {
+        Ok(loaded) => loaded,
+        Err(e @ ResolveError::Syntax { .. }) => {
+            print(&[e.diagnostic()]);
+            return Ok(ExitStatus::Failed);
+        }
+        Err(e) => return Err(e.into()),
+    };
+    if options.get(Options::OUTPUT_NAME).is_none() {
+        options.set(Options::OUTPUT_NAME, item.stem());
+    }
+    let mut outcome = format.format.read(&bundle, &options);
+    let failed = outcome.value.is_none() || outcome.diagnostics.iter().any(|d| d.severity == Severity::Error);
+    if failed && let Some(hint) = from.and_then(|given| pipeline::detection_hint(registry, &item, &bundle, given)) {
+        outcome.diagnostics.push(hint);
+    }
+    print(&outcome.diagnostics);
     match outcome.value {
-        Some(model) if !outcome.diagnostics.iter().any(|d| d.severity == Severity::Error) => {
+        Some(model) if !failed => {
             let mut text = serde_json::to_string_pretty(&model.versioned())?;
             text.push('\n');
             std::io::stdout().lock().write_all(text.as_bytes())?;
@@ -221,56 +343,4 @@ fn inspect(
         }
         _ => Ok(ExitStatus::Failed),
     }
-}
-
-fn check(
-    registry: &Registry,
-    inputs: &[std::path::PathBuf],
-    from: Option<&str>,
-    to: Option<&str>,
-    strict: bool,
-    options: &FormatOptions,
-    global: &GlobalArgs,
-) -> Result<ExitStatus> {
-    let from = from.map(|f| registry.format(f)).transpose().map_err(UsageError::from)?;
-    let to = to.map(|t| registry.format(t)).transpose().map_err(UsageError::from)?;
-    let items = pipeline::find_inputs(registry, inputs, from);
-    let verbosity = Verbosity::new(global.quiet, global.verbose);
-    let mut status = ExitStatus::Ok;
-    for item in &items {
-        let (format, bundle) = match pipeline::load(registry, item, from, &Limits::default()) {
-            Ok(loaded) => loaded,
-            Err(e) => {
-                eprintln!("error: {e}");
-                status = ExitStatus::Failed;
-                continue;
-            }
-        };
-        let mut options = format_options(options);
-        options.set(Options::OUTPUT_NAME, item.stem());
-        let diagnostics = match to {
-            Some(to) => pipeline::convert(format, to, &bundle, &options, strict).diagnostics,
-            None => format.format.read(&bundle, &options).diagnostics,
-        };
-        for d in diagnostics.iter().filter(|d| d.severity >= verbosity.min) {
-            eprintln!("{}", report::render(item, d));
-        }
-        let errors = diagnostics.iter().filter(|d| d.is_error()).count();
-        let losses = diagnostics.iter().filter(|d| d.is_loss()).count();
-        if !global.quiet {
-            let target = to.map(|t| format!(", {losses} losses writing {}", t.info.id)).unwrap_or_default();
-            eprintln!(
-                "{}: {} ({}), {errors} errors{target}",
-                item.path.display(),
-                if errors == 0 { "ok" } else { "invalid" },
-                format.info.id
-            );
-        }
-        if errors > 0 {
-            status = ExitStatus::Failed;
-        } else if strict && losses > 0 && status == ExitStatus::Ok {
-            status = ExitStatus::LossRefused;
-        }
-    }
-    Ok(status)
 }

@@ -2,6 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
+use indexmap::IndexMap;
 use serde::Serialize;
 use toolport_core::{Diagnostic, Severity};
 use toolport_host::pipeline::{InputItem, Status};
@@ -70,10 +71,12 @@ impl Summary {
     }
 }
 
-/// Which diagnostics the human output shows.
+/// Which diagnostics the human output shows, and how.
 #[derive(Clone, Copy, Debug)]
 pub struct Verbosity {
     pub min: Severity,
+    /// Every diagnostic on its own line (`-v`), rather than folded by code.
+    pub each: bool,
 }
 
 impl Verbosity {
@@ -85,8 +88,83 @@ impl Verbosity {
         } else {
             Severity::Warning
         };
-        Verbosity { min }
+        Verbosity { min, each: verbose || quiet }
     }
+}
+
+/// The lines a run prints for its diagnostics (`-v`: every diagnostic; `-q`: errors only).
+/// By default, what a person needs: every error; what asks them to act
+/// ([`Diagnostic::needs_action`], whatever its severity), repeats of one message folded into
+/// one line; then one line per other code (warnings and up) with its count and an example.
+pub fn diagnostic_lines(diagnostics: &[(&InputItem, &Diagnostic)], verbosity: Verbosity) -> Vec<String> {
+    if verbosity.each {
+        return diagnostics.iter().filter(|(_, d)| d.severity >= verbosity.min).map(|(i, d)| render(i, d)).collect();
+    }
+    let mut lines = Vec::new();
+    lines.extend(diagnostics.iter().filter(|(_, d)| d.is_error()).map(|(i, d)| render(i, d)));
+    // Actions, folded by message with names and numbers left out.
+    let mut actions: IndexMap<(Severity, &str, String), (usize, String)> = IndexMap::new();
+    // Everything else, by code.
+    let mut by_code: IndexMap<(Severity, &str), (usize, &InputItem, &Diagnostic)> = IndexMap::new();
+    let mut hidden = 0;
+    for &(item, d) in diagnostics.iter().filter(|(_, d)| !d.is_error()) {
+        if d.needs_action() {
+            let entry = actions.entry((d.severity, d.code.as_str(), shape(&d.message))).or_insert((0, render(item, d)));
+            entry.0 += 1;
+        } else if d.severity >= verbosity.min {
+            by_code.entry((d.severity, d.code.as_str())).or_insert((0, item, d)).0 += 1;
+        } else {
+            hidden += 1;
+        }
+    }
+    actions.sort_by(|a, _, b, _| b.0.cmp(&a.0));
+    for (_, (count, line)) in actions {
+        lines.push(match count {
+            1 => line,
+            n => format!("{line} (and {} more like it)", n - 1),
+        });
+    }
+    by_code.sort_by(|a, x, b, y| b.0.cmp(&a.0).then(y.0.cmp(&x.0)).then(a.1.cmp(b.1)));
+    let mut folded = 0;
+    for ((severity, code), (count, item, d)) in by_code {
+        if count == 1 {
+            lines.push(render(item, d));
+            continue;
+        }
+        folded += count;
+        let example = render(item, d).replacen(&format!("{severity}[{code}]: "), "", 1);
+        lines.push(format!("{severity}[{code}] {count} times, e.g. {example}"));
+    }
+    if folded > 0 || hidden > 0 {
+        let total = diagnostics.len();
+        lines.push(format!(
+            "({total} diagnostic{} in all: -v prints each, --report FILE.json keeps them all)",
+            if total == 1 { "" } else { "s" }
+        ));
+    }
+    lines
+}
+
+/// A message with what varies between its repeats left out: quoted names and numbers.
+fn shape(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut quoted = false;
+    for c in message.chars() {
+        match c {
+            '`' => {
+                quoted = !quoted;
+                out.push(c);
+            }
+            _ if quoted => {}
+            c if c.is_ascii_digit() => {
+                if !out.ends_with('#') {
+                    out.push('#');
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// The path a diagnostic's span points at, as the user knows it: spans name files relative

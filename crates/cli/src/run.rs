@@ -1,5 +1,7 @@
 //! `convert --from F --to G INPUT... [-o OUT]`: plan the inputs, convert them in parallel,
 //! stage outputs as they finish, check the whole plan, then move everything into place.
+//! `convert check` runs the same per-input pipeline (finding inputs, detection, reading,
+//! writing with `--to`, the same diagnostics), and places nothing.
 
 use std::io::{IsTerminal, Write};
 use std::path::{Component, Path, PathBuf};
@@ -7,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Context, Result, bail};
 use rayon::prelude::*;
-use toolport_core::{Bundle, Diagnostic, Options, codes};
+use toolport_core::{Bundle, Diagnostic, Options, Strictness, codes};
 use toolport_host::input::Limits;
 use toolport_host::output::{self, PlannedFile, Staging};
 use toolport_host::pipeline::{self, InputItem, ResolveError, Status};
@@ -15,7 +17,16 @@ use toolport_host::{FormatEntry, Registry};
 
 use crate::args::{ConvertArgs, GlobalArgs};
 use crate::report::{self, InputReport, Report, Summary, Verbosity};
-use crate::{ExitStatus, UsageError, format_options};
+use crate::{ExitStatus, UsageError, checked_options, subcommand_hint};
+
+/// What a run does with each input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Convert and place the outputs.
+    Convert,
+    /// Read (and write with `--to`) to report diagnostics; place nothing.
+    Check,
+}
 
 /// Where outputs go.
 #[derive(Debug, Clone, PartialEq)]
@@ -24,13 +35,18 @@ enum Destination {
     /// A file if the (single) output is one document, else a directory.
     FileOrDirectory(PathBuf),
     Directory(PathBuf),
+    /// `check`: nothing is placed.
+    Nowhere,
 }
 
 struct Job<'a> {
     registry: &'a Registry,
     from: Option<&'a FormatEntry>,
-    to: &'a FormatEntry,
+    /// The target; `None` only for `check` without `--to`.
+    to: Option<&'a FormatEntry>,
+    mode: Mode,
     args: &'a ConvertArgs,
+    strict: Strictness,
     options: Options,
     destination: Destination,
     single_input: bool,
@@ -47,16 +63,31 @@ struct ItemResult {
     read: Vec<PathBuf>,
     /// Standard output's text, when the destination is stdout.
     stdout: Option<String>,
+    /// What to tell the user about where the outputs went (a folder made for several files).
+    note: Option<String>,
 }
 
-pub fn run(registry: &Registry, args: &ConvertArgs, global: &GlobalArgs) -> Result<ExitStatus> {
-    let to_name = args.to.as_deref().context("--to is required")?;
-    let to = registry.format(to_name).map_err(UsageError::from)?;
-    if !to.info.writes {
+pub fn run(registry: &Registry, args: &ConvertArgs, global: &GlobalArgs, mode: Mode) -> Result<ExitStatus> {
+    let to = match args.to.as_deref() {
+        Some(name) => Some(registry.format(name).map_err(UsageError::from)?),
+        None if mode == Mode::Check => None,
+        None => {
+            let hint = args.inputs.first().and_then(|i| subcommand_hint(i));
+            return Err(UsageError(hint.unwrap_or_else(|| {
+                "--to FORMAT is required: the format to write (`convert formats` lists them)".to_owned()
+            }))
+            .into());
+        }
+    };
+    if let Some(to) = to.filter(|t| !t.info.writes) {
         return Err(UsageError(format!("format {} cannot write (it only reads)", to.info.id)).into());
     }
-    let from = args.from.as_deref().map(|f| registry.format(f)).transpose().map_err(UsageError::from)?;
+    let from = args.read.from.as_deref().map(|f| registry.format(f)).transpose().map_err(UsageError::from)?;
+    let options = checked_options(registry, &args.read.options, from, to)?;
     let paths = expand_globs(&args.inputs)?;
+    if let Some(hint) = paths.first().filter(|p| !p.exists() && p.as_os_str() != "-").and_then(|p| subcommand_hint(p)) {
+        return Err(UsageError(hint).into());
+    }
     let items = pipeline::find_inputs(registry, &paths, from);
     if items.is_empty() {
         let wanted = match from {
@@ -71,6 +102,7 @@ pub fn run(registry: &Registry, args: &ConvertArgs, global: &GlobalArgs) -> Resu
     }
     let single_input = items.len() == 1;
     let destination = match &args.output {
+        _ if mode == Mode::Check => Destination::Nowhere,
         Some(p) if p.as_os_str() == "-" => Destination::Stdout,
         None => Destination::Stdout,
         Some(p) if !single_input || p.is_dir() || p.to_string_lossy().ends_with('/') => {
@@ -97,8 +129,10 @@ pub fn run(registry: &Registry, args: &ConvertArgs, global: &GlobalArgs) -> Resu
         registry,
         from,
         to,
+        mode,
         args,
-        options: format_options(&args.options),
+        strict: args.strict_arg.strict.clone().unwrap_or_default(),
+        options,
         destination,
         single_input,
         staging,
@@ -127,15 +161,24 @@ pub fn run(registry: &Registry, args: &ConvertArgs, global: &GlobalArgs) -> Resu
     let mut planned = Vec::new();
     let mut inputs = item_paths;
     let mut stdout_text = None;
-    for (item, result) in items.iter().zip(results) {
-        for d in result.report.diagnostics.iter().filter(|d| d.severity >= verbosity.min) {
-            eprintln!("{}", report::render(item, d));
-        }
+    let mut notes = Vec::new();
+    for result in results {
         planned.extend(result.planned);
         inputs.extend(result.read);
         stdout_text = stdout_text.or(result.stdout);
+        notes.extend(result.note);
         reports.push(result.report);
     }
+    let shown: Vec<(&InputItem, &Diagnostic)> =
+        items.iter().zip(&reports).flat_map(|(item, r)| r.diagnostics.iter().map(move |d| (item, d))).collect();
+    for line in report::diagnostic_lines(&shown, verbosity) {
+        eprintln!("{line}");
+    }
+    drop(shown);
+    if mode == Mode::Check {
+        return Ok(check_lines(&items, &reports, to, global));
+    }
+    let to = to.context("convert has a target")?;
 
     // Every output is known: refuse collisions, inputs, links and existing files before
     // writing any. The report is an output like the others.
@@ -161,6 +204,11 @@ pub fn run(registry: &Registry, args: &ConvertArgs, global: &GlobalArgs) -> Resu
     } else if let Some(staging) = &job.staging {
         let committed = staging.commit(args.force);
         mark_commit_failures(&mut reports, &committed.failed);
+        if !global.quiet && committed.failed.is_empty() {
+            for note in &notes {
+                eprintln!("note: {note}");
+            }
+        }
     }
     drop(job.staging);
     if let Some(text) = stdout_text {
@@ -184,6 +232,7 @@ pub fn run(registry: &Registry, args: &ConvertArgs, global: &GlobalArgs) -> Resu
     if !global.quiet {
         eprintln!("{}", summary.line());
     }
+
     let status = exit_status(&summary, problems.is_empty());
     if let Some(path) = args.report.as_ref().filter(|_| report_writable) {
         let report =
@@ -196,6 +245,33 @@ pub fn run(registry: &Registry, args: &ConvertArgs, global: &GlobalArgs) -> Resu
         }
     }
     Ok(status)
+}
+
+/// `check`'s line per input (`path: ok (format), 0 errors, 2 losses writing skydeck`) and its
+/// exit status: 1 if an input is invalid, 3 if `--strict` refused a loss.
+fn check_lines(items: &[InputItem], reports: &[InputReport], to: Option<&FormatEntry>, global: &GlobalArgs) -> ExitStatus {
+    let mut status = ExitStatus::Ok;
+    for (item, report) in items.iter().zip(reports) {
+        let errors = report.diagnostics.iter().filter(|d| d.is_error()).count();
+        let losses = report.diagnostics.iter().filter(|d| d.is_loss()).count();
+        let verdict = match report.status {
+            Status::Skipped => "skipped",
+            Status::LossRefused => "refused for losses (--strict)",
+            _ if errors == 0 => "ok",
+            _ => "invalid",
+        };
+        if !global.quiet {
+            let from = report.from.as_deref().unwrap_or("format unknown");
+            let target = to.map(|t| format!(", {losses} losses writing {}", t.info.id)).unwrap_or_default();
+            eprintln!("{}: {verdict} ({from}), {errors} errors{target}", report::display_input(&item.path));
+        }
+        match report.status {
+            Status::Failed => status = ExitStatus::Failed,
+            Status::LossRefused if status == ExitStatus::Ok => status = ExitStatus::LossRefused,
+            _ => {}
+        }
+    }
+    status
 }
 
 /// The owner of the report file in a plan.
@@ -263,7 +339,7 @@ impl Job<'_> {
             outputs: Vec::new(),
             diagnostics: Vec::new(),
         };
-        let done = |report| ItemResult { report, planned: Vec::new(), read: Vec::new(), stdout: None };
+        let done = |report| ItemResult { report, planned: Vec::new(), read: Vec::new(), stdout: None, note: None };
         if self.args.fail_fast && self.failed.load(Ordering::Relaxed) {
             report.status = Status::Skipped;
             report.diagnostics.push(Diagnostic::info(
@@ -295,24 +371,44 @@ impl Job<'_> {
         if options.get(Options::OUTPUT_NAME).is_none() {
             options.set(Options::OUTPUT_NAME, item.stem());
         }
-        let conversion = pipeline::convert(from, self.to, &bundle, &options, self.args.strict);
-        let read = item.files_read(&bundle);
-        drop(bundle);
+        let Some(to) = self.to else {
+            // `check` without a target: read only.
+            let read = from.format.read(&bundle, &options);
+            report.status = if read.has_errors() || read.value.is_none() { Status::Failed } else { Status::Converted };
+            report.diagnostics = read.diagnostics;
+            if report.status == Status::Failed
+                && let Some(hint) = self.from.and_then(|given| pipeline::detection_hint(self.registry, item, &bundle, given))
+            {
+                report.diagnostics.push(hint);
+            }
+            return done(report);
+        };
+        let conversion = pipeline::convert(from, to, &bundle, &options, self.strict.clone());
         report.status = conversion.status;
         report.diagnostics = conversion.diagnostics;
+        if conversion.read_failed
+            && let Some(hint) = self.from.and_then(|given| pipeline::detection_hint(self.registry, item, &bundle, given))
+        {
+            report.diagnostics.push(hint);
+        }
+        let read = item.files_read(&bundle);
+        drop(bundle);
+        if self.mode == Mode::Check {
+            return done(report);
+        }
         let Some(written) = conversion.output else {
             if report.status == Status::Failed {
                 self.failed.store(true, Ordering::Relaxed);
             }
             return done(report);
         };
-        match self.place(item, &written) {
-            Ok(Placement { planned, stdout }) => {
+        match self.place(item, to, &written) {
+            Ok(Placement { planned, stdout, note }) => {
                 let outputs = match &stdout {
                     Some(_) => vec!["<stdout>".to_owned()],
                     None => planned.iter().map(|f| f.path.display().to_string()).collect(),
                 };
-                ItemResult { report: InputReport { outputs, ..report }, planned, read, stdout }
+                ItemResult { report: InputReport { outputs, ..report }, planned, read, stdout, note }
             }
             Err(e) => {
                 self.failed.store(true, Ordering::Relaxed);
@@ -324,25 +420,44 @@ impl Job<'_> {
     }
 
     /// Decides where each written file goes and stages it (unless dry run or stdout).
-    fn place(&self, item: &InputItem, written: &Bundle) -> Result<Placement> {
+    fn place(&self, item: &InputItem, to: &FormatEntry, written: &Bundle) -> Result<Placement> {
         let owner = report::display_input(&item.path);
         let single_document = written.files.len() == 1 && !written.files.keys().any(|k| k.contains('/'));
+        let mut note = None;
         let targets: Vec<(PathBuf, &str)> = match &self.destination {
+            Destination::Nowhere => return Ok(Placement { planned: Vec::new(), stdout: None, note: None }),
             Destination::Stdout => {
                 if !single_document {
-                    bail!(
-                        "{} writes {} files; give an output directory with -o DIR",
-                        self.to.info.id,
-                        written.files.len()
-                    );
+                    bail!("{} writes {} files; give an output directory with -o DIR", to.info.id, written.files.len());
                 }
                 let text = written.files.values().next().cloned().unwrap_or_default();
-                return Ok(Placement { planned: Vec::new(), stdout: Some(text) });
+                return Ok(Placement { planned: Vec::new(), stdout: Some(text), note: None });
             }
             Destination::FileOrDirectory(path) if single_document => {
                 vec![(path.clone(), written.files.values().next().map(String::as_str).unwrap_or_default())]
             }
+            Destination::FileOrDirectory(path) if !path.is_dir() && path.extension().is_some() => {
+                // `-o fs.skydeck.json` for a target that writes several files: a folder by that
+                // name would surprise; ask for a folder.
+                bail!(
+                    "{} writes {} files ({}), and -o {} looks like a file name: give a folder (-o {}/), or an existing one",
+                    to.info.id,
+                    written.files.len(),
+                    file_list(written),
+                    path.display(),
+                    path.with_extension("").display()
+                );
+            }
             Destination::FileOrDirectory(dir) | Destination::Directory(dir) => {
+                if matches!(self.destination, Destination::FileOrDirectory(_)) && !single_document {
+                    note = Some(format!(
+                        "{} writes {} files: they are in the folder {}/ ({})",
+                        to.info.id,
+                        written.files.len(),
+                        dir.display(),
+                        file_list(written)
+                    ));
+                }
                 // The input's place in its tree, mirrored: plain folder names only.
                 let parent =
                     item.relative.parent().filter(|p| p.components().all(|c| matches!(c, Component::Normal(_))));
@@ -369,7 +484,7 @@ impl Job<'_> {
         if let Some(staging) = &self.staging {
             staging.stage_all(&files)?;
         }
-        Ok(Placement { planned: files.into_iter().map(|(file, _)| file).collect(), stdout: None })
+        Ok(Placement { planned: files.into_iter().map(|(file, _)| file).collect(), stdout: None, note })
     }
 
     /// The folder the user named for outputs: links below it are never written through.
@@ -380,7 +495,7 @@ impl Job<'_> {
             Destination::FileOrDirectory(path) => {
                 path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf()
             }
-            Destination::Stdout => PathBuf::from("."),
+            Destination::Stdout | Destination::Nowhere => PathBuf::from("."),
         }
     }
 }
@@ -389,9 +504,17 @@ impl Job<'_> {
 struct Placement {
     planned: Vec<PlannedFile>,
     stdout: Option<String>,
+    note: Option<String>,
 }
 
-impl Job<'_> {}
+/// The first few of a bundle's file names, for messages.
+fn file_list(written: &Bundle) -> String {
+    let mut names: Vec<&str> = written.files.keys().map(String::as_str).take(4).collect();
+    if written.files.len() > names.len() {
+        names.push("...");
+    }
+    names.join(", ")
+}
 
 /// Expands glob patterns that the shell left alone (quoted, or on Windows). A pattern that
 /// matches nothing is an error; a plain path is kept as is.

@@ -85,6 +85,88 @@ impl Diagnostic {
     pub fn is_loss(&self) -> bool {
         self.code.starts_with("loss/")
     }
+
+    /// Whether this is a loss of meaning: a `loss/*` other than the [`BOOKKEEPING_LOSSES`]
+    /// (data another format keeps only for a round trip to itself). `--strict` refuses these.
+    pub fn loses_meaning(&self) -> bool {
+        self.is_loss() && !BOOKKEEPING_LOSSES.contains(&self.code.as_str())
+    }
+
+    /// Whether the user has something to do: check or replace what a writer made up
+    /// (`generated/*`: a placeholder author, a missing icon, a prompt made from a description),
+    /// or follow a hint ([`ACTION_CODES`]). Shown by default whatever their severity.
+    pub fn needs_action(&self) -> bool {
+        self.code.starts_with("generated/") || ACTION_CODES.contains(&self.code.as_str())
+    }
+}
+
+/// Loss codes that carry no meaning of the tools: `loss/extras` is what another format kept
+/// only to write its own document back the same way (its spelling, its own keys, and the
+/// host's `toolport-unknown` bookkeeping of fields from a newer plugin). `--strict` lets them
+/// pass; `--strict=all` refuses them too.
+pub const BOOKKEEPING_LOSSES: &[&str] = &[codes::LOSS_EXTRAS];
+
+/// Codes outside `generated/*` that ask the user to act, shown by default like those.
+pub const ACTION_CODES: &[&str] = &[codes::INPUT_OTHER_FORMAT];
+
+/// Which losses `--strict` refuses: a conversion with one of these is not written (exit 3).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Strictness {
+    /// Losses are reported and the output is written.
+    #[default]
+    Off,
+    /// Losses of meaning ([`Diagnostic::loses_meaning`]): every `loss/*` but [`BOOKKEEPING_LOSSES`].
+    Meaning,
+    /// Every `loss/*`.
+    All,
+    /// These codes only; `family/*` names a family (`loss/*`, `changed/*`).
+    Codes(Vec<String>),
+}
+
+impl Strictness {
+    /// Parses `--strict`'s value: `meaning` (or empty), `all`, or a comma-separated list of
+    /// codes and `family/*` patterns (`loss/http,loss/auth`, `loss/*,changed/name`).
+    pub fn parse(text: &str) -> Result<Strictness, String> {
+        match text.trim() {
+            "" | "meaning" => Ok(Strictness::Meaning),
+            "all" => Ok(Strictness::All),
+            "off" | "none" => Ok(Strictness::Off),
+            list => {
+                let codes: Vec<String> =
+                    list.split(',').map(|c| c.trim().to_owned()).filter(|c| !c.is_empty()).collect();
+                match codes.iter().find(|c| !c.contains('/') || c.starts_with('/') || c.ends_with('/')) {
+                    Some(bad) => Err(format!(
+                        "`{bad}` is not a diagnostic code: --strict takes `meaning`, `all`, or codes such as `loss/http,loss/*`"
+                    )),
+                    None => Ok(Strictness::Codes(codes)),
+                }
+            }
+        }
+    }
+
+    pub fn is_off(&self) -> bool {
+        *self == Strictness::Off
+    }
+
+    /// Whether this diagnostic makes a strict conversion fail.
+    pub fn refuses(&self, diagnostic: &Diagnostic) -> bool {
+        match self {
+            Strictness::Off => false,
+            Strictness::Meaning => diagnostic.loses_meaning(),
+            Strictness::All => diagnostic.is_loss(),
+            Strictness::Codes(codes) => codes.iter().any(|c| match c.strip_suffix("/*") {
+                Some(family) => diagnostic.code.strip_prefix(family).is_some_and(|rest| rest.starts_with('/')),
+                None => *c == diagnostic.code,
+            }),
+        }
+    }
+}
+
+/// `true` is `--strict` (losses of meaning), `false` no strictness.
+impl From<bool> for Strictness {
+    fn from(strict: bool) -> Self {
+        if strict { Strictness::Meaning } else { Strictness::Off }
+    }
 }
 
 impl std::fmt::Display for Diagnostic {
@@ -105,6 +187,12 @@ impl std::fmt::Display for Diagnostic {
 /// `input/` (problems of the source), `loss/` (the target cannot hold something),
 /// `changed/` (the target forced a change), `generated/` (the writer made something up),
 /// `plugin/` (a plugin misbehaved), `output/` and `run/` (the host's own decisions). Plugins may add codes within these categories.
+///
+/// How the command line shows them: errors one by one; what asks the user to act
+/// ([`super::Diagnostic::needs_action`]: `generated/*` and [`super::ACTION_CODES`]) one by one,
+/// repeats of one message folded; everything else one line per code with its count and an
+/// example (`-v`: every diagnostic; `--report`: always all). `--strict` refuses losses of
+/// meaning ([`super::Strictness`]).
 pub mod codes {
     /// The input is not well-formed (JSON, YAML, TypeScript syntax).
     pub const INPUT_SYNTAX: &str = "input/syntax";
@@ -120,6 +208,8 @@ pub mod codes {
     pub const INPUT_UNRESOLVED: &str = "input/unresolved";
     /// A file the reader needs is missing from the input.
     pub const INPUT_MISSING_FILE: &str = "input/missing-file";
+    /// The input looks like another format than the one `--from` names (a hint: which one).
+    pub const INPUT_OTHER_FORMAT: &str = "input/other-format";
 
     /// A prompt template was dropped.
     pub const LOSS_PROMPT: &str = "loss/prompt";
@@ -151,6 +241,11 @@ pub mod codes {
 
     /// The writer generated content the source did not have (a prompt, display hints, an API).
     pub const GENERATED: &str = "generated/content";
+    /// The writer wrote a placeholder the user must replace before publishing (an author, a
+    /// secret's name, an icon file it cannot write).
+    pub const GENERATED_PLACEHOLDER: &str = "generated/placeholder";
+    /// The writer wrote code or a definition the user must complete (a tool body that calls nothing).
+    pub const GENERATED_STUB: &str = "generated/stub";
 
     /// A plugin panicked, returned invalid JSON or broke the ABI.
     pub const PLUGIN_FAILED: &str = "plugin/failed";

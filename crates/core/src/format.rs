@@ -26,6 +26,137 @@ pub struct FormatInfo {
     /// File name endings this format's single-file inputs use (`json`, `yaml`).
     #[serde(default)]
     pub extensions: Vec<String>,
+    /// The `--option KEY=VALUE` settings this format takes, besides the ones every format
+    /// takes ([`common_options`]). `None` when the format does not say (a plugin built before
+    /// options were declared): the host then passes its options on unchecked. `Some(vec![])`
+    /// declares that it takes none of its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub options: Option<Vec<OptionSpec>>,
+}
+
+/// One `--option KEY=VALUE` setting a format takes: its key, what a value may be, what applies
+/// without it, and one line of help. The host checks options against these before a run
+/// (an unknown key or a value outside them is a usage error) and `convert formats FORMAT`
+/// lists them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OptionSpec {
+    pub key: String,
+    pub kind: OptionKind,
+    /// The allowed values, for [`OptionKind::OneOf`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<String>,
+    /// What applies without the option: a value, or what decides it (`the source's form, else chat`).
+    #[serde(default)]
+    pub default: String,
+    /// One line: what the option does.
+    #[serde(default)]
+    pub help: String,
+}
+
+/// What a value of an option may be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OptionKind {
+    /// One of the option's `values`.
+    OneOf,
+    /// An absolute `http://` or `https://` URL.
+    Url,
+    /// A plain name: one file-name segment, no `/`.
+    Name,
+    /// Any non-empty text.
+    Text,
+    /// A kind a newer plugin declared that this host does not know: checked as text.
+    #[serde(other)]
+    Other,
+}
+
+impl OptionSpec {
+    fn new(key: &str, kind: OptionKind, values: &[&str], default: &str, help: &str) -> Self {
+        OptionSpec {
+            key: key.to_owned(),
+            kind,
+            values: values.iter().map(|v| (*v).to_owned()).collect(),
+            default: default.to_owned(),
+            help: help.to_owned(),
+        }
+    }
+
+    /// An option whose value is one of `values`.
+    pub fn one_of(key: &str, values: &[&str], default: &str, help: &str) -> Self {
+        Self::new(key, OptionKind::OneOf, values, default, help)
+    }
+
+    /// An option whose value is an http(s) URL.
+    pub fn url(key: &str, default: &str, help: &str) -> Self {
+        Self::new(key, OptionKind::Url, &[], default, help)
+    }
+
+    /// An option whose value is a plain name (one path segment).
+    pub fn name(key: &str, default: &str, help: &str) -> Self {
+        Self::new(key, OptionKind::Name, &[], default, help)
+    }
+
+    /// An option whose value is any text.
+    pub fn text(key: &str, default: &str, help: &str) -> Self {
+        Self::new(key, OptionKind::Text, &[], default, help)
+    }
+
+    /// What a value may be, as help shows it: `true|false`, `URL`, `NAME`, `TEXT`.
+    pub fn value_hint(&self) -> String {
+        match self.kind {
+            OptionKind::OneOf => self.values.join("|"),
+            OptionKind::Url => "URL".to_owned(),
+            OptionKind::Name => "NAME".to_owned(),
+            OptionKind::Text | OptionKind::Other => "TEXT".to_owned(),
+        }
+    }
+
+    /// Whether `value` is a valid value; the error says what a value may be.
+    pub fn check(&self, value: &str) -> Result<(), String> {
+        let ok = match self.kind {
+            OptionKind::OneOf => self.values.iter().any(|v| v == value),
+            OptionKind::Url => {
+                ["http://", "https://"]
+                    .iter()
+                    .filter_map(|scheme| value.strip_prefix(scheme))
+                    .any(|rest| rest.split(['/', '?', '#']).next().is_some_and(|host| !host.is_empty()))
+                    && !value.contains(char::is_whitespace)
+            }
+            OptionKind::Name => {
+                !value.is_empty() && !value.chars().all(|c| c == '.') && !value.contains(['/', '\\', ':', '\0'])
+            }
+            OptionKind::Text | OptionKind::Other => !value.is_empty(),
+        };
+        if ok {
+            return Ok(());
+        }
+        Err(match self.kind {
+            OptionKind::OneOf => format!("takes {}", or_list(&self.values)),
+            OptionKind::Url => "takes an http:// or https:// URL with a host (https://api.example.com)".to_owned(),
+            OptionKind::Name => "takes a plain name (no `/`, `\\` or `:`)".to_owned(),
+            OptionKind::Text | OptionKind::Other => "takes a non-empty value".to_owned(),
+        })
+    }
+}
+
+/// `a`, `a or b`, `a, b or c`, each in backticks.
+fn or_list(values: &[String]) -> String {
+    let quoted: Vec<String> = values.iter().map(|v| format!("`{v}`")).collect();
+    match quoted.split_last() {
+        None => "no value".to_owned(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+/// The options every format takes: the host sets [`Options::OUTPUT_NAME`] itself, and a user
+/// may set it.
+pub fn common_options() -> Vec<OptionSpec> {
+    vec![OptionSpec::name(
+        Options::OUTPUT_NAME,
+        "the input's file stem or folder name",
+        "the base name the writer gives what it writes (a file without its extension, an extension's name)",
+    )]
 }
 
 /// What the host loads into the [`Bundle`] for one input.

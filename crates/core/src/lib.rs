@@ -17,6 +17,6 @@ pub mod nesting;
 pub mod source;
 
 pub use bundle::Bundle;
-pub use diagnostic::{Diagnostic, Severity, SourceSpan, codes};
-pub use format::{Detection, Format, FormatInfo, InputShape, Options, Outcome};
+pub use diagnostic::{Diagnostic, Severity, SourceSpan, Strictness, codes};
+pub use format::{Detection, Format, FormatInfo, InputShape, OptionKind, OptionSpec, Options, Outcome};
 pub use model::*;

@@ -273,16 +273,63 @@ impl ser::SerializeStruct for FieldNames<'_> {
 }
 
 fn foreign_extras(extras: &Extras, path: &str, format_id: &str, out: &mut Vec<Diagnostic>) {
-    for key in extras.keys() {
+    for (key, value) in extras {
         // `jsonschema` holds schema keywords outside the canonical subset; any schema-rich
         // writer may carry it, so it is reported by the schema walk's `carried` list instead.
         if key != format_id && key != "jsonschema" {
-            out.push(Diagnostic::loss(
-                codes::LOSS_EXTRAS,
-                child(&child(path, "extras"), key),
-                format!("{format_id} cannot hold data only {key} has"),
-            ));
+            out.push(foreign_extras_loss(&child(path, "extras"), format_id, key, value));
         }
+    }
+}
+
+/// The extras key under which the host keeps model fields from a newer plugin that this
+/// version does not know (JSON pointer → value).
+pub const UNKNOWN_FIELDS: &str = "toolport-unknown";
+
+/// The `loss/extras` diagnostic for `extras[key]` (at `extras_path/key`) that `target` cannot
+/// hold, naming what is lost: the keys another format kept, with their kinds of value, or the
+/// fields of [`UNKNOWN_FIELDS`]. Writers that report extras themselves use this too.
+pub fn foreign_extras_loss(extras_path: &str, target: &str, key: &str, value: &serde_json::Value) -> Diagnostic {
+    let message = if key == UNKNOWN_FIELDS {
+        let fields = match value {
+            serde_json::Value::Object(map) => listed(map.keys().map(|k| format!("`{k}`")).collect()),
+            _ => "some".to_owned(),
+        };
+        format!(
+            "model fields from a newer plugin that this convert does not know ({fields}) were kept only as bookkeeping (extras `{UNKNOWN_FIELDS}`); {target} does not write them"
+        )
+    } else {
+        let what = match value {
+            serde_json::Value::Object(map) if !map.is_empty() => {
+                listed(map.iter().map(|(k, v)| format!("`{k}` ({})", value_kind(v))).collect())
+            }
+            other => value_kind(other).to_owned(),
+        };
+        format!("{target} cannot hold {key}'s own data (kept to write {key} back the same way): {what}; left out")
+    };
+    Diagnostic::loss(codes::LOSS_EXTRAS, child(extras_path, key), message)
+}
+
+/// At most six items, then how many more.
+fn listed(items: Vec<String>) -> String {
+    const SHOWN: usize = 6;
+    let more = items.len().saturating_sub(SHOWN);
+    let mut text = items.into_iter().take(SHOWN).collect::<Vec<_>>().join(", ");
+    if more > 0 {
+        text.push_str(&format!(" and {more} more"));
+    }
+    text
+}
+
+/// A value's kind in words: `true/false`, `a number`, `text`, `a list of 3`, `an object`.
+fn value_kind(value: &serde_json::Value) -> &'static str {
+    match value {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "true/false",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "text",
+        serde_json::Value::Array(_) => "a list",
+        serde_json::Value::Object(_) => "an object",
     }
 }
 
@@ -338,5 +385,22 @@ mod tests {
         own.tools[0].prompt = None;
         own.tools[0].parameters.clear();
         assert!(uncarried(&own, "skydeck", &carried).is_empty(), "own extras are not a loss");
+    }
+
+    #[test]
+    fn extras_losses_name_what_is_lost() {
+        let mut tool = Tool::new("t");
+        tool.extras.insert("openai".into(), serde_json::json!({"strict": true, "form": "responses", "keep": {"x": 1}}));
+        tool.extras.insert(UNKNOWN_FIELDS.into(), serde_json::json!({"/tools/0/deprecated": true}));
+        let model = ToolSet { tools: vec![tool], ..ToolSet::default() };
+        let messages: Vec<String> =
+            uncarried(&model, "mcp", &Carried::default()).into_iter().map(|d| d.message).collect();
+        assert_eq!(
+            messages,
+            [
+                "mcp cannot hold openai's own data (kept to write openai back the same way): `strict` (true/false), `form` (text), `keep` (an object); left out",
+                "model fields from a newer plugin that this convert does not know (`/tools/0/deprecated`) were kept only as bookkeeping (extras `toolport-unknown`); mcp does not write them",
+            ]
+        );
     }
 }

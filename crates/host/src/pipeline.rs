@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use toolport_core::{Bundle, Diagnostic, InputShape, Options, Outcome};
+use toolport_core::{Bundle, Diagnostic, InputShape, Options, Outcome, Strictness, codes};
 
 use crate::input::{self, InputError, Limits};
 use crate::registry::{FormatEntry, Registry};
@@ -253,6 +253,27 @@ pub fn load<'r>(
     Ok((format, bundle))
 }
 
+/// When reading an input as `given` (named with `--from`) failed: a hint naming the format
+/// the input looks like, if detection confidently finds another one.
+pub fn detection_hint(
+    registry: &Registry,
+    item: &InputItem,
+    bundle: &Bundle,
+    given: &FormatEntry,
+) -> Option<Diagnostic> {
+    let is_dir = !item.is_stdin() && item.path.is_dir();
+    let (found, _) = registry.detect(bundle, is_dir).into_iter().find(|(_, confidence)| *confidence >= CONFIDENT)?;
+    if found.info.id == given.info.id {
+        return None;
+    }
+    let (id, given) = (&found.info.id, &given.info.id);
+    Some(Diagnostic::warning(
+        codes::INPUT_OTHER_FORMAT,
+        "",
+        format!("this input looks like {id}, not {given}: try --from {id}, or leave --from out to detect the format"),
+    ))
+}
+
 /// The syntax error of an input no format recognised, judged by its file name's extension:
 /// a truncated or malformed document is a located failure, not an unrecognised file.
 fn syntax_error(bundle: &Bundle) -> Option<Diagnostic> {
@@ -274,7 +295,7 @@ pub enum Status {
     ConvertedWithLosses,
     /// Not converted: an error in the input, the plugins or the output.
     Failed,
-    /// Not converted: `--strict` and something would be lost.
+    /// Not converted: `--strict` and something it refuses would be lost.
     LossRefused,
     /// A walked file no format recognised, or not reached (`--fail-fast`).
     Skipped,
@@ -286,12 +307,22 @@ pub struct Conversion {
     pub output: Option<Bundle>,
     pub diagnostics: Vec<Diagnostic>,
     pub status: Status,
+    /// The reader failed (nothing was written).
+    pub read_failed: bool,
 }
 
-/// Reads `bundle` with `from` and writes it with `to`. Under `strict`, any loss withholds
-/// the output. Between two plugins the model passes as the reader's JSON, undecoded.
-pub fn convert(from: &FormatEntry, to: &FormatEntry, bundle: &Bundle, options: &Options, strict: bool) -> Conversion {
-    let failed = |diagnostics| Conversion { output: None, diagnostics, status: Status::Failed };
+/// Reads `bundle` with `from` and writes it with `to`. A loss `strict` refuses withholds the
+/// output (`true`: losses of meaning, see [`Strictness`]). Between two plugins the model
+/// passes as the reader's JSON, undecoded.
+pub fn convert(
+    from: &FormatEntry,
+    to: &FormatEntry,
+    bundle: &Bundle,
+    options: &Options,
+    strict: impl Into<Strictness>,
+) -> Conversion {
+    let strict = strict.into();
+    let failed = |diagnostics| Conversion { output: None, diagnostics, status: Status::Failed, read_failed: false };
     if !to.info.writes {
         let message = format!("format {} cannot write (it only reads)", to.info.id);
         return failed(vec![Diagnostic::error(toolport_core::codes::INPUT_UNSUPPORTED, "", message)]);
@@ -302,28 +333,29 @@ pub fn convert(from: &FormatEntry, to: &FormatEntry, bundle: &Bundle, options: &
             let Outcome { value, diagnostics } = reader.read_raw(bundle, options);
             match value.filter(|_| !has_errors(&diagnostics)) {
                 Some(model) => (writer.write_raw(&model, options), diagnostics),
-                None => return failed(diagnostics),
+                None => return Conversion { read_failed: true, ..failed(diagnostics) },
             }
         }
         _ => {
             let Outcome { value, diagnostics } = from.format.read(bundle, options);
             match value.filter(|_| !has_errors(&diagnostics)) {
                 Some(model) => (to.format.write(&model, options), diagnostics),
-                None => return failed(diagnostics),
+                None => return Conversion { read_failed: true, ..failed(diagnostics) },
             }
         }
     };
     diagnostics.extend(written.diagnostics);
     let lost = diagnostics.iter().any(Diagnostic::is_loss);
+    let refused = diagnostics.iter().any(|d| strict.refuses(d));
     let status = match &written.value {
         _ if has_errors(&diagnostics) => Status::Failed,
         None => Status::Failed,
-        Some(_) if lost && strict => Status::LossRefused,
+        Some(_) if refused => Status::LossRefused,
         Some(_) if lost => Status::ConvertedWithLosses,
         Some(_) => Status::Converted,
     };
     let output = if matches!(status, Status::Converted | Status::ConvertedWithLosses) { written.value } else { None };
-    Conversion { output, diagnostics, status }
+    Conversion { output, diagnostics, status, read_failed: false }
 }
 
 #[cfg(test)]

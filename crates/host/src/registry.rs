@@ -5,7 +5,8 @@ use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use toolport_core::{Bundle, Detection, Format, FormatInfo, InputShape};
+use toolport_core::format::common_options;
+use toolport_core::{Bundle, Detection, Format, FormatInfo, InputShape, OptionKind, OptionSpec, Options};
 
 use crate::discovery::{self, DiscoveryConfig, SearchDir};
 use crate::plugin::{LoadError, LoadedPlugin, PluginFormat};
@@ -47,12 +48,92 @@ pub struct Registry {
     pub searched: Vec<SearchDir>,
 }
 
-/// No format with that name; lists the ones there are.
+/// No format with that name; suggests the closest name and lists the ones there are.
 #[derive(Debug, thiserror::Error)]
-#[error("unknown format `{name}`; known formats: {}", if known.is_empty() { "none (no plugins were found)".to_owned() } else { known.join(", ") })]
+#[error(
+    "unknown format `{name}`{}; known formats: {}",
+    suggestion.as_ref().map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default(),
+    if known.is_empty() { "none (no plugins were found)".to_owned() } else { known.join(", ") }
+)]
 pub struct UnknownFormat {
     pub name: String,
+    /// The known id or alias closest to `name`, when it is likely a typo of it.
+    pub suggestion: Option<String>,
     pub known: Vec<String>,
+}
+
+/// The candidate closest to `name` when `name` is likely a typo of it (a few letters added,
+/// left out, swapped or changed), else `None`.
+pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let name = name.to_lowercase();
+    candidates
+        .into_iter()
+        .map(|c| (strsim::damerau_levenshtein(&name, &c.to_lowercase()), c))
+        .filter(|(distance, c)| *distance <= (c.chars().count() / 3).max(1))
+        .min_by_key(|(distance, _)| *distance)
+        .map(|(_, c)| c)
+}
+
+/// An `--option` that the formats of a run do not take, or a value they do not accept.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct OptionError(pub String);
+
+/// Checks `options` against what `formats` declare ([`FormatInfo::options`]) and the options
+/// every format takes ([`common_options`]): an unknown key (with the closest known one and
+/// the list), or a value a declaring format does not accept, is an error. A format that
+/// declares nothing (`options: None`, a plugin built before declarations) lets unknown keys
+/// through: it may take them.
+pub fn check_options(options: &Options, formats: &[&FormatEntry]) -> Result<(), OptionError> {
+    let common = common_options();
+    let mut specs: Vec<(&str, &OptionSpec)> = Vec::new();
+    let mut undeclared = Vec::new();
+    for format in formats {
+        match &format.info.options {
+            Some(declared) => specs.extend(declared.iter().map(|s| (format.info.id.as_str(), s))),
+            None => undeclared.push(format.info.id.as_str()),
+        }
+    }
+    specs.extend(common.iter().map(|s| ("every format", s)));
+    let names: Vec<&str> = formats.iter().map(|f| f.info.id.as_str()).collect();
+    let whose = if names.is_empty() { "any format".to_owned() } else { names.join(" or ") };
+    for (key, value) in &options.0 {
+        let declaring: Vec<&(&str, &OptionSpec)> = specs.iter().filter(|(_, s)| s.key == *key).collect();
+        if declaring.is_empty() {
+            if !undeclared.is_empty() {
+                continue;
+            }
+            let mut message = format!("--option {key}={value}: {whose} takes no option `{key}`");
+            let mut keys: Vec<&str> = specs.iter().map(|(_, s)| s.key.as_str()).collect();
+            keys.dedup();
+            if let Some(near) = did_you_mean(key, keys.iter().copied()) {
+                message.push_str(&format!("; did you mean `{near}`?"));
+            }
+            message.push_str(&format!("\n{}", option_list(&specs)));
+            return Err(OptionError(message));
+        }
+        for (format, spec) in declaring {
+            if let Err(takes) = spec.check(value) {
+                let mut message = format!("--option {key}={value}: `{key}` of {format} {takes}");
+                if spec.kind == OptionKind::OneOf
+                    && let Some(near) = did_you_mean(value, spec.values.iter().map(String::as_str))
+                {
+                    message.push_str(&format!("; did you mean `{key}={near}`?"));
+                }
+                return Err(OptionError(message));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The options a run takes, one a line: `key=VALUES  (format) help`.
+fn option_list(specs: &[(&str, &OptionSpec)]) -> String {
+    let keys: Vec<String> = specs.iter().map(|(_, s)| format!("{}={}", s.key, s.value_hint())).collect();
+    let width = keys.iter().map(String::len).max().unwrap_or(0);
+    let items: Vec<String> =
+        specs.iter().zip(&keys).map(|((format, s), key)| format!("  {key:<width$}  ({format}) {}", s.help)).collect();
+    format!("the options taken here:\n{}", items.join("\n"))
 }
 
 impl Registry {
@@ -126,9 +207,13 @@ impl Registry {
 
     /// The format with this id or alias.
     pub fn format(&self, name: &str) -> Result<&FormatEntry, UnknownFormat> {
-        self.get(name).ok_or_else(|| UnknownFormat {
-            name: name.to_owned(),
-            known: self.formats.iter().map(|f| f.info.id.clone()).collect(),
+        self.get(name).ok_or_else(|| {
+            let names = self.formats.iter().flat_map(|f| std::iter::once(&f.info.id).chain(&f.info.aliases));
+            UnknownFormat {
+                name: name.to_owned(),
+                suggestion: did_you_mean(name, names.map(String::as_str)).map(str::to_owned),
+                known: self.formats.iter().map(|f| f.info.id.clone()).collect(),
+            }
         })
     }
 

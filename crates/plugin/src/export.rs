@@ -241,6 +241,7 @@ mod tests {
                 writes: true,
                 input: InputShape::File,
                 extensions: vec![],
+                options: None,
             }
         }
         fn read(&self, _: &Bundle, _: &Options) -> Outcome<ToolSet> {

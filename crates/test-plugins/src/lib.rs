@@ -33,6 +33,7 @@ impl Format for Echo {
             writes: true,
             input: InputShape::File,
             extensions: vec!["echo".into()],
+            options: None,
         }
     }
 

@@ -24,8 +24,8 @@ use toolport_plugin::loss::{Carried, uncarried};
 use toolport_plugin::names::NameRules;
 use toolport_plugin::source::child;
 use toolport_plugin::{
-    Bundle, Detection, Diagnostic, Example, Expectation, Format, FormatInfo, InputShape, Matcher, Options, Outcome,
-    Tool, ToolCall, ToolSet, codes,
+    Bundle, Detection, Diagnostic, Example, Expectation, Format, FormatInfo, InputShape, Matcher, OptionSpec, Options,
+    Outcome, Tool, ToolCall, ToolSet, codes,
 };
 
 use toolport_plugin::function_tools::common::{Shape, Source};
@@ -55,6 +55,12 @@ impl Format for Anthropic {
             writes: true,
             input: InputShape::File,
             extensions: vec!["json".into()],
+            options: Some(vec![OptionSpec::one_of(
+                "strict",
+                &["true", "false"],
+                "the source's own `strict` setting, else false",
+                "strict tool use: every property required, no additional properties, schemas inlined (a tool whose schema cannot be strict is written without it, with a warning)",
+            )]),
         }
     }
 

@@ -19,7 +19,8 @@ use toolport_plugin::loss::{Carried, uncarried};
 use toolport_plugin::names::NameRules;
 use toolport_plugin::source::child;
 use toolport_plugin::{
-    Bundle, Detection, Diagnostic, Format, FormatInfo, InputShape, Options, Outcome, Output, Tool, ToolSet, codes,
+    Bundle, Detection, Diagnostic, Format, FormatInfo, InputShape, OptionSpec, Options, Outcome, Output, Tool, ToolSet,
+    codes,
 };
 
 use toolport_plugin::function_tools::common::Source;
@@ -46,6 +47,12 @@ impl Format for Gemini {
             writes: true,
             input: InputShape::File,
             extensions: vec!["json".into()],
+            options: Some(vec![OptionSpec::one_of(
+                "schema",
+                &["gemini", "json"],
+                "the source's form, else gemini",
+                "gemini: `parameters`/`response` in Gemini's OpenAPI subset; json: `parametersJsonSchema`/`responseJsonSchema` in JSON Schema",
+            )]),
         }
     }
 

@@ -38,6 +38,7 @@ impl Format for Gloodata {
             writes: true,
             input: InputShape::File,
             extensions: vec!["json".into()],
+            options: Some(vec![]),
         }
     }
 

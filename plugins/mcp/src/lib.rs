@@ -13,8 +13,8 @@ use toolport_plugin::loss::{Carried, uncarried};
 use toolport_plugin::names::NameRules;
 use toolport_plugin::source::child;
 use toolport_plugin::{
-    Bundle, Detection, Diagnostic, Format, FormatInfo, Hints, Icon, InputShape, Options, Outcome, Output, Tool,
-    ToolSet, codes,
+    Bundle, Detection, Diagnostic, Format, FormatInfo, Hints, Icon, InputShape, OptionSpec, Options, Outcome, Output,
+    Tool, ToolSet, codes,
 };
 
 use toolport_plugin::function_tools::common::{Shape, Source};
@@ -67,6 +67,12 @@ impl Format for Mcp {
         match &value {
             Value::Object(map) => match map.get("tools") {
                 Some(Value::Array(tools)) if !tools.is_empty() && tools.iter().all(is_tool) => 90,
+            options: Some(vec![OptionSpec::one_of(
+                "output_schema",
+                &["full", "shallow", "none"],
+                "full for a model read from MCP, else shallow",
+                "each tool's `outputSchema`: full (with every definition it reaches), shallow (the result's own object, definitions loosened), none (left out)",
+            )]),
                 Some(Value::Array(tools)) if tools.iter().any(is_tool) => 70,
                 _ if is_tool(&value) => 80,
                 _ => 0,

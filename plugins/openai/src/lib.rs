@@ -18,7 +18,7 @@ use toolport_plugin::loss::{Carried, uncarried};
 use toolport_plugin::names::NameRules;
 use toolport_plugin::source::child;
 use toolport_plugin::{
-    Bundle, Detection, Diagnostic, Format, FormatInfo, InputShape, Options, Outcome, Tool, ToolSet, codes,
+    Bundle, Detection, Diagnostic, Format, FormatInfo, InputShape, OptionSpec, Options, Outcome, Tool, ToolSet, codes,
 };
 
 use toolport_plugin::function_tools::common::{Shape, Source};
@@ -48,6 +48,20 @@ impl Format for OpenAi {
             writes: true,
             input: InputShape::File,
             extensions: vec!["json".into()],
+            options: Some(vec![
+                OptionSpec::one_of(
+                    "strict",
+                    &["true", "false"],
+                    "the source's own `strict` setting, else false",
+                    "strict mode: every property required, no additional properties (a tool whose schema cannot be strict is written without it, with a warning)",
+                ),
+                OptionSpec::one_of(
+                    "form",
+                    &["chat", "responses"],
+                    "the source's form, else chat",
+                    "chat: Chat Completions tools (`{type, function: {...}}`); responses: the Responses API's flat tools",
+                ),
+            ]),
         }
     }
 

@@ -14,7 +14,7 @@
 
 use serde_json::Value;
 use toolport_plugin::{
-    Bundle, Detection, Diagnostic, Format, FormatInfo, InputShape, Options, Outcome, ToolSet, codes,
+    Bundle, Detection, Diagnostic, Format, FormatInfo, InputShape, OptionSpec, Options, Outcome, ToolSet, codes,
 };
 
 mod read;
@@ -43,6 +43,12 @@ impl Format for OpenApi {
             writes: true,
             input: InputShape::File,
             extensions: vec!["json".into(), "yaml".into(), "yml".into()],
+            options: Some(vec![OptionSpec::one_of(
+                "syntax",
+                &["yaml", "json"],
+                "the source's syntax, else yaml",
+                "the syntax of the written document (and its file name's extension)",
+            )]),
         }
     }
 

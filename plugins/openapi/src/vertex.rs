@@ -12,7 +12,7 @@ use toolport_plugin::names::{NameRules, sanitize};
 use toolport_plugin::source::child;
 use toolport_plugin::{
     Auth, AuthKind, Bundle, Detection, Diagnostic, Example, Expectation, Format, FormatInfo, InputShape, Matcher,
-    Options, Outcome, ParamLocation, ToolCall, ToolSet, codes,
+    OptionSpec, Options, Outcome, ParamLocation, ToolCall, ToolSet, codes,
 };
 
 use crate::write::{self, Mode, VertexParts};
@@ -36,6 +36,11 @@ impl Format for Vertex {
             writes: true,
             input: InputShape::FileWithSiblings,
             extensions: vec!["json".into(), "yaml".into(), "yml".into()],
+            options: Some(vec![OptionSpec::url(
+                "base_url",
+                "the source's server, else the first tool's, else https://example.invalid",
+                "the API's server URL, written when the source names no server (a skydeck or MCP source, say)",
+            )]),
         }
     }
 

@@ -34,6 +34,7 @@ impl Format for Raycast {
             writes: true,
             input: InputShape::Directory,
             extensions: vec![],
+            options: Some(vec![]),
         }
     }
 

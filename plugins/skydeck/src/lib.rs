@@ -98,6 +98,7 @@ impl Format for SkyDeck {
             writes: true,
             input: InputShape::File,
             extensions: vec!["json".into(), "jsonish".into()],
+            options: Some(vec![]),
         }
     }
 
