@@ -163,11 +163,28 @@ pub struct NameMap {
     counters: HashMap<String, usize>,
     /// Original → assigned, in assignment order.
     pub assigned: IndexMap<String, String>,
+    /// Applied to a name that is not plain ASCII before it is sanitised (a transliteration to
+    /// ASCII, so `áreas` becomes `areas` rather than `_reas`); core has none of its own.
+    transliterate: Option<fn(&str) -> String>,
 }
 
 impl NameMap {
     pub fn new(rules: NameRules) -> Self {
-        NameMap { rules, used: HashSet::new(), counters: HashMap::new(), assigned: IndexMap::new() }
+        NameMap {
+            rules,
+            used: HashSet::new(),
+            counters: HashMap::new(),
+            assigned: IndexMap::new(),
+            transliterate: None,
+        }
+    }
+
+    /// The same map, passing every name that is not plain ASCII through `transliterate` before
+    /// sanitising it. Hash suffixes are still taken from the original, so two originals that
+    /// transliterate alike stay apart.
+    pub fn with_transliteration(mut self, transliterate: fn(&str) -> String) -> Self {
+        self.transliterate = Some(transliterate);
+        self
     }
 
     /// The target name for `original`. The first taker of a name keeps it; a later name that
@@ -176,7 +193,10 @@ impl NameMap {
         if let Some(name) = self.assigned.get(original) {
             return name.clone();
         }
-        let mut name = sanitize(original, &self.rules);
+        let mut name = match self.transliterate {
+            Some(transliterate) if !original.is_ascii() => sanitize(&transliterate(original), &self.rules),
+            _ => sanitize(original, &self.rules),
+        };
         if self.used.contains(&name) {
             let suffix = hash_suffix(original);
             let base: String = name.chars().take(self.rules.max_len - suffix.len() - 1).collect();
@@ -196,6 +216,21 @@ impl NameMap {
         self.used.insert(name.clone());
         self.assigned.insert(original.to_owned(), name.clone());
         name
+    }
+
+    /// Target names for `originals`, in their order, where a name that is already valid keeps
+    /// itself whatever comes before it: the valid names are claimed first (in order), then
+    /// every other name is [`assign`](Self::assign)ed, so on a collision the name that had to
+    /// change is the one that gets a suffix (`list/items` becomes `list_items_<hash>` when
+    /// `list_items` is also in the list, wherever it is). Deterministic for the same list.
+    pub fn assign_all<'o>(&mut self, originals: impl IntoIterator<Item = &'o str> + Clone) -> Vec<String> {
+        for original in originals.clone() {
+            if self.rules.is_valid(original) && !self.assigned.contains_key(original) && !self.used.contains(original) {
+                self.used.insert(original.to_owned());
+                self.assigned.insert(original.to_owned(), original.to_owned());
+            }
+        }
+        originals.into_iter().map(|original| self.assign(original)).collect()
     }
 
     pub fn rules(&self) -> &NameRules {
@@ -231,6 +266,24 @@ mod tests {
         let got = sanitize(&long, &NameRules::FUNCTION);
         assert_eq!(got.len(), 64);
         assert_ne!(got, sanitize(&format!("{long}b"), &NameRules::FUNCTION));
+    }
+
+    #[test]
+    fn valid_names_keep_themselves_and_the_changed_name_is_suffixed() {
+        // (originals in order, the names they get)
+        let cases: &[(&[&str], &[&str])] = &[
+            (&["list/items", "list_items"], &["list_items_a871c476", "list_items"]),
+            (&["list_items", "list/items"], &["list_items", "list_items_a871c476"]),
+            (&["a b", "a.b", "a_b"], &["a_b_04833892", "a.b", "a_b"]),
+            (&["x", "x", "x y"], &["x", "x", "x_y"]),
+        ];
+        for (originals, expect) in cases {
+            let mut map = NameMap::new(NameRules::MCP);
+            let got = map.assign_all(originals.iter().copied());
+            assert_eq!(&got, expect, "{originals:?}");
+            let mut again = NameMap::new(NameRules::MCP);
+            assert_eq!(again.assign_all(originals.iter().copied()), got, "deterministic");
+        }
     }
 
     #[test]

@@ -3,5 +3,8 @@
 //! schema glue and the naming, so each plugin holds only what is its own.
 #![forbid(unsafe_code)]
 
+pub mod carry;
+pub mod clean;
 pub mod common;
+pub mod properties;
 pub mod schema;

@@ -34,6 +34,10 @@ pub struct SchemaWriter<'a> {
     pub inline: bool,
     /// Shared by every schema of the document being written.
     pub expansion: &'a Expansion,
+    /// Whether written schemas are [`crate::clean`]ed for a model to read (no `x-toolport-*`
+    /// bookkeeping, no OpenAPI-only keywords, no empty `enum`): on for outputs, off for the
+    /// schemas a reader regenerates to compare with its input.
+    pub clean: bool,
 }
 
 /// What the schemas of one written document share: the expansion budget
@@ -139,12 +143,32 @@ impl<'a> SchemaWriter<'a> {
             definitions: &model.definitions,
             inline: false,
             expansion,
+            clean: true,
         }
+    }
+
+    /// A writer of schemas a reader regenerates to compare with its input: nothing cleaned.
+    fn comparing(
+        dialect: Dialect,
+        value_sets: &'a IndexMap<String, ValueSet>,
+        definitions: &'a IndexMap<String, Schema>,
+        expansion: &'a Expansion,
+    ) -> Self {
+        SchemaWriter { dialect, value_sets, definitions, inline: false, expansion, clean: false }
     }
 
     /// The same writer, inlining every reference (for targets that refuse `$ref`).
     pub fn inlined(self) -> Self {
         SchemaWriter { inline: true, ..self }
+    }
+
+    /// `schema` written at `path`, cleaned when [`Self::clean`] says so; its diagnostics.
+    fn write_value(&self, schema: &Schema, path: &str) -> (Value, Vec<Diagnostic>) {
+        let (mut value, mut found) = self.writer().write(schema, path);
+        if self.clean {
+            crate::clean::clean(&mut value, self.dialect, path, &mut found);
+        }
+        (value, found)
     }
 
     fn writer(&self) -> Writer<'a> {
@@ -223,12 +247,12 @@ impl<'a> SchemaWriter<'a> {
         };
         if self.inlines() && uses_references(root) {
             let (inlined, cuts) = inline_within(root, self.definitions, path, &self.expansion.budget);
-            let (value, found) = self.writer().write(&inlined, path);
+            let (value, found) = self.write_value(&inlined, path);
             diagnostics.extend(cuts.into_iter().chain(found).map(rebase));
             return (value, None);
         }
         if !self.holds_definitions() {
-            let (value, found) = self.writer().write(root, path);
+            let (value, found) = self.write_value(root, path);
             diagnostics.extend(found.into_iter().map(rebase));
             return (value, None);
         }
@@ -239,11 +263,11 @@ impl<'a> SchemaWriter<'a> {
         let excluded_indices: HashSet<usize> = closure.excluded.iter().copied().collect();
         let keep = |name: &str| !excluded.contains(name);
         let (value, found, first_cut) = if excluded.is_empty() {
-            let (value, found) = self.writer().write(root, path);
+            let (value, found) = self.write_value(root, path);
             (value, found, None)
         } else {
             let (cut, first) = cut_references(root, self.definitions, path, &keep);
-            let (value, found) = self.writer().write(&cut, path);
+            let (value, found) = self.write_value(&cut, path);
             (value, found, first)
         };
         diagnostics.extend(found.into_iter().map(rebase));
@@ -258,7 +282,7 @@ impl<'a> SchemaWriter<'a> {
             let written = if cut_inside {
                 let at = child("/definitions", name);
                 let (cut, _) = cut_references(definition, self.definitions, &at, &keep);
-                let (written, found) = self.writer().write(&cut, &at);
+                let (written, found) = self.write_value(&cut, &at);
                 self.expansion.report_once(found, diagnostics);
                 written
             } else {
@@ -302,7 +326,7 @@ impl<'a> SchemaWriter<'a> {
         if let Some(written) = self.expansion.written.borrow().get(&index) {
             return written.clone();
         }
-        let (written, found) = self.writer().write(definition, &child("/definitions", name));
+        let (written, found) = self.write_value(definition, &child("/definitions", name));
         self.expansion.report_once(found, diagnostics);
         self.expansion.written.borrow_mut().insert(index, written.clone());
         written
@@ -473,8 +497,7 @@ pub fn read_input(
     let none = IndexMap::new();
     let definitions = source.definitions.borrow();
     let expansion = Expansion::unlimited();
-    let writer =
-        SchemaWriter { dialect, value_sets: &none, definitions: &definitions, inline: false, expansion: &expansion };
+    let writer = SchemaWriter::comparing(dialect, &none, &definitions, &expansion);
     let regenerated = writer.parameters(&parameters, "", &mut Vec::new());
     if regenerated.get("$defs").is_some() {
         // The writer gives the definitions back from the model's; kept only if they differ.
@@ -513,7 +536,7 @@ pub fn write_input(
         parameters_of(toolport_jsonschema::read(kept, writer.dialect).0) == mine
     };
     match extras.get(key) {
-        Some(kept) if same(kept) => kept.clone(),
+        Some(kept) if same(kept) => kept_cleaned(writer, kept, path, diagnostics),
         _ => {
             let mut residue = extras.get(&format!("{key}Root")).cloned();
             if writer.inline
@@ -543,8 +566,7 @@ pub fn read_single(
     let none = IndexMap::new();
     let definitions = source.definitions.borrow();
     let expansion = Expansion::unlimited();
-    let writer =
-        SchemaWriter { dialect, value_sets: &none, definitions: &definitions, inline: false, expansion: &expansion };
+    let writer = SchemaWriter::comparing(dialect, &none, &definitions, &expansion);
     if writer.schema(&schema, "", &mut Vec::new()) != *value {
         extras.insert(key.to_owned(), value.clone());
     }
@@ -563,9 +585,18 @@ pub fn write_single(
     let same =
         |kept: &Value| toolport_jsonschema::read(kept, writer.dialect).0 == inline(schema, writer.definitions, "").0;
     match extras.get(key) {
-        Some(kept) if same(kept) => kept.clone(),
+        Some(kept) if same(kept) => kept_cleaned(writer, kept, path, diagnostics),
         _ => writer.schema(schema, path, diagnostics),
     }
+}
+
+/// A schema kept as its source wrote it, cleaned like a written one when the writer cleans.
+fn kept_cleaned(writer: SchemaWriter, kept: &Value, path: &str, diagnostics: &mut Vec<Diagnostic>) -> Value {
+    let mut value = kept.clone();
+    if writer.clean {
+        crate::clean::clean(&mut value, writer.dialect, path, diagnostics);
+    }
+    value
 }
 
 /// The model path of a diagnostic about a parameter list's object schema at `path`:

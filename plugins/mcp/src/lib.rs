@@ -7,6 +7,14 @@
 //! schema cannot reproduce it exactly (`$ref`/`$defs`, `allOf`, …), so that a same-format round
 //! trip gives back the same document. A writer that renames a tool records the original name in
 //! the tool's `_meta` under [`ORIGINAL_NAME_META`]; the reader restores it.
+//!
+//! Writing: every `outputSchema` is an object schema, as MCP's SDKs require ([`output`]);
+//! options: `output_schema=full|shallow|none` (default: `full` for a model read from MCP, else
+//! `shallow`). A tool without a description gets its title (an OpenAPI summary), else one made
+//! from its name; an input schema another function format closed (`additionalProperties:
+//! false`, OpenAI's strict tools) stays closed.
+
+pub mod output;
 
 use serde_json::{Map, Value, json};
 use toolport_plugin::loss::{Carried, uncarried};
@@ -17,6 +25,7 @@ use toolport_plugin::{
     Tool, ToolSet, codes,
 };
 
+use toolport_plugin::function_tools::carry::{self, Holds};
 use toolport_plugin::function_tools::common::{Shape, Source};
 use toolport_plugin::function_tools::schema::{Expansion, SchemaWriter};
 use toolport_plugin::function_tools::{common, schema};
@@ -58,6 +67,12 @@ impl Format for Mcp {
             writes: true,
             input: InputShape::File,
             extensions: vec!["json".into()],
+            options: Some(vec![OptionSpec::one_of(
+                "output_schema",
+                &["full", "shallow", "none"],
+                "full for a model read from MCP, else shallow",
+                "each tool's `outputSchema`: full (with every definition it reaches), shallow (the result's own object, definitions loosened), none (left out)",
+            )]),
         }
     }
 
@@ -67,12 +82,6 @@ impl Format for Mcp {
         match &value {
             Value::Object(map) => match map.get("tools") {
                 Some(Value::Array(tools)) if !tools.is_empty() && tools.iter().all(is_tool) => 90,
-            options: Some(vec![OptionSpec::one_of(
-                "output_schema",
-                &["full", "shallow", "none"],
-                "full for a model read from MCP, else shallow",
-                "each tool's `outputSchema`: full (with every definition it reaches), shallow (the result's own object, definitions loosened), none (left out)",
-            )]),
                 Some(Value::Array(tools)) if tools.iter().any(is_tool) => 70,
                 _ if is_tool(&value) => 80,
                 _ => 0,
@@ -91,7 +100,7 @@ impl Format for Mcp {
     }
 
     fn write(&self, model: &ToolSet, options: &Options) -> Outcome<Bundle> {
-        let (document, diagnostics) = write_document(model);
+        let (document, diagnostics) = write_document(model, options);
         Outcome::ok(common::json_bundle(&document, options), diagnostics)
     }
 }
@@ -298,15 +307,59 @@ const CARRIED: Carried = Carried {
     example: &[],
 };
 
-fn write_document(model: &ToolSet) -> (Value, Vec<Diagnostic>) {
+/// What every tool of one document is written with.
+struct Context<'a> {
+    writer: SchemaWriter<'a>,
+    outputs: output::Mode,
+    /// Output schemas that lost definitions to `shallow`, and those wrapped as `{result}`.
+    shallowed: usize,
+    wrapped: usize,
+}
+
+fn write_document(model: &ToolSet, options: &Options) -> (Value, Vec<Diagnostic>) {
     let mut diagnostics = uncarried(model, ID, &CARRIED);
+    carry::name_foreign_losses(model, ID, Holds { strict: false, closed: true }, &mut diagnostics);
+    let outputs = output::Mode::from_options(options, model, &mut diagnostics);
     let names = common::tool_names(model, MCP_NAME, ID, &mut diagnostics);
+    let descriptions = common::descriptions(model, ID, &mut diagnostics);
     let set_extras = common::extras_object(&model.extras, ID);
     let expansion = Expansion::for_model(model);
     let writer = SchemaWriter::for_model(DIALECT, model, &expansion);
+    let mut context = Context { writer, outputs, shallowed: 0, wrapped: 0 };
     let mut tools = Vec::with_capacity(model.tools.len());
-    for (i, (tool, name)) in model.tools.iter().zip(&names).enumerate() {
-        tools.push(write_tool(tool, name, &child("/tools", i.to_string()), writer, &mut diagnostics));
+    for (i, ((tool, name), description)) in model.tools.iter().zip(&names).zip(descriptions).enumerate() {
+        let path = child("/tools", i.to_string());
+        tools.push(write_tool(tool, name, description, &path, &mut context, &mut diagnostics));
+    }
+    let with_outputs = model.tools.iter().filter(|t| t.output.as_ref().is_some_and(|o| o.schema.is_some())).count();
+    if outputs == output::Mode::None && with_outputs > 0 {
+        diagnostics.push(Diagnostic::loss(
+            codes::LOSS_SCHEMA,
+            "",
+            format!("`{}=none`: the output schemas of {with_outputs} tools were left out", output::OPTION),
+        ));
+    }
+    if context.shallowed > 0 {
+        diagnostics.push(Diagnostic::loss(
+            codes::LOSS_SCHEMA,
+            "",
+            format!(
+                "`{}=shallow`: {} output schemas were written without the definitions they refer to, each use of one a loose schema with its description (`--option {}=full` writes them whole)",
+                output::OPTION,
+                context.shallowed,
+                output::OPTION
+            ),
+        ));
+    }
+    if context.wrapped > 0 {
+        diagnostics.push(Diagnostic::warning(
+            codes::CHANGED_SCHEMA,
+            "",
+            format!(
+                "MCP output schemas are object schemas: {} results that are not objects (arrays, strings, unions, nullable objects) were wrapped as `{{\"result\": …}}` (a server returns them as `structuredContent.result`)",
+                context.wrapped
+            ),
+        ));
     }
 
     let shape = set_extras.get("shape").and_then(Value::as_str).and_then(Shape::parse).unwrap_or(Shape::Wrapped);
@@ -325,12 +378,22 @@ fn write_document(model: &ToolSet) -> (Value, Vec<Diagnostic>) {
     (document, diagnostics)
 }
 
-fn write_tool(tool: &Tool, name: &str, path: &str, writer: SchemaWriter, diagnostics: &mut Vec<Diagnostic>) -> Value {
+fn write_tool(
+    tool: &Tool,
+    name: &str,
+    description: Option<String>,
+    path: &str,
+    context: &mut Context,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Value {
+    let writer = context.writer;
     let extras = common::extras_object(&tool.extras, ID);
+    // MCP clients show a title in place of the name: an empty one would show nothing.
+    let title = tool.title.as_ref().filter(|t| !t.trim().is_empty());
     let mut out = Map::new();
     out.insert("name".into(), name.into());
     let title_in_annotations = extras.get("titleIn").and_then(Value::as_str) == Some("annotations");
-    if let Some(title) = &tool.title
+    if let Some(title) = title
         && !title_in_annotations
     {
         out.insert("title".into(), title.clone().into());
@@ -354,13 +417,17 @@ fn write_tool(tool: &Tool, name: &str, path: &str, writer: SchemaWriter, diagnos
             )),
         }
     }
-    if let Some(description) = &tool.description {
-        out.insert("description".into(), description.clone().into());
+    if let Some(description) = description {
+        out.insert("description".into(), description.into());
     }
 
     if !(extras.get("noInputSchema") == Some(&Value::Bool(true)) && tool.parameters.is_empty()) {
         let at = child(path, "parameters");
-        let input = schema::write_input(writer, &tool.parameters, &extras, "inputSchema", &at, diagnostics);
+        let mut input = schema::write_input(writer, &tool.parameters, &extras, "inputSchema", &at, diagnostics);
+        let strictness = carry::strictness(tool, ID);
+        if strictness.closed || strictness.strict {
+            carry::close_root(&mut input);
+        }
         out.insert("inputSchema".into(), input);
     }
 
@@ -384,16 +451,26 @@ fn write_tool(tool: &Tool, name: &str, path: &str, writer: SchemaWriter, diagnos
                 ));
             }
         }
-        if let Some(schema) = &output.schema {
+        if let Some(schema) = &output.schema
+            && context.outputs != output::Mode::None
+        {
             let at = child(&output_path, "schema");
-            let value = schema::write_single(writer, schema, &extras, "outputSchema", &at, diagnostics);
+            let (mut root, wrapped) = output::object_root(schema, writer.definitions);
+            context.wrapped += usize::from(wrapped);
+            if context.outputs == output::Mode::Shallow {
+                let (cut, shallowed) = output::shallow(&root, writer.definitions, wrapped, &at);
+                root = cut;
+                context.shallowed += usize::from(shallowed);
+            }
+            // The source's own schema comes back when it still says the same (an MCP round trip).
+            let value = schema::write_single(writer, &root, &extras, "outputSchema", &at, diagnostics);
             out.insert("outputSchema".into(), value);
         }
     }
 
     let mut annotations = Map::new();
     if title_in_annotations {
-        if let Some(title) = &tool.title {
+        if let Some(title) = title {
             annotations.insert("title".into(), title.clone().into());
         }
     } else if let Some(title) = extras.get("annotationsTitle") {

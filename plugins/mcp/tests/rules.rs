@@ -2,8 +2,8 @@
 //! later read restores it.
 
 use serde_json::{Value, json};
-use toolport_plugin::{Bundle, Format, Options, ToolSet};
 use toolport_format_mcp::{MCP_NAME, Mcp};
+use toolport_plugin::{Bundle, Format, Options, ToolSet};
 use toolport_testkit::{expect_ok, read_ok, render};
 
 fn check(model: &ToolSet) -> (Value, String) {
@@ -46,6 +46,10 @@ fn foreign_fields_are_reported_not_dropped_silently() {
         "extras": {"gloodata": {"ui": 1}}}]}))
     .unwrap();
     let (document, diagnostics) = check(&model);
-    assert_eq!(document["tools"][0]["outputSchema"], json!({"type": "string"}));
+    // MCP output schemas are objects: a string result is wrapped.
+    assert_eq!(
+        document["tools"][0]["outputSchema"],
+        json!({"type": "object", "properties": {"result": {"type": "string"}}, "required": ["result"]})
+    );
     insta::assert_snapshot!("foreign.diagnostics", diagnostics);
 }

@@ -1,7 +1,10 @@
 //! OpenAI strict mode (Structured Outputs for function calling), applied to a written
 //! `parameters` schema: every object closed and every property required (an optional one
-//! becomes nullable), no `allOf`/`not`/`if`/`then`/`else`/`default`, `oneOf` read as `anyOf`,
-//! and at most 5,000 properties, 10 levels of nesting and 1,000 enum values.
+//! becomes nullable), only the documented subset of keywords ([`KEYWORDS`]; `allOf`, `not`,
+//! `default`, `minLength`, `readOnly`, … are dropped, each named) and of string formats
+//! ([`FORMATS`]), `oneOf` read as `anyOf`, a `$ref` alone in its schema (a description beside
+//! it moves to an `anyOf` around it), and at most 5,000 properties, 10 levels of nesting and
+//! 1,000 enum values.
 
 use serde_json::{Map, Value, json};
 use toolport_plugin::{Diagnostic, codes};
@@ -10,8 +13,38 @@ pub const MAX_PROPERTIES: usize = 5000;
 pub const MAX_DEPTH: usize = 10;
 pub const MAX_ENUM_VALUES: usize = 1000;
 
-/// Keywords strict mode rejects; they are dropped.
-const DROPPED: &[&str] = &["allOf", "not", "if", "then", "else", "default"];
+/// The keywords strict mode supports (OpenAI's Structured Outputs guide, "Supported schemas");
+/// every other keyword is dropped.
+pub const KEYWORDS: &[&str] = &[
+    "type",
+    "description",
+    "title",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "enum",
+    "const",
+    "anyOf",
+    "$defs",
+    "definitions",
+    "$ref",
+    "pattern",
+    "format",
+    "multipleOf",
+    "maximum",
+    "exclusiveMaximum",
+    "minimum",
+    "exclusiveMinimum",
+    "minItems",
+    "maxItems",
+];
+
+/// The string formats strict mode supports.
+pub const FORMATS: &[&str] = &["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"];
+
+/// What may stay beside a `$ref` once it is wrapped in an `anyOf`.
+const ANNOTATIONS: &[&str] = &["description", "title"];
 
 #[derive(Debug, Default)]
 struct Walk {
@@ -50,14 +83,25 @@ pub fn make_strict(schema: &mut Value, path: &str) -> Result<Vec<Diagnostic>, St
 fn visit(node: &mut Value, at: &str, depth: usize, walk: &mut Walk) {
     let Value::Object(map) = node else { return };
     walk.depth = walk.depth.max(depth);
-    for keyword in DROPPED {
-        if map.shift_remove(*keyword).is_some() {
-            walk.changes.push(format!("`{keyword}` is not allowed and was dropped at {at}"));
-        }
-    }
     if let Some(one_of) = map.shift_remove("oneOf") {
         walk.changes.push(format!("`oneOf` was written as `anyOf` at {at}"));
-        map.insert("anyOf".into(), one_of);
+        if !map.contains_key("anyOf") {
+            map.insert("anyOf".into(), one_of);
+        }
+    }
+    let unsupported: Vec<String> = map.keys().filter(|k| !KEYWORDS.contains(&k.as_str())).cloned().collect();
+    for keyword in unsupported {
+        map.shift_remove(&keyword);
+        walk.changes.push(format!("`{keyword}` is not supported and was dropped at {at}"));
+    }
+    if let Some(Value::String(format)) = map.get("format")
+        && !FORMATS.contains(&format.as_str())
+    {
+        walk.changes.push(format!("format `{format}` is not supported and was dropped at {at}"));
+        map.shift_remove("format");
+    }
+    if map.contains_key("$ref") && map.len() > 1 {
+        lone_reference(map, at, walk);
     }
     if let Some(Value::Array(values)) = map.get("enum") {
         walk.enum_values += values.len();
@@ -85,6 +129,24 @@ fn visit(node: &mut Value, at: &str, depth: usize, walk: &mut Walk) {
                 visit(definition, &format!("{at}/{defs}/{name}"), 1, walk);
             }
         }
+    }
+}
+
+/// A `$ref` with keywords beside it: strict mode wants it alone. A description or title moves
+/// to an `anyOf` holding the reference alone; anything else beside it is dropped.
+fn lone_reference(map: &mut Map<String, Value>, at: &str, walk: &mut Walk) {
+    let reference = map.shift_remove("$ref").unwrap_or(Value::Null);
+    let others: Vec<String> = map.keys().filter(|k| !ANNOTATIONS.contains(&k.as_str())).cloned().collect();
+    for keyword in others {
+        map.shift_remove(&keyword);
+        walk.changes.push(format!("`{keyword}` beside a `$ref` is not supported and was dropped at {at}"));
+    }
+    if map.is_empty() {
+        map.insert("$ref".into(), reference);
+    } else {
+        walk.changes
+            .push(format!("a `$ref` with a description was written as an `anyOf` of that `$ref` alone at {at}"));
+        map.insert("anyOf".into(), json!([{"$ref": reference}]));
     }
 }
 
@@ -157,9 +219,9 @@ fn make_nullable(schema: &mut Value) {
                 if !alternatives.iter().any(|a| a.get("type").is_some_and(|t| t == "null")) {
                     alternatives.push(json!({"type": "null"}));
                 }
-            } else if map.contains_key("$ref") {
-                let inner = std::mem::take(map);
-                map.insert("anyOf".into(), json!([Value::Object(inner), {"type": "null"}]));
+            } else if let Some(reference) = map.shift_remove("$ref") {
+                // The `$ref` alone in its member; a description stays outside.
+                map.insert("anyOf".into(), json!([{"$ref": reference}, {"type": "null"}]));
             }
         }
     }

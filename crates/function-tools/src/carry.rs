@@ -1,0 +1,259 @@
+//! What travels between the function formats (MCP, OpenAI, Anthropic, Gemini) beyond the
+//! canonical model, read from one another's extras here, the one place that knows all four:
+//! a closed input schema (`additionalProperties: false` at its root) and strict mode, and the
+//! names of what cannot travel, in place of a generic `loss/extras`.
+
+use serde_json::{Map, Value};
+use toolport_core::{Diagnostic, Tool, ToolSet};
+
+/// Each function format's id and the key its tool extras keep the input schema under
+/// (`<key>` verbatim, `<key>Root` for the root's other keys).
+pub const INPUT_KEYS: &[(&str, &[&str])] = &[
+    ("openai", &["parameters"]),
+    ("anthropic", &["input_schema"]),
+    ("mcp", &["inputSchema"]),
+    ("gemini", &["parametersJsonSchema", "parameters"]),
+];
+
+/// Formats with a per-tool `strict` flag.
+const STRICT_FORMATS: &[&str] = &["openai", "anthropic"];
+
+/// Extras keys that only say how the source spelled its document (shape, form, key choices):
+/// no data is lost with them.
+const SPELLING: &[&str] = &[
+    "shape",
+    "form",
+    "noType",
+    "noParameters",
+    "noInputSchema",
+    "emptyParameters",
+    "emptyInputExamples",
+    "jsonSchema",
+    "upperCaseTypes",
+    "responseJsonSchema",
+    "group",
+    "titleIn",
+    "renamedFrom",
+];
+
+/// How strict another function format said a tool's input is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Strictness {
+    /// Its input schema's root had `additionalProperties: false`.
+    pub closed: bool,
+    /// It was marked `strict: true` (OpenAI, Anthropic).
+    pub strict: bool,
+}
+
+/// What the tool's extras from function formats other than `target` say of its strictness.
+pub fn strictness(tool: &Tool, target: &str) -> Strictness {
+    let mut found = Strictness::default();
+    for (format, keys) in INPUT_KEYS {
+        if *format == target {
+            continue;
+        }
+        let Some(Value::Object(extras)) = tool.extras.get(*format) else { continue };
+        for key in *keys {
+            for kept in [extras.get(&format!("{key}Root")), extras.get(*key)].into_iter().flatten() {
+                found.closed |= kept.get("additionalProperties") == Some(&Value::Bool(false));
+            }
+        }
+        found.strict |= STRICT_FORMATS.contains(format) && extras.get("strict") == Some(&Value::Bool(true));
+    }
+    found
+}
+
+/// Closes a written input schema's root (`additionalProperties: false`) when it has no
+/// `additionalProperties` of its own.
+pub fn close_root(input: &mut Value) {
+    if let Value::Object(map) = input {
+        map.entry("additionalProperties").or_insert(Value::Bool(false));
+    }
+}
+
+/// What `target` can hold of another format's strictness.
+#[derive(Clone, Copy, Debug)]
+pub struct Holds {
+    /// A tool's `strict` flag.
+    pub strict: bool,
+    /// `additionalProperties: false` at the input schema's root.
+    pub closed: bool,
+}
+
+/// Rewrites the `loss/extras` diagnostics `loss::uncarried` gave for the other function
+/// formats' extras so that each names what is lost (`strict: true`, OpenAI's built-in tools
+/// by type, unknown keys, …), leaving out what travelled (`holds`) and what only says how the
+/// source spelled its document; a diagnostic with nothing left to name is removed.
+pub fn name_foreign_losses(model: &ToolSet, target: &str, holds: Holds, diagnostics: &mut Vec<Diagnostic>) {
+    diagnostics.retain_mut(|d| {
+        if d.code != toolport_core::codes::LOSS_EXTRAS {
+            return true;
+        }
+        let Some((tool, format)) = foreign_place(&d.path) else { return true };
+        let Some(&(format, keys)) = INPUT_KEYS.iter().find(|(f, _)| *f == format) else { return true };
+        let extras = match tool {
+            Some(i) => model.tools.get(i).and_then(|t| t.extras.get(format)),
+            None => model.extras.get(format),
+        };
+        let Some(Value::Object(extras)) = extras else { return true };
+        let lost = lost_parts(extras, format, keys, target, holds);
+        if lost.is_empty() {
+            return false;
+        }
+        d.message = format!("{target} cannot hold {}: left out", lost.join("; "));
+        true
+    });
+}
+
+/// `/tools/3/extras/openai` → (Some(3), "openai"); `/extras/openai` → (None, "openai").
+fn foreign_place(path: &str) -> Option<(Option<usize>, &str)> {
+    if let Some(format) = path.strip_prefix("/extras/") {
+        return Some((None, format));
+    }
+    let rest = path.strip_prefix("/tools/")?;
+    let (index, format) = rest.split_once("/extras/")?;
+    Some((Some(index.parse().ok()?), format))
+}
+
+fn lost_parts(extras: &Map<String, Value>, format: &str, keys: &[&str], target: &str, holds: Holds) -> Vec<String> {
+    let mut lost = Vec::new();
+    for (key, value) in extras {
+        if SPELLING.contains(&key.as_str()) {
+            continue;
+        }
+        let root_of = keys.iter().find(|k| key.strip_suffix("Root") == Some(**k));
+        match key.as_str() {
+            "strict" if value == &Value::Bool(true) && holds.strict => {}
+            "strict" if value == &Value::Bool(true) => {
+                lost.push(format!("{format}'s `strict: true` ({target} has no strict mode)"))
+            }
+            "strict" => {}
+            "otherTools" => {
+                let tools: Vec<String> = value
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|other| {
+                        let tool = other.get("tool").unwrap_or(other);
+                        let kind = tool.get("type").and_then(Value::as_str).unwrap_or("?");
+                        match tool.get("name").and_then(Value::as_str) {
+                            Some(name) => format!("`{kind}` (`{name}`)"),
+                            None => format!("`{kind}`"),
+                        }
+                    })
+                    .collect();
+                lost.push(format!("{format}'s built-in tools {}, which are not functions", tools.join(", ")));
+            }
+            "keep" | "keepOuter" | "document" => {
+                let names: Vec<String> =
+                    value.as_object().into_iter().flat_map(|m| m.keys()).map(|k| format!("`{k}`")).collect();
+                let whose = if key == "document" { "document" } else { "tool" };
+                lost.push(format!("{format}'s {whose} keys {}", names.join(", ")));
+            }
+            _ if root_of.is_some() => {
+                let names: Vec<String> = value
+                    .as_object()
+                    .into_iter()
+                    .flatten()
+                    .filter(|(k, v)| {
+                        !(k.as_str() == "additionalProperties" && **v == Value::Bool(false) && holds.closed)
+                    })
+                    .filter(|(k, _)| !matches!(k.as_str(), "$defs" | "definitions"))
+                    .map(|(k, _)| format!("`{k}`"))
+                    .collect();
+                if !names.is_empty() {
+                    lost.push(format!("{format}'s input schema root keys {}", names.join(", ")));
+                }
+            }
+            // A schema kept verbatim for a same-format round trip: its meaning is in the model.
+            _ if keys.contains(&key.as_str())
+                || matches!(key.as_str(), "outputSchema" | "response" | "responseJsonSchema") => {}
+            _ => lost.push(format!("{format}'s `{key}`")),
+        }
+    }
+    lost
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+    use toolport_core::{Tool, codes, loss};
+
+    use super::*;
+
+    fn tool(format: &str, extras: Value) -> Tool {
+        let mut tool = Tool::new("t");
+        tool.extras.insert(format.into(), extras);
+        tool
+    }
+
+    #[test]
+    fn strictness_is_read_from_every_other_function_format() {
+        // (source format, its tool extras, target, what the target learns)
+        let cases = [
+            ("openai", json!({"strict": true, "parametersRoot": {"additionalProperties": false}}), "mcp", (true, true)),
+            (
+                "openai",
+                json!({"strict": true, "parametersRoot": {"additionalProperties": false}}),
+                "openai",
+                (false, false),
+            ),
+            (
+                "anthropic",
+                json!({"input_schema": {"type": "object", "additionalProperties": false}}),
+                "openai",
+                (true, false),
+            ),
+            ("mcp", json!({"inputSchemaRoot": {"additionalProperties": true}}), "anthropic", (false, false)),
+            ("gemini", json!({"parametersJsonSchemaRoot": {"additionalProperties": false}}), "mcp", (true, false)),
+            ("mcp", json!({"strict": true}), "openai", (false, false)),
+        ];
+        for (format, extras, target, (closed, strict)) in cases {
+            assert_eq!(
+                strictness(&tool(format, extras.clone()), target),
+                Strictness { closed, strict },
+                "{format} {extras} -> {target}"
+            );
+        }
+    }
+
+    #[test]
+    fn foreign_losses_name_what_is_lost() {
+        // (tool extras from openai, set extras from openai, target holds, messages)
+        let cases: Vec<(Value, Value, Holds, Vec<&str>)> = vec![
+            (
+                json!({"strict": true, "form": "responses", "parametersRoot": {"additionalProperties": false}}),
+                json!({"shape": "array", "otherTools": [{"at": 1, "tool": {"type": "web_search_preview"}}]}),
+                Holds { strict: false, closed: true },
+                vec![
+                    "mcp cannot hold openai's built-in tools `web_search_preview`, which are not functions: left out",
+                    "mcp cannot hold openai's `strict: true` (mcp has no strict mode): left out",
+                ],
+            ),
+            (
+                json!({"strict": true, "parametersRoot": {"additionalProperties": false}}),
+                json!({"shape": "array"}),
+                Holds { strict: true, closed: true },
+                vec![],
+            ),
+            (
+                json!({"parametersRoot": {"additionalProperties": false, "$schema": "x"}, "keep": {"x-y": 1}}),
+                json!({"shape": "array"}),
+                Holds { strict: false, closed: false },
+                vec![
+                    "mcp cannot hold openai's input schema root keys `additionalProperties`, `$schema`; openai's tool keys `x-y`: left out",
+                ],
+            ),
+        ];
+        for (tool_extras, set_extras, holds, expect) in cases {
+            let mut model = ToolSet::default();
+            model.tools.push(tool("openai", tool_extras));
+            model.extras.insert("openai".into(), set_extras);
+            let mut diagnostics = loss::uncarried(&model, "mcp", &loss::Carried::default());
+            name_foreign_losses(&model, "mcp", holds, &mut diagnostics);
+            let got: Vec<&str> =
+                diagnostics.iter().filter(|d| d.code == codes::LOSS_EXTRAS).map(|d| d.message.as_str()).collect();
+            assert_eq!(got, expect);
+        }
+    }
+}
