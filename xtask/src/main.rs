@@ -78,7 +78,8 @@ fn test(extra: &[String]) -> Result<()> {
     build_all(false)?;
     let mut args = vec!["test", "--workspace"];
     args.extend(extra.iter().map(String::as_str));
-    cargo(&args)
+    cargo(&args)?;
+    setup::python_package()
 }
 
 fn convert(extra: &[String]) -> Result<()> {

@@ -2,7 +2,9 @@
 //! the platforms' validators for the conformance suite (conformance/requirements.txt, into a
 //! virtual environment at target/conformance/venv), the MCP TypeScript SDK (conformance/,
 //! `npm ci`) and the Raycast API types for the TypeScript check (plugins/raycast/tests/tsc,
-//! `npm ci`). Each step is skipped when done.
+//! `npm ci`). Each step is skipped when done. After `cargo test`, [`python_package`] builds the
+//! Python wheel (python/, maturin pinned in python/requirements-build.txt, installed into
+//! target/python/tools), installs it into a fresh target/python/venv and runs python/tests/.
 
 use std::path::Path;
 use std::process::Command;
@@ -35,14 +37,9 @@ fn validators() -> Result<()> {
     }
     println!("installing the conformance validators into {} (once)", venv.display());
     if !venv.join("bin/python").exists() {
-        let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
-        run(Command::new(python).arg("-m").arg("venv").arg(&venv), "creating the validators' virtual environment")?;
+        make_venv(&venv)?;
     }
-    let pip = venv.join("bin/pip");
-    run(
-        Command::new(&pip).args(["install", "--quiet", "--disable-pip-version-check", "-r"]).arg(&requirements),
-        "installing conformance/requirements.txt",
-    )?;
+    pip_install(&venv, &["-r".as_ref(), requirements.as_os_str()])?;
     std::fs::write(stamp, wanted)?;
     Ok(())
 }
@@ -58,5 +55,102 @@ fn npm_ci(dir: &Path, package: &str, what: &str) -> Result<()> {
             .args(["ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"])
             .current_dir(dir),
         &format!("npm ci in {}", dir.display()),
+    )
+}
+
+/// The Python package (python/, crates/python): builds the wheel with maturin, installs it into
+/// a fresh virtual environment (target/python/venv) and runs python/tests/ there with pytest,
+/// through the API and through the installed `convert`. Runs after `cargo test`, with the
+/// debug build in place: a debug wheel (the tests check behaviour; `cargo xtask bench` builds
+/// a release one). Fails when a Python test fails.
+pub fn python_package() -> Result<()> {
+    let started = std::time::Instant::now();
+    let wheel = python_wheel(false)?;
+    let built = started.elapsed();
+    let venv = root().join("target/python/venv");
+    let python = python_venv(&venv, &wheel, Some(&root().join("python/requirements-test.txt")))?;
+    let installed = started.elapsed();
+    run(
+        Command::new(python)
+            .args(["-m", "pytest", "-p", "no:cacheprovider", "-q", "."])
+            // In the tests' folder, not python/: the package under test is the installed one.
+            .current_dir(root().join("python/tests")),
+        "the Python package's tests (python/tests)",
+    )?;
+    println!(
+        "python package: wheel built in {:.1} s, installed in {:.1} s, tested in {:.1} s",
+        built.as_secs_f64(),
+        (installed - built).as_secs_f64(),
+        (started.elapsed() - installed).as_secs_f64()
+    );
+    Ok(())
+}
+
+/// Builds the `toolport` wheel from the current build (target/debug, or target/release): stages
+/// `convert`, `toolport-plugin-host` and the plugins into python/toolport/_bin (stripped of debug
+/// info when `strip` is there), then `maturin build` into target/python/wheels. The build shares
+/// target/: maturin only sets PyO3's environment, so nothing else is rebuilt. Returns the wheel.
+pub fn python_wheel(release: bool) -> Result<std::path::PathBuf> {
+    let tools = root().join("target/python/tools");
+    let requirements = root().join("python/requirements-build.txt");
+    let stamp = tools.join("requirements.installed");
+    let wanted = std::fs::read_to_string(&requirements)?;
+    if !std::fs::read_to_string(&stamp).is_ok_and(|done| done == wanted) {
+        println!("installing maturin into {} (once)", tools.display());
+        make_venv(&tools)?;
+        pip_install(&tools, &["-r".as_ref(), requirements.as_os_str()])?;
+        std::fs::write(&stamp, wanted)?;
+    }
+    let bin = root().join("python/toolport/_bin");
+    let _ = std::fs::remove_dir_all(&bin);
+    let build = root().join(if release { "target/release" } else { "target/debug" });
+    crate::install::stage(&build, &bin)?;
+    let staged: Vec<std::path::PathBuf> = std::fs::read_dir(&bin)?
+        .chain(std::fs::read_dir(bin.join("plugins"))?)
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file())
+        .collect();
+    // Optional: without `strip` the wheel is only larger.
+    let _ = Command::new("strip").arg("--strip-debug").args(&staged).status();
+    let wheels = root().join("target/python/wheels");
+    let _ = std::fs::remove_dir_all(&wheels);
+    let mut maturin = Command::new(tools.join("bin/maturin"));
+    maturin.args(["build", "--quiet", "--interpreter"]).arg(python()).arg("--out").arg(&wheels);
+    if release {
+        maturin.arg("--release");
+    }
+    run(maturin.current_dir(root().join("python")), "building the Python wheel (maturin)")?;
+    let wheel = std::fs::read_dir(&wheels)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| p.extension().is_some_and(|e| e == "whl"))
+        .context("maturin wrote no wheel")?;
+    Ok(wheel)
+}
+
+/// A fresh virtual environment at `venv` with `wheel` (and `requirements`) installed; returns
+/// its Python.
+pub fn python_venv(venv: &Path, wheel: &Path, requirements: Option<&Path>) -> Result<std::path::PathBuf> {
+    let _ = std::fs::remove_dir_all(venv);
+    make_venv(venv)?;
+    let mut args = vec![wheel.as_os_str()];
+    if let Some(requirements) = requirements {
+        args.extend(["-r".as_ref(), requirements.as_os_str()]);
+    }
+    pip_install(venv, &args)?;
+    Ok(venv.join("bin/python"))
+}
+
+fn python() -> String {
+    std::env::var("PYTHON").unwrap_or_else(|_| "python3".into())
+}
+
+fn make_venv(venv: &Path) -> Result<()> {
+    run(Command::new(python()).arg("-m").arg("venv").arg(venv), &format!("creating {}", venv.display()))
+}
+
+fn pip_install(venv: &Path, args: &[&std::ffi::OsStr]) -> Result<()> {
+    run(
+        Command::new(venv.join("bin/pip")).args(["install", "--quiet", "--disable-pip-version-check"]).args(args),
+        &format!("pip install into {}", venv.display()),
     )
 }
