@@ -21,6 +21,90 @@ use crate::{ID, METHODS, XT};
 
 /// Reads an OpenAPI document. `Err` when it is not an OpenAPI 3 document at all.
 pub(crate) fn read_document(doc: &Value) -> Result<(ToolSet, Vec<Diagnostic>), Diagnostic> {
+    // A copy only where the document needs preparing: toolport's bookkeeping put back, enums
+    // listing a value twice (OpenAI's spec) listed once.
+    let mut diagnostics = Vec::new();
+    let mut prepared = doc.get(write::BOOKKEEPING).is_some().then(|| bookkeeping_in(doc, &mut diagnostics));
+    let mut repeated = Vec::new();
+    repeated_enums(prepared.as_ref().unwrap_or(doc), "", &mut repeated);
+    if !repeated.is_empty() {
+        let fixed = prepared.get_or_insert_with(|| doc.clone());
+        for pointer in repeated {
+            if let Some(Value::Array(values)) = fixed.pointer_mut(&pointer) {
+                let mut seen = std::collections::HashSet::new();
+                values.retain(|v| seen.insert(v.to_string()));
+            }
+            diagnostics.push(Diagnostic::warning(
+                codes::INPUT_TOLERATED,
+                pointer,
+                "this enum lists a value more than once (OpenAPI needs unique values): read and written once",
+            ));
+        }
+    }
+    let (set, more) = read_plain(prepared.as_ref().unwrap_or(doc))?;
+    diagnostics.extend(more);
+    Ok((set, diagnostics))
+}
+
+/// Pointers of the `enum` lists in `value` that repeat a value. Values a user wrote (`x-`
+/// extensions, examples, defaults) are not searched.
+fn repeated_enums(value: &Value, at: &str, out: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            for (key, value) in map {
+                let here = child(at, key);
+                match (key.as_str(), value) {
+                    ("enum", Value::Array(values)) => {
+                        let mut seen = std::collections::HashSet::new();
+                        if values.len() > 1 && !values.iter().all(|v| seen.insert(v.to_string())) {
+                            out.push(here);
+                        }
+                    }
+                    ("example" | "examples" | "default" | "const", _) => {}
+                    _ if key.starts_with("x-") => {}
+                    _ => repeated_enums(value, &here, out),
+                }
+            }
+        }
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                repeated_enums(item, &child(at, i.to_string()), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The document with toolport's bookkeeping section (see [`write::BOOKKEEPING`]) put back
+/// where a writer took it from, so the rest of reading sees what the writer built.
+fn bookkeeping_in(doc: &Value, diagnostics: &mut Vec<Diagnostic>) -> Value {
+    let mut doc = doc.clone();
+    let section = doc.as_object_mut().and_then(|root| root.remove(write::BOOKKEEPING));
+    let Some(Value::Object(section)) = section else {
+        diagnostics.push(Diagnostic::warning(
+            codes::INPUT_INVALID,
+            child("", write::BOOKKEEPING),
+            "toolport's bookkeeping section must be an object; ignored",
+        ));
+        return doc;
+    };
+    for (pointer, keys) in section {
+        let at = child(&child("", write::BOOKKEEPING), &pointer);
+        match (doc.pointer_mut(&pointer), keys) {
+            (Some(Value::Object(target)), Value::Object(keys)) if keys.keys().all(|k| k.starts_with(XT)) => {
+                target.extend(keys);
+            }
+            _ => diagnostics.push(Diagnostic::warning(
+                codes::INPUT_INVALID,
+                at,
+                "this bookkeeping entry names no object of the document, or holds keys other than x-toolport-*; ignored",
+            )),
+        }
+    }
+    doc
+}
+
+fn read_plain(doc: &Value) -> Result<(ToolSet, Vec<Diagnostic>), Diagnostic> {
     let Some(root) = doc.as_object() else {
         return Err(Diagnostic::error(codes::INPUT_INVALID, "", "an OpenAPI document must be an object"));
     };
@@ -72,7 +156,12 @@ pub(crate) fn read_document(doc: &Value) -> Result<(ToolSet, Vec<Diagnostic>), D
 
     read_info(root.get("info"), &mut set, &mut extras, &mut diagnostics);
     set.servers = read_servers(root.get("servers"), "/servers", &mut diagnostics);
-    preserve(&mut extras, "servers", root.get("servers"), &write::servers_value(&set.servers));
+    // A URL YAML read as a list is written as the text it was read as (no reader takes a
+    // list there), so that form is not kept.
+    let list_url = root.get("servers").and_then(Value::as_array).is_some_and(|s| s.iter().any(|s| s["url"].is_array()));
+    if !list_url {
+        preserve(&mut extras, "servers", root.get("servers"), &write::servers_value(&set.servers));
+    }
 
     let schemes = root.get("components").and_then(|c| c.get("securitySchemes"));
     if let Some(Value::Object(schemes)) = schemes {
@@ -146,7 +235,7 @@ pub(crate) fn read_document(doc: &Value) -> Result<(ToolSet, Vec<Diagnostic>), D
                         continue;
                     };
                     let context = OperationContext { path, method, item, item_servers: &item_servers, at: &at };
-                    let mut tool = read_operation(&mut reader, &context, operation, &mut diagnostics);
+                    let (mut tool, added) = read_operation(&mut reader, &context, operation, &mut diagnostics);
                     // Tool names are unique in the model; a repeated operationId gets a suffix.
                     if let Some(&first) = names.get(&tool.name) {
                         let original = tool.name.clone();
@@ -171,7 +260,7 @@ pub(crate) fn read_document(doc: &Value) -> Result<(ToolSet, Vec<Diagnostic>), D
                     names.insert(tool.name.clone(), set.tools.len());
                     // Keep the operation as written when the model alone would not give it back.
                     let (regenerated, _) = writer.operation(&tool, &tool.name, None);
-                    let raw = Value::Object(operation.clone());
+                    let raw = Value::Object(with_added_parameters(operation, added));
                     if Value::Object(regenerated.clone()) != raw {
                         let ext = tool_extras(&mut tool);
                         ext.insert("raw".into(), raw);
@@ -333,7 +422,13 @@ fn read_security_scheme(id: &str, scheme: &Value) -> Auth {
     };
     let kind = map.get("type").and_then(Value::as_str).unwrap_or_default();
     let http_scheme = map.get("scheme").and_then(Value::as_str).unwrap_or_default().to_ascii_lowercase();
+    // A bearer token a toolport writer wrote for an auth kind OpenAPI could not state.
+    let marked = map
+        .get(write::AUTH_MARK)
+        .and_then(|k| serde_json::from_value::<AuthKind>(k.clone()).ok())
+        .filter(|_| kind == "http" && http_scheme == "bearer");
     auth.kind = match (kind, http_scheme.as_str()) {
+        _ if let Some(marked) = marked => marked,
         ("apiKey", _) => AuthKind::ApiKey,
         ("http", "basic") => AuthKind::HttpBasic,
         ("http", "bearer") => AuthKind::HttpBearer,
@@ -345,7 +440,9 @@ fn read_security_scheme(id: &str, scheme: &Value) -> Auth {
         match (key.as_str(), value) {
             ("type", _) if auth.kind != AuthKind::None => {}
             ("scheme", Value::String(s))
-                if matches!(auth.kind, AuthKind::HttpBasic | AuthKind::HttpBearer) && s == &http_scheme => {}
+                if (marked.is_some() || matches!(auth.kind, AuthKind::HttpBasic | AuthKind::HttpBearer))
+                    && s == &http_scheme => {}
+            (write::AUTH_MARK, _) if marked.is_some() => {}
             ("description", Value::String(s)) => auth.description = Some(s.clone()),
             ("name", Value::String(s)) if auth.kind == AuthKind::ApiKey => auth.parameter_name = Some(s.clone()),
             ("in", Value::String(s)) if auth.kind == AuthKind::ApiKey && location(s).is_some() => {
@@ -394,7 +491,7 @@ fn read_operation(
     cx: &OperationContext,
     operation: &Map<String, Value>,
     diagnostics: &mut Vec<Diagnostic>,
-) -> Tool {
+) -> (Tool, Vec<Value>) {
     let at = child(cx.at, cx.method);
     let method = cx.method.to_ascii_uppercase();
     let mut leftovers = Map::new();
@@ -428,6 +525,17 @@ fn read_operation(
                 leftovers.insert(key.clone(), value.clone());
             }
         }
+    }
+    // A model reads the tool's description: an operation with only a `summary` (the petstore,
+    // OpenAI's own spec) or a blank `description` (116 of GitHub's) gets the summary as its
+    // description. The record says where it came from (`true`, or the blank text), so the
+    // writer gives back what the source said (see `OpWriter::operation`).
+    if tool.description.as_deref().is_none_or(|d| d.trim().is_empty())
+        && let Some(summary) = tool.title.as_ref().filter(|s| !s.trim().is_empty())
+    {
+        let record = tool.description.take().map_or(Value::Bool(true), Value::String);
+        tool.description = Some(summary.clone());
+        ext.insert("descriptionFromSummary".into(), record);
     }
     if operation.contains_key("servers") {
         ext.insert("ownServers".into(), Value::Bool(true));
@@ -479,6 +587,50 @@ fn read_operation(
             tool.parameters.push(parameter);
         }
     }
+    // A placeholder of the path that this operation declares no parameter for (OpenAI's spec
+    // declares `user_id` on GET /organization/users/{user_id} but not on its POST): no valid
+    // call exists without it. It is read as the declaration a sibling operation of the path
+    // makes, else as a required string, and added to the operation as written.
+    let declared: Vec<&str> = keys.iter().filter(|(_, place)| place == "path").map(|(n, _)| n.as_str()).collect();
+    let mut added = Vec::new();
+    for placeholder in placeholders(cx.path).filter(|p| !declared.contains(p)) {
+        let same = |raw: &&Value| {
+            reader.follow(raw, "").is_some_and(|(p, _)| {
+                p.get("name").and_then(Value::as_str) == Some(placeholder)
+                    && p.get("in").and_then(Value::as_str) == Some("path")
+            })
+        };
+        let sibling = cx
+            .item
+            .iter()
+            .filter(|(method, _)| METHODS.contains(&method.as_str()))
+            .filter_map(|(_, op)| op.get("parameters").and_then(Value::as_array))
+            .flatten()
+            .find(same);
+        let generated = json!({"name": placeholder, "in": "path", "required": true, "schema": {"type": "string"}});
+        let declaration = sibling.cloned().unwrap_or(generated);
+        let resolved = match sibling.and_then(|raw| reader.follow(raw, "")) {
+            Some((value, _)) => value.clone(),
+            None => declaration.clone(),
+        };
+        let p_at = child(&at, "parameters");
+        diagnostics.push(Diagnostic::warning(
+            codes::INPUT_TOLERATED,
+            &p_at,
+            format!(
+                "the path has a `{{{placeholder}}}` placeholder this operation declares no parameter for; {}",
+                if sibling.is_some() {
+                    "read as another operation of the path declares it, and written with the operation"
+                } else {
+                    "read as a required string, and written with the operation"
+                }
+            ),
+        ));
+        if let Some(parameter) = read_parameter(reader, &resolved, &p_at, &tool, diagnostics) {
+            tool.parameters.push(parameter);
+            added.push(declaration);
+        }
+    }
 
     if let Some(body) = operation.get("requestBody") {
         read_request_body(reader, body, &child(&at, "requestBody"), &mut tool, &mut http, &mut ext, diagnostics);
@@ -494,7 +646,41 @@ fn read_operation(
         tool.extras.insert(ID.into(), Value::Object(ext));
     }
     restore_tool_x_toolport(operation, &mut tool, &at, diagnostics);
-    tool
+    (tool, added)
+}
+
+/// The `{name}` placeholders of a path template.
+fn placeholders(path: &str) -> impl Iterator<Item = &str> {
+    path.split('{').skip(1).filter_map(|rest| rest.split_once('}')).map(|(name, _)| name).filter(|n| !n.is_empty())
+}
+
+/// The operation as written, with the path parameters the reader added (see `read_operation`)
+/// in its `parameters`, placed before the request body and responses.
+fn with_added_parameters(operation: &Map<String, Value>, added: Vec<Value>) -> Map<String, Value> {
+    let mut out = operation.clone();
+    if added.is_empty() {
+        return out;
+    }
+    match out.get_mut("parameters") {
+        Some(Value::Array(list)) => list.extend(added),
+        _ => {
+            let mut ordered = Map::new();
+            let mut added = Some(added);
+            for (key, value) in out {
+                if matches!(key.as_str(), "requestBody" | "responses" | "callbacks")
+                    && let Some(list) = added.take()
+                {
+                    ordered.insert("parameters".into(), Value::Array(list));
+                }
+                ordered.insert(key, value);
+            }
+            if let Some(list) = added {
+                ordered.insert("parameters".into(), Value::Array(list));
+            }
+            out = ordered;
+        }
+    }
+    out
 }
 
 fn read_parameter(

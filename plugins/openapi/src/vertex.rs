@@ -580,6 +580,35 @@ fn read_example(example: &Value, set: &ToolSet, i: usize, diagnostics: &mut Vec<
     out
 }
 
+/// Whether an example can be a Vertex tool-use example: Vertex needs the user's `query`, and
+/// an example names an operation of the spec (Raycast evals may call tools the extension does
+/// not list). One that cannot is left out with a `loss/examples` diagnostic.
+fn example_fits(example: &Example, i: usize, set: &ToolSet, out: &mut Vec<Diagnostic>) -> bool {
+    let at = format!("/examples/{i}");
+    if example.prompt.trim().is_empty() {
+        out.push(Diagnostic::loss(
+            codes::LOSS_EXAMPLES,
+            child(&at, "prompt"),
+            "a Vertex tool-use example needs a `query` (what the user asked); this example has none: left out",
+        ));
+        return false;
+    }
+    if let Some(call) = example.called_tools().next()
+        && set.tool(&call.tool).is_none()
+    {
+        out.push(Diagnostic::loss(
+            codes::LOSS_EXAMPLES,
+            child(&at, "expected"),
+            format!(
+                "this example calls `{}`, which is not one of the tools, so not an operation of the spec: left out",
+                call.tool
+            ),
+        ));
+        return false;
+    }
+    true
+}
+
 fn write_example(example: &Example, i: usize, set: &ToolSet, names: &[String], out: &mut Vec<Diagnostic>) -> Value {
     let at = format!("/examples/{i}");
     let empty = Map::new();
@@ -627,7 +656,7 @@ fn write_example(example: &Example, i: usize, set: &ToolSet, names: &[String], o
     if let Some(Value::Object(params)) = ext.get("requestParams") {
         m.insert("requestParams".into(), encode(&Value::Object(params.clone())));
     }
-    let display_name = example.name.clone().unwrap_or_else(|| {
+    let display_name = example.name.clone().filter(|n| !n.trim().is_empty()).unwrap_or_else(|| {
         out.push(Diagnostic::info(
             codes::GENERATED,
             format!("{at}/name"),
@@ -736,7 +765,7 @@ fn write_body(set: &ToolSet, options: &Options) -> Result<(Value, Vec<Diagnostic
     if let Some(name) = body_ext.get("name") {
         body.insert("name".into(), name.clone());
     }
-    let display_name = set.title.clone().or_else(|| set.id.clone()).unwrap_or_else(|| {
+    let display_name = filled(&set.title).or_else(|| filled(&set.id)).unwrap_or_else(|| {
         out.push(Diagnostic::info(codes::GENERATED, "/title", "Vertex needs a displayName: `Extension` was written"));
         "Extension".into()
     });
@@ -744,11 +773,12 @@ fn write_body(set: &ToolSet, options: &Options) -> Result<(Value, Vec<Diagnostic
     if let Some(d) = &set.description {
         body.insert("description".into(), Value::from(d.as_str()));
     }
-    if let Some(t) = &set.timestamps.created {
-        body.insert("createTime".into(), Value::from(t.as_str()));
-    }
-    if let Some(t) = &set.timestamps.updated {
-        body.insert("updateTime".into(), Value::from(t.as_str()));
+    for (key, field, value) in
+        [("createTime", "created", &set.timestamps.created), ("updateTime", "updated", &set.timestamps.updated)]
+    {
+        if let Some(time) = value.as_deref().and_then(|t| timestamp(t, field, key, &mut out)) {
+            body.insert(key.into(), Value::String(time));
+        }
     }
     if let Some(etag) = body_ext.get("etag") {
         body.insert("etag".into(), etag.clone());
@@ -768,14 +798,23 @@ fn write_body(set: &ToolSet, options: &Options) -> Result<(Value, Vec<Diagnostic
         }
     };
     manifest.insert("name".into(), Value::String(limit(&manifest_name, "/id", "manifest.name", &mut out)));
-    let manifest_description = set.instructions.clone().or_else(|| set.description.clone()).unwrap_or_else(|| {
-        out.push(Diagnostic::info(
-            codes::GENERATED,
-            "/instructions",
-            "Vertex needs `manifest.description` (shown to the model): the tool names were listed",
-        ));
-        let names: Vec<&str> = written.names.iter().map(String::as_str).collect();
-        format!("Tools: {}", names.join(", "))
+    // Shown to the model and required: the instructions, else the best text the source has.
+    let fallbacks = [(&set.description, "description"), (&set.title, "title"), (&set.id, "id")];
+    let manifest_description = filled(&set.instructions).unwrap_or_else(|| {
+        let found = fallbacks.iter().find_map(|(value, field)| Some((filled(value)?, *field)));
+        let (text, field) = found.unwrap_or_else(|| {
+            let names: Vec<&str> = written.names.iter().map(String::as_str).collect();
+            (format!("Tools: {}", names.join(", ")), "tool names")
+        });
+        let message = format!(
+            "Vertex needs `manifest.description` (shown to the model) and there are no instructions: the {field} was used"
+        );
+        out.push(if field == "description" {
+            Diagnostic::info(codes::GENERATED, "/instructions", message)
+        } else {
+            Diagnostic::warning(codes::GENERATED, "/instructions", message)
+        });
+        text
     });
     manifest.insert("description".into(), Value::String(manifest_description));
     let mut api_spec = Map::new();
@@ -828,17 +867,99 @@ fn write_body(set: &ToolSet, options: &Options) -> Result<(Value, Vec<Diagnostic
         body.insert("runtimeConfig".into(), Value::Object(runtime));
     }
     if !set.examples.is_empty() {
-        let examples: Vec<Value> =
-            set.examples.iter().enumerate().map(|(i, e)| write_example(e, i, set, &written.names, &mut out)).collect();
-        body.insert("toolUseExamples".into(), Value::Array(examples));
+        let mut examples = Vec::with_capacity(set.examples.len());
+        for (i, example) in set.examples.iter().enumerate() {
+            if example_fits(example, i, set, &mut out) {
+                examples.push(write_example(example, i, set, &written.names, &mut out));
+            }
+        }
+        if !examples.is_empty() {
+            body.insert("toolUseExamples".into(), Value::Array(examples));
+        }
     }
     for (k, v) in body_ext {
         body.entry(k.clone()).or_insert_with(|| v.clone());
     }
-    let body = Value::Object(body);
-    let body =
-        if vx.get("keyStyle").and_then(Value::as_str) == Some("snake") { to_snake_keys(&body, false) } else { body };
-    Ok((body, out))
+    if vx.get("keyStyle").and_then(Value::as_str) == Some("snake") {
+        // The SDK's hub entries use the protobuf field names; an import body is the JSON the
+        // REST API documents, which the platform's checks and other tools expect.
+        out.push(Diagnostic::info(
+            codes::CHANGED_VALUE,
+            "/extras/vertex/keyStyle",
+            "the source's snake_case keys (display_name, api_spec) were written in camelCase (displayName, apiSpec), as extensions:import documents them; protobuf JSON reads both",
+        ));
+    }
+    Ok((Value::Object(body), out))
+}
+
+/// The text when it has more than blanks.
+fn filled(value: &Option<String>) -> Option<String> {
+    value.as_ref().filter(|v| !v.trim().is_empty()).cloned()
+}
+
+/// A protobuf `Timestamp` in JSON is RFC 3339 (`2023-11-02T00:00:00Z`). A date alone is
+/// written as its midnight UTC; anything else (`2023-11`) is left out. Both are reported.
+fn timestamp(text: &str, field: &str, key: &str, out: &mut Vec<Diagnostic>) -> Option<String> {
+    if is_rfc3339(text) {
+        return Some(text.to_owned());
+    }
+    let path = format!("/timestamps/{field}");
+    if is_date(text) {
+        let time = format!("{text}T00:00:00Z");
+        out.push(Diagnostic::info(
+            codes::CHANGED_VALUE,
+            path,
+            format!("Vertex's `{key}` is an RFC 3339 time: the date `{text}` was written as `{time}`"),
+        ));
+        return Some(time);
+    }
+    out.push(Diagnostic::loss(
+        codes::LOSS_FIELD,
+        path,
+        format!("Vertex's `{key}` is an RFC 3339 time (2023-11-02T10:00:00Z), and `{text}` is not one: left out"),
+    ));
+    None
+}
+
+/// `YYYY-MM-DD` with a plausible month and day.
+fn is_date(text: &str) -> bool {
+    let b = text.as_bytes();
+    let digits = |range: std::ops::Range<usize>| b.get(range).is_some_and(|d| d.iter().all(u8::is_ascii_digit));
+    let number = |range: std::ops::Range<usize>| text.get(range).and_then(|t| t.parse::<u32>().ok()).unwrap_or(0);
+    b.len() == 10
+        && digits(0..4)
+        && b[4] == b'-'
+        && digits(5..7)
+        && b[7] == b'-'
+        && digits(8..10)
+        && (1..=12).contains(&number(5..7))
+        && (1..=31).contains(&number(8..10))
+}
+
+/// RFC 3339 `date-time`: `YYYY-MM-DDTHH:MM:SS[.frac](Z|±HH:MM)`.
+fn is_rfc3339(text: &str) -> bool {
+    let Some((date, time)) = text.split_once(['T', 't']) else { return false };
+    let digits = |t: &str, max: u32| {
+        t.len() == 2 && t.bytes().all(|b| b.is_ascii_digit()) && t.parse::<u32>().is_ok_and(|n| n <= max)
+    };
+    let clock = |t: &str| {
+        let parts: Vec<&str> = t.split(':').collect();
+        matches!(parts.as_slice(), [h, m, s] if digits(h, 23) && digits(m, 59) && digits(s, 60))
+    };
+    let (rest, zone) = if let Some(rest) = time.strip_suffix(['Z', 'z']) {
+        (rest, true)
+    } else {
+        match time.rfind(['+', '-']) {
+            Some(i) => {
+                let zone = &time[i + 1..];
+                let ok = matches!(zone.split_once(':'), Some((h, m)) if digits(h, 23) && digits(m, 59));
+                (&time[..i], ok)
+            }
+            None => (time, false),
+        }
+    };
+    let (clock_part, fraction) = rest.split_once('.').unwrap_or((rest, "0"));
+    is_date(date) && zone && clock(clock_part) && !fraction.is_empty() && fraction.bytes().all(|b| b.is_ascii_digit())
 }
 
 fn limit(value: &str, path: &str, field: &str, out: &mut Vec<Diagnostic>) -> String {
@@ -851,20 +972,4 @@ fn limit(value: &str, path: &str, field: &str, out: &mut Vec<Diagnostic>) -> Str
         format!("Vertex allows 128 characters in `{field}`: it was cut"),
     ));
     value.chars().take(128).collect()
-}
-
-/// The body with snake_case keys, as the source had them. Free-form values keep their keys.
-fn to_snake_keys(value: &Value, free: bool) -> Value {
-    match value {
-        Value::Object(map) if !free => Value::Object(
-            map.iter()
-                .map(|(k, v)| {
-                    let free = matches!(k.as_str(), "requestParams" | "responseParams" | "defaultParams");
-                    (snake(k), to_snake_keys(v, free))
-                })
-                .collect(),
-        ),
-        Value::Array(items) if !free => Value::Array(items.iter().map(|v| to_snake_keys(v, false)).collect()),
-        other => other.clone(),
-    }
 }

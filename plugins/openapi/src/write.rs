@@ -14,7 +14,8 @@ use toolport_jsonschema::{Dialect, Writer};
 use toolport_plugin::names::{NameMap, NameRules};
 use toolport_plugin::source::child;
 use toolport_plugin::{
-    Auth, AuthKind, Diagnostic, ParamLocation, Parameter, Schema, SchemaType, Server, Tool, ToolSet, ValueSet, codes,
+    AdditionalProperties, Auth, AuthKind, Diagnostic, ParamLocation, Parameter, Schema, SchemaType, Server, Tool,
+    ToolSet, ValueSet, codes,
 };
 
 use crate::ID;
@@ -43,11 +44,74 @@ fn schema_map(
     if let Some(sets) = value_sets {
         writer = writer.with_value_sets(sets);
     }
-    let (value, diagnostics) = writer.write(schema, path);
+    let fixed = without_empty_enums(schema, value_sets, path, out);
+    let (value, diagnostics) = writer.write(fixed.as_ref().unwrap_or(schema), path);
     out.extend(diagnostics);
     match value {
         Value::Object(map) => map,
         _ => Map::new(),
+    }
+}
+
+/// `schema` without empty enums, or `None` when it has none. An empty `enum` (or a value set
+/// that lists no values) allows no value at all: validators reject the document (OpenAPI's
+/// schema says `minItems: 1`), and on a required parameter no valid call exists. It is left
+/// out, so any value of the type is accepted, with a `changed/schema` warning.
+fn without_empty_enums(
+    schema: &Schema,
+    value_sets: Option<&IndexMap<String, ValueSet>>,
+    path: &str,
+    out: &mut Vec<Diagnostic>,
+) -> Option<Schema> {
+    let empty_set = |s: &Schema| {
+        s.enumeration.is_none()
+            && s.value_set.as_ref().and_then(|id| value_sets?.get(id)).is_some_and(|set| set.entries.is_empty())
+    };
+    let needs = |s: &Schema| s.enumeration.as_ref().is_some_and(Vec::is_empty) || empty_set(s);
+    if !schema_any(schema, &needs) {
+        return None;
+    }
+    let mut fixed = schema.clone();
+    fix_empty_enums(&mut fixed, &needs, path, out);
+    Some(fixed)
+}
+
+/// Whether `test` holds for `schema` or any schema inside it.
+fn schema_any(schema: &Schema, test: &dyn Fn(&Schema) -> bool) -> bool {
+    test(schema)
+        || schema.items.as_deref().is_some_and(|s| schema_any(s, test))
+        || schema.properties.iter().any(|p| schema_any(&p.schema, test))
+        || matches!(&schema.additional_properties, Some(AdditionalProperties::Schema(s)) if schema_any(s, test))
+        || schema.any_of.iter().any(|s| schema_any(s, test))
+}
+
+fn fix_empty_enums(schema: &mut Schema, needs: &dyn Fn(&Schema) -> bool, path: &str, out: &mut Vec<Diagnostic>) {
+    if needs(schema) {
+        let what = match (&schema.enumeration, &schema.value_set) {
+            (Some(_), _) | (None, None) => "an empty enum".to_owned(),
+            (None, Some(id)) => format!("value set `{id}`, which lists no values,"),
+        };
+        out.push(Diagnostic::warning(
+            codes::CHANGED_SCHEMA,
+            child(path, "enum"),
+            format!("{what} would allow no value at all: left out, so any value of the type is accepted"),
+        ));
+        schema.enumeration = None;
+        schema.value_set = None;
+    }
+    if let Some(items) = schema.items.as_deref_mut() {
+        fix_empty_enums(items, needs, &child(path, "items"), out);
+    }
+    let at = child(path, "properties");
+    for (i, property) in schema.properties.iter_mut().enumerate() {
+        fix_empty_enums(&mut property.schema, needs, &child(&child(&at, i.to_string()), "schema"), out);
+    }
+    if let Some(AdditionalProperties::Schema(inner)) = &mut schema.additional_properties {
+        fix_empty_enums(inner, needs, &child(path, "additional_properties"), out);
+    }
+    let at = child(path, "any_of");
+    for (i, member) in schema.any_of.iter_mut().enumerate() {
+        fix_empty_enums(member, needs, &child(&at, i.to_string()), out);
     }
 }
 
@@ -138,6 +202,10 @@ pub(crate) struct OpWriter<'a> {
     mode: Mode,
     dialect: Dialect,
     value_sets: Option<&'a IndexMap<String, ValueSet>>,
+    /// Whether a description the reader took from the summary is written as `description`
+    /// too: for a target other than the source's format (a Vertex spec from an OpenAPI
+    /// document), so the model reads it; never for the same format (the round trip is exact).
+    describe_summaries: bool,
 }
 
 /// Where schema references point in both modes: the document's `components.schemas`
@@ -146,7 +214,7 @@ const COMPONENT_SCHEMAS: &str = "#/components/schemas/";
 
 impl<'a> OpWriter<'a> {
     pub(crate) fn for_openapi(dialect: Dialect) -> Self {
-        OpWriter { mode: Mode::OpenApi, dialect, value_sets: None }
+        OpWriter { mode: Mode::OpenApi, dialect, value_sets: None, describe_summaries: false }
     }
 
     fn schema(&self, schema: &Schema, path: &str, out: &mut Vec<Diagnostic>) -> Map<String, Value> {
@@ -174,8 +242,15 @@ impl<'a> OpWriter<'a> {
         if let Some(title) = &tool.title {
             op.insert("summary".into(), Value::from(title.as_str()));
         }
-        if let Some(description) = &tool.description {
-            op.insert("description".into(), Value::from(description.as_str()));
+        // A description the reader took from the summary is not written a second time: the
+        // source's blank one (or none) is.
+        let from_summary = ext
+            .get("descriptionFromSummary")
+            .filter(|_| !self.describe_summaries && tool.description.is_some() && tool.description == tool.title);
+        match (from_summary, &tool.description) {
+            (Some(Value::String(blank)), _) => drop(op.insert("description".into(), Value::from(blank.as_str()))),
+            (Some(_), _) | (None, None) => {}
+            (None, Some(description)) => drop(op.insert("description".into(), Value::from(description.as_str()))),
         }
         let operation_id = match (&tool.http, vertex) {
             (_, true) => Some(name.to_owned()),
@@ -554,6 +629,10 @@ pub(crate) fn security_schemes(auth: &[Auth]) -> Map<String, Value> {
     for (i, a) in auth.iter().enumerate() {
         let mut m = Map::new();
         let (kind, scheme) = match a.kind {
+            _ if bearer_stand_in(a) => {
+                m.insert(AUTH_MARK.into(), json!(a.kind));
+                ("http", Some("bearer"))
+            }
             AuthKind::ApiKey => ("apiKey", None),
             AuthKind::HttpBasic => ("http", Some("basic")),
             AuthKind::HttpBearer => ("http", Some("bearer")),
@@ -590,6 +669,39 @@ pub(crate) fn security_schemes(auth: &[Auth]) -> Map<String, Value> {
         schemes.insert(id, value);
     }
     schemes
+}
+
+/// Marks a scheme written as a bearer token for an auth kind OpenAPI cannot state without
+/// what the source did not give (see [`bearer_stand_in`]); bookkeeping, so kept out of the
+/// scheme a reader sees (see [`BOOKKEEPING`]).
+pub(crate) const AUTH_MARK: &str = "x-toolport-auth";
+
+/// Whether `auth` is written as `http`/`bearer`: OAuth 2.0 (and a Google service account,
+/// which calls with an OAuth 2.0 token) needs `flows`, OpenID Connect its
+/// `openIdConnectUrl`; without them the scheme is invalid, and what the caller sends is a
+/// bearer token.
+fn bearer_stand_in(auth: &Auth) -> bool {
+    match auth.kind {
+        AuthKind::OAuth | AuthKind::GoogleServiceAccount => !auth.settings.contains_key("flows"),
+        AuthKind::Oidc => !auth.settings.contains_key("openIdConnectUrl"),
+        _ => false,
+    }
+}
+
+/// A `changed/value` warning for each auth entry [`security_schemes`] writes as a bearer token.
+fn report_bearer_stand_ins(auth: &[(usize, &Auth)], out: &mut Vec<Diagnostic>) {
+    for (i, a) in auth.iter().filter(|(_, a)| bearer_stand_in(a) && !a.settings.contains_key("x-toolport-raw")) {
+        let (kind, missing) = match a.kind {
+            AuthKind::Oidc => ("OpenID Connect", "`openIdConnectUrl`"),
+            AuthKind::GoogleServiceAccount => ("Google service account", "OAuth 2.0 `flows`"),
+            _ => ("OAuth 2.0", "`flows`"),
+        };
+        out.push(Diagnostic::warning(
+            codes::CHANGED_VALUE,
+            format!("/auth/{i}/kind"),
+            format!("{kind} auth without {missing} is not a valid OpenAPI scheme: written as an HTTP bearer token, which is what the caller sends"),
+        ));
+    }
 }
 
 fn kind_name(kind: AuthKind) -> &'static str {
@@ -712,17 +824,10 @@ pub(crate) fn document(set: &ToolSet, mode: Mode, vertex: &VertexParts) -> Writt
         let record = ext.get(key)?;
         (record.get("digest")?.as_str()? == digest(regenerated)).then(|| record.get("raw").cloned()).flatten()
     };
+    // `url: [API_SERVICE_URL]` (a placeholder YAML reads as a list) was read as the text it
+    // means, and the reader keeps no record of the list (no OpenAPI reader takes it).
     let mut servers_out = preserved("servers", &servers).unwrap_or_else(|| servers.clone());
     if mode == Mode::Vertex {
-        let text_urls = servers_out.as_array().into_iter().flatten().all(|s| s["url"].is_string());
-        if !text_urls {
-            out.push(Diagnostic::warning(
-                codes::CHANGED_VALUE,
-                "/servers",
-                "Vertex needs each server URL as text: a URL written as a YAML list was written as text",
-            ));
-            servers_out = servers;
-        }
         let count = servers_out.as_array().map_or(0, Vec::len);
         if count == 0 {
             let from_tools = set.tools.iter().find_map(|t| t.http.as_ref().and_then(|h| h.servers.first()));
@@ -748,8 +853,14 @@ pub(crate) fn document(set: &ToolSet, mode: Mode, vertex: &VertexParts) -> Writt
     }
 
     // paths
-    let writer = OpWriter { mode, dialect, value_sets: Some(&set.value_sets) };
-    let source_writer = OpWriter { mode: Mode::OpenApi, dialect: source_dialect, value_sets: Some(&set.value_sets) };
+    let describe_summaries = mode == Mode::Vertex && !set.extras.contains_key("vertex");
+    let writer = OpWriter { mode, dialect, value_sets: Some(&set.value_sets), describe_summaries };
+    let source_writer = OpWriter {
+        mode: Mode::OpenApi,
+        dialect: source_dialect,
+        value_sets: Some(&set.value_sets),
+        describe_summaries: false,
+    };
     let path_items = ext.get("pathItems").and_then(Value::as_object).unwrap_or(&empty);
     let mut function_names = NameMap::new(NameRules::FUNCTION);
     let mut path_names = NameMap::new(NameRules::FUNCTION);
@@ -820,7 +931,11 @@ pub(crate) fn document(set: &ToolSet, mode: Mode, vertex: &VertexParts) -> Writt
             (Mode::Vertex, Some(recorded), Some(raw))
                 if name == tool.name
                     && dialect_is_30(source_version)
+                    && !(describe_summaries && tool_ext.is_some_and(|e| e.get("descriptionFromSummary").is_some()))
                     && diagnostics.is_empty()
+                    // Path-level parameters are left out of Vertex's path items (below), and an
+                    // operation as written does not have them.
+                    && tool.http.as_ref().and_then(|h| path_items.get(&h.path)).is_none_or(|item| item.get("parameters").is_none())
                     && recorded == digest(&source_writer.operation(tool, &name, Some(i)).0)
                     && raw_is_vertex_clean(raw, clean_root.get_or_init(|| components_root(set))) =>
             {
@@ -872,10 +987,16 @@ pub(crate) fn document(set: &ToolSet, mode: Mode, vertex: &VertexParts) -> Writt
 
     // components and the rest of the document
     let document_ext = ext.get("document").and_then(Value::as_object).unwrap_or(&empty);
-    let auth: Vec<Auth> =
-        set.auth.iter().enumerate().filter(|(i, _)| Some(*i) != vertex.auth_config).map(|(_, a)| a.clone()).collect();
-    let schemes = Value::Object(security_schemes(&auth));
-    let schemes = preserved("securitySchemes", &schemes).unwrap_or(schemes);
+    let auth: Vec<(usize, &Auth)> =
+        set.auth.iter().enumerate().filter(|(i, _)| Some(*i) != vertex.auth_config).collect();
+    let schemes = Value::Object(security_schemes(&auth.iter().map(|(_, a)| (*a).clone()).collect::<Vec<_>>()));
+    let schemes = match preserved("securitySchemes", &schemes) {
+        Some(raw) => raw,
+        None => {
+            report_bearer_stand_ins(&auth, &mut out);
+            schemes
+        }
+    };
     let mut components = document_ext.get("components").and_then(Value::as_object).cloned().unwrap_or_default();
     // Taken, leaving an empty map in its place (where the written schemas go, key order kept).
     let source_schemas = match components.get_mut("schemas") {
@@ -974,7 +1095,74 @@ pub(crate) fn document(set: &ToolSet, mode: Mode, vertex: &VertexParts) -> Writt
             }
         }
     }
+    // `nullable: false` says what leaving it out says; it stays only in what the source format
+    // itself wrote (the same-format round trip gives the document back).
+    let from_vertex = set.extras.contains_key("vertex");
+    let same_format = match mode {
+        Mode::OpenApi => set.extras.contains_key(ID) && !from_vertex,
+        Mode::Vertex => from_vertex,
+    };
+    let section = bookkeeping_out(&mut doc, !same_format);
+    if !section.is_empty() {
+        doc.insert(BOOKKEEPING.into(), Value::Object(section));
+    }
     Written { document: Value::Object(doc), names, diagnostics: out }
+}
+
+/// The top-level section that holds toolport's bookkeeping: JSON pointer of an object in the
+/// document → the `x-toolport-*` keys that belong to it.
+///
+/// Where bookkeeping lives: model fields OpenAPI has no place for (another format's extras
+/// and display hints, value-set names, enum labels, Vertex's renames, …) are kept so that the
+/// same-format round trip (write, read, write) gives the same document, but never inside the
+/// operations, parameters and schemas a model reads: the writers build them inline (the
+/// reader's digests of regenerated operations are taken on that form) and [`bookkeeping_out`]
+/// moves every one into this section as the last step; the reader puts them back first
+/// (`read::bookkeeping_in`). A document from elsewhere has no section and gets none back.
+pub(crate) const BOOKKEEPING: &str = "x-toolport";
+
+/// Moves every `x-toolport-*` key of the document into the [`BOOKKEEPING`] section, by the
+/// pointer of the object that held it, and with `no_false_nullable` removes `nullable: false`.
+/// Values a user wrote (other `x-` extensions, examples, defaults, enums) are not searched.
+fn bookkeeping_out(doc: &mut Map<String, Value>, no_false_nullable: bool) -> Map<String, Value> {
+    fn walk(map: &mut Map<String, Value>, at: &str, section: &mut Map<String, Value>, no_false_nullable: bool) {
+        if no_false_nullable && map.get("nullable") == Some(&Value::Bool(false)) {
+            map.shift_remove("nullable");
+        }
+        if map.keys().any(|k| k.starts_with(crate::XT)) {
+            let mut kept = Map::new();
+            let mut moved = Map::new();
+            for (key, value) in std::mem::take(map) {
+                if key.starts_with(crate::XT) {
+                    moved.insert(key, value);
+                } else {
+                    kept.insert(key, value);
+                }
+            }
+            *map = kept;
+            section.insert(at.to_owned(), Value::Object(moved));
+        }
+        for (key, value) in map.iter_mut() {
+            if key.starts_with("x-") || matches!(key.as_str(), "example" | "examples" | "default" | "enum" | "const") {
+                continue;
+            }
+            let at = child(at, key);
+            match value {
+                Value::Object(inner) => walk(inner, &at, section, no_false_nullable),
+                Value::Array(items) => {
+                    for (i, item) in items.iter_mut().enumerate() {
+                        if let Value::Object(inner) = item {
+                            walk(inner, &child(&at, i.to_string()), section, no_false_nullable);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut section = Map::new();
+    walk(doc, "", &mut section, no_false_nullable);
+    section
 }
 
 fn dialect_is_30(version: Option<&str>) -> bool {

@@ -1,0 +1,450 @@
+//! What the OpenAPI and Vertex outputs must be for the platforms that read them (issue 18),
+//! each behaviour checked over a table of inputs: toolport's bookkeeping kept out of what a
+//! model reads, no empty enum, descriptions from summaries, every path placeholder declared,
+//! auth schemes OpenAPI accepts, server URLs as text, YAML that reads the same under YAML 1.1,
+//! and Vertex bodies with every field the platform requires.
+
+mod common;
+
+use common::{parse, read_openapi, read_vertex};
+use serde_json::{Value, json};
+use toolport_format_openapi::{OpenApi, Vertex};
+use toolport_plugin::{Bundle, Diagnostic, Format, Options, ToolSet};
+use toolport_testkit::{assert_same_json, corpus, expect_ok, load, load_with_siblings};
+
+const METHODS: [&str; 8] = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+
+fn model(value: Value) -> ToolSet {
+    serde_json::from_value(value).expect("a model")
+}
+
+fn yaml_options() -> Options {
+    let mut options = Options::default();
+    options.set("syntax", "yaml");
+    options
+}
+
+/// The written OpenAPI document, its text and the diagnostics.
+fn write_openapi(set: &ToolSet, options: &Options) -> (Value, Bundle, Vec<Diagnostic>) {
+    let (written, diagnostics) = expect_ok(OpenApi.write(set, options), "openapi write");
+    let (file, text) = written.files.iter().next().unwrap();
+    (parse(file, text), written.clone(), diagnostics)
+}
+
+/// The written Vertex body, its inline spec, and the diagnostics.
+fn write_vertex(set: &ToolSet) -> (Value, Value, Bundle, Vec<Diagnostic>) {
+    let (written, diagnostics) = expect_ok(Vertex.write(set, &Options::default()), "vertex write");
+    let body = parse("x.json", written.files.values().next().unwrap());
+    let spec = toolport_yaml::parse("spec.yaml", body["manifest"]["apiSpec"]["openApiYaml"].as_str().unwrap()).unwrap();
+    (body, spec, written, diagnostics)
+}
+
+/// Every `(pointer, key, value)` of objects in `value`, values a user wrote (other `x-`
+/// extensions, examples, defaults, enums) not searched.
+fn keys(value: &Value, at: &str, out: &mut Vec<(String, String, Value)>) {
+    match value {
+        Value::Object(map) => {
+            for (key, value) in map {
+                out.push((at.to_owned(), key.clone(), value.clone()));
+                let skip = matches!(key.as_str(), "example" | "examples" | "default" | "enum" | "x-toolport")
+                    || (key.starts_with("x-") && !key.starts_with("x-toolport-"));
+                if !skip {
+                    keys(value, &format!("{at}/{key}"), out);
+                }
+            }
+        }
+        Value::Array(items) => items.iter().enumerate().for_each(|(i, v)| keys(v, &format!("{at}/{i}"), out)),
+        _ => {}
+    }
+}
+
+/// A model read from another format, with every kind of bookkeeping OpenAPI has no place for.
+fn foreign_models() -> Vec<(&'static str, ToolSet)> {
+    vec![
+        (
+            "gloodata-like: value set, enum labels, multi-line text, display hints, extras",
+            model(json!({
+                "id": "sales", "title": "Sales", "description": "Sales reports", "instructions": "Use it for sales.",
+                "icon": {"kind": "url", "url": "https://example.com/chart.png"},
+                "value_sets": {"Metric": {"name": "Metric", "entries": [
+                    {"value": "TOTAL", "label": "Total revenue"}, {"value": "AVG", "label": "Average order"}]}},
+                "tools": [{
+                    "name": "revenue", "title": "Revenue", "description": "Revenue by metric",
+                    "usage_notes": "Ask for the region first.",
+                    "parameters": [
+                        {"name": "metric", "required": true,
+                         "schema": {"type": "string", "enum": [{"value": "TOTAL", "label": "Total revenue"},
+                                   {"value": "AVG", "label": "Average order"}], "value_set": "Metric"}},
+                        {"name": "note", "schema": {"type": "string", "multiline": true, "description": "a note"},
+                         "extras": {"gloodata": {"examples": []}}},
+                        {"name": "region", "required": true,
+                         "schema": {"type": "string", "enum": [{"value": "EMEA", "label": "Europe"}, {"value": "APAC"}]}}
+                    ],
+                    "display": {"prefix": "Revenue", "args": {"metric": {"prefix": "as"}, "region": {"prefix": "in"}}},
+                    "extras": {"gloodata": {"contextActions": [{"target": {"name": "Metric"}, "handler": "h"}]}}
+                }],
+                "extras": {"raycast": {"package": {"name": "sales", "commands": [{"name": "a"}], "tools": []}}}
+            })),
+        ),
+        (
+            "mcp-like: nested schemas with labels, a definition, and a tool named against Vertex's rules",
+            model(json!({
+                "title": "Issues",
+                "definitions": {"Label": {"type": "object", "properties": [
+                    {"name": "color", "schema": {"type": "string", "multiline": true}}]}},
+                "tools": [{
+                    "name": "issues/create", "description": "Create an issue",
+                    "parameters": [
+                        {"name": "labels", "schema": {"type": "array", "items": {"reference": "Label"}}},
+                        {"name": "priority", "schema": {"type": "integer",
+                         "enum": [{"value": 1, "label": "high"}, {"value": 2, "label": "low"}]}}
+                    ],
+                    "extras": {"mcp": {"annotations": {"title": "Create"}}}
+                }]
+            })),
+        ),
+    ]
+}
+
+#[test]
+fn bookkeeping_stays_out_of_what_a_model_reads() {
+    for (case, set) in foreign_models() {
+        for options in [Options::default(), yaml_options()] {
+            let (doc, written, _) = write_openapi(&set, &options);
+            let mut found = Vec::new();
+            keys(&doc, "", &mut found);
+            for (at, key, value) in &found {
+                assert!(!key.starts_with("x-toolport-"), "{case}: `{key}` at {at:?} in the OpenAPI output");
+                assert!(!(key == "nullable" && *value == json!(false)), "{case}: `nullable: false` at {at}");
+            }
+            // Kept for the same-format round trip, in the one top-level section.
+            assert!(doc["x-toolport"].is_object(), "{case}: no bookkeeping section");
+            let again = read_openapi(&written);
+            for field in ["value_sets", "instructions", "icon", "extras"] {
+                let (before, after) = (serde_json::to_value(&set).unwrap(), serde_json::to_value(&again).unwrap());
+                if field == "extras" {
+                    for (k, v) in before["extras"].as_object().into_iter().flatten() {
+                        assert_eq!(&after["extras"][k], v, "{case}: set extras `{k}` come back");
+                    }
+                } else {
+                    assert_eq!(after[field], before[field], "{case}: `{field}` comes back");
+                }
+            }
+            for (tool, back) in set.tools.iter().zip(&again.tools) {
+                assert_eq!(back.name, tool.name, "{case}");
+                assert_eq!(back.display, tool.display, "{case}");
+                assert_eq!(back.usage_notes, tool.usage_notes, "{case}");
+                for (p, q) in tool.parameters.iter().zip(&back.parameters) {
+                    assert_eq!(q.schema.enumeration, p.schema.enumeration, "{case}: {} labels", p.name);
+                    assert_eq!(q.schema.value_set, p.schema.value_set, "{case}: {}", p.name);
+                    assert_eq!(q.schema.multiline, p.schema.multiline, "{case}: {}", p.name);
+                }
+            }
+            let (rewritten, _) = expect_ok(OpenApi.write(&again, &options), case);
+            assert_eq!(written, rewritten, "{case}: writing what was read gives the same document");
+        }
+
+        let (_, spec, written, _) = write_vertex(&set);
+        let mut found = Vec::new();
+        keys(&spec, "", &mut found);
+        for (at, key, value) in &found {
+            assert!(!key.starts_with("x-toolport-"), "{case}: `{key}` at {at:?} in the Vertex spec");
+            assert!(!(key == "nullable" && *value == json!(false)), "{case}: `nullable: false` at {at}");
+        }
+        let again = read_vertex(&written);
+        let names = |s: &ToolSet| s.tools.iter().map(|t| t.name.clone()).collect::<Vec<_>>();
+        assert_eq!(names(&again), names(&set), "{case}: Vertex's renames come back from the section");
+        let (rewritten, _) = expect_ok(Vertex.write(&again, &Options::default()), case);
+        assert_eq!(written, rewritten, "{case}: writing what was read gives the same body");
+    }
+}
+
+#[test]
+fn nullable_false_stays_only_in_its_own_format() {
+    // OpenAI's spec says `nullable: false` on several properties.
+    let set = read_openapi(&load(&corpus("openapi/openai-2024-09-27/openapi.yaml")));
+    let count = |doc: &Value| {
+        let mut found = Vec::new();
+        keys(doc, "", &mut found);
+        found.iter().filter(|(_, k, v)| k == "nullable" && *v == json!(false)).count()
+    };
+    let (doc, _, _) = write_openapi(&set, &Options::default());
+    assert!(count(&doc) > 0, "the same format gets the document back");
+    let (_, spec, _, _) = write_vertex(&set);
+    assert_eq!(count(&spec), 0, "Vertex gets no `nullable: false`");
+}
+
+/// Schemas whose enum allows no value: written without it, with a `changed/schema` warning.
+#[test]
+fn no_empty_enum_is_written() {
+    let cases = [
+        ("an empty enum", json!({"type": "string", "enum": []})),
+        ("a value set without entries", json!({"type": "string", "value_set": "Country"})),
+        ("an empty enum inside items", json!({"type": "array", "items": {"type": "string", "enum": []}})),
+        (
+            "an empty enum in a property",
+            json!({"type": "object", "properties": [{"name": "c", "required": true, "schema": {"type": "string", "enum": []}}]}),
+        ),
+    ];
+    for (case, schema) in cases {
+        let set = model(json!({
+            "title": "T",
+            "value_sets": {"Country": {"name": "country", "handlers": {"search": "countries"}}},
+            "definitions": {"Held": schema.clone()},
+            "tools": [{"name": "t", "parameters": [{"name": "p", "required": true, "schema": schema}]}]
+        }));
+        let (doc, _, diagnostics) = write_openapi(&set, &Options::default());
+        let (_, spec, _, vertex_diagnostics) = write_vertex(&set);
+        for (target, output, diagnostics) in [("openapi", &doc, &diagnostics), ("vertex", &spec, &vertex_diagnostics)] {
+            let mut found = Vec::new();
+            keys(output, "", &mut found);
+            let empty: Vec<&String> = found
+                .iter()
+                .filter(|(_, k, v)| k == "enum" && v.as_array().is_some_and(Vec::is_empty))
+                .map(|(a, ..)| a)
+                .collect();
+            assert!(empty.is_empty(), "{case} -> {target}: empty enum at {empty:?}");
+            assert!(
+                diagnostics.iter().any(|d| d.code == "changed/schema" && d.message.contains("would allow no value")),
+                "{case} -> {target}: the change is reported"
+            );
+        }
+    }
+}
+
+/// An operation with only a summary: the tool's description is the summary; OpenAPI gets the
+/// summary alone back, a Vertex spec written from OpenAPI gets it as the description too.
+#[test]
+fn operations_with_only_a_summary_are_described_by_it() {
+    for (relative, at_least) in [
+        ("openapi/oai-examples/petstore.yaml", 3),
+        ("openapi/openai-2024-09-27/openapi.yaml", 94),
+        ("openapi/github/api.github.com.json", 116),
+    ] {
+        let bundle = load(&corpus(relative));
+        let (file, text) = bundle.entry_file().unwrap();
+        let source = parse(file, text);
+        let set = read_openapi(&bundle);
+        let mut from_summary = 0;
+        for (path, item) in source["paths"].as_object().unwrap() {
+            for method in METHODS {
+                let Some(op) = item.get(method) else { continue };
+                let tool = set
+                    .tools
+                    .iter()
+                    .find(|t| t.http.as_ref().is_some_and(|h| h.path == *path && h.method.eq_ignore_ascii_case(method)))
+                    .unwrap();
+                let text = |key: &str| op.get(key).and_then(Value::as_str).filter(|t| !t.trim().is_empty());
+                let expected = text("description").or(text("summary"));
+                assert_eq!(tool.description.as_deref(), expected, "{relative}: {method} {path}");
+                if text("description").is_none() && text("summary").is_some() {
+                    from_summary += 1;
+                }
+            }
+        }
+        assert!(from_summary >= at_least, "{relative}: {from_summary} operations described by their summary");
+        if relative.contains("petstore") {
+            let (doc, _, _) = write_openapi(&set, &Options::default());
+            assert_same_json(&source, &doc, "the OpenAPI output says `summary` only, as its source");
+            let (_, spec, _, _) = write_vertex(&set);
+            for item in spec["paths"].as_object().unwrap().values() {
+                for op in item.as_object().unwrap().values() {
+                    assert_eq!(op["description"], op["summary"], "the Vertex spec describes each operation");
+                }
+            }
+        }
+    }
+}
+
+/// Every placeholder of a path is declared by each of its operations (or the path item), in
+/// OpenAPI and in Vertex output, with the declaration a sibling operation makes.
+#[test]
+fn every_path_placeholder_is_declared() {
+    let small = "openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n  /users/{user_id}/items/{item}:\n    get:\n      operationId: get\n      parameters: [{name: user_id, in: path, required: true, description: The user, schema: {type: integer}}]\n      responses: {'200': {description: ok}}\n    post:\n      operationId: post\n      responses: {'200': {description: ok}}\n";
+    let inputs = [
+        ("small", Bundle::single("doc.yaml", small)),
+        ("openai", load(&corpus("openapi/openai-2024-09-27/openapi.yaml"))),
+    ];
+    for (case, bundle) in inputs {
+        let outcome = OpenApi.read(&bundle, &Options::default());
+        assert!(
+            outcome.diagnostics.iter().any(|d| d.code == "input/tolerated" && d.message.contains("placeholder")),
+            "{case}: the repair is reported"
+        );
+        let set = outcome.value.unwrap();
+        let (doc, _, _) = write_openapi(&set, &Options::default());
+        let (_, spec, _, _) = write_vertex(&set);
+        for (target, doc) in [("openapi", &doc), ("vertex", &spec)] {
+            for (path, item) in doc["paths"].as_object().unwrap() {
+                let declared = |list: &Value, name: &str| {
+                    list.as_array().into_iter().flatten().any(|p| {
+                        let p = match p.get("$ref").and_then(Value::as_str) {
+                            Some(r) => doc.pointer(&r[1..]).unwrap(),
+                            None => p,
+                        };
+                        p["name"] == name && p["in"] == "path"
+                    })
+                };
+                for method in METHODS {
+                    let Some(op) = item.get(method) else { continue };
+                    for name in path.split('{').skip(1).filter_map(|r| r.split_once('}')).map(|(n, _)| n) {
+                        assert!(
+                            declared(&item["parameters"], name) || declared(&op["parameters"], name),
+                            "{case} -> {target}: {method} {path} does not declare `{name}`"
+                        );
+                    }
+                }
+            }
+        }
+        if case == "small" {
+            let post = set.tool("post").unwrap();
+            let user = post.parameter("user_id").unwrap();
+            assert_eq!(user.schema.description.as_deref(), Some("The user"), "the sibling's declaration");
+            assert!(post.parameter("item").unwrap().required, "a required string otherwise");
+        }
+    }
+}
+
+#[test]
+fn duplicate_enum_values_are_written_once() {
+    let doc = "openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n      operationId: a\n      parameters: [{name: m, in: query, schema: {type: string, enum: [x, y, x]}}]\n      responses: {'200': {description: ok}}\n";
+    let set = read_openapi(&Bundle::single("doc.yaml", doc));
+    let (written, _, _) = write_openapi(&set, &Options::default());
+    assert_eq!(written["paths"]["/a"]["get"]["parameters"][0]["schema"]["enum"], json!(["x", "y"]));
+}
+
+/// Vertex `authConfig`s without what an OpenAPI scheme needs (OAuth `flows`, OpenID Connect's
+/// URL) are written as the bearer token the caller sends, and read back as what they were.
+#[test]
+fn auth_openapi_cannot_state_is_a_bearer_token_that_comes_back() {
+    let bodies = [
+        "vertex/code_interpreter/import_request.docs.json",
+        "vertex/code_interpreter/sdk_hub_entry.json",
+        "vertex/hello_extension/sunholo_import_config.json",
+    ];
+    for relative in bodies {
+        let set = read_vertex(&load_with_siblings(&corpus(relative)));
+        let (doc, written, _) = write_openapi(&set, &Options::default());
+        for (id, scheme) in doc["components"]["securitySchemes"].as_object().into_iter().flatten() {
+            let kind = scheme["type"].as_str().unwrap();
+            assert!(kind != "oauth2" || scheme.get("flows").is_some(), "{relative}: {id} is oauth2 without flows");
+            assert!(kind != "openIdConnect" || scheme.get("openIdConnectUrl").is_some(), "{relative}: {id}");
+        }
+        let again = read_openapi(&written);
+        let kinds = |s: &ToolSet| s.auth.iter().map(|a| a.kind).collect::<Vec<_>>();
+        assert_eq!(kinds(&again), kinds(&set), "{relative}: the auth kinds come back");
+    }
+    let oidc = model(json!({"title": "T", "auth": [{"kind": "oidc", "id": "o"}], "tools": [{"name": "t"}]}));
+    let (doc, written, diagnostics) = write_openapi(&oidc, &Options::default());
+    assert_eq!(doc["components"]["securitySchemes"]["o"], json!({"type": "http", "scheme": "bearer"}));
+    assert!(diagnostics.iter().any(|d| d.code == "changed/value" && d.path == "/auth/0/kind"));
+    assert_eq!(read_openapi(&written).auth, oidc.auth);
+}
+
+#[test]
+fn a_server_url_read_as_a_yaml_list_is_written_as_text() {
+    let inputs = [
+        ("openapi", "vertex/hello_extension/hello.yaml"),
+        ("vertex", "vertex/hello_extension/import_request.docs.json"),
+        ("vertex", "vertex/hello_extension/import_request.canonical.json"),
+    ];
+    for (from, relative) in inputs {
+        let bundle = load_with_siblings(&corpus(relative));
+        let set = if from == "openapi" { read_openapi(&bundle) } else { read_vertex(&bundle) };
+        let (doc, _, _) = write_openapi(&set, &Options::default());
+        assert_eq!(doc["servers"][0]["url"], "[API_SERVICE_URL]", "{relative} -> openapi");
+        let (_, spec, _, _) = write_vertex(&set);
+        assert_eq!(spec["servers"][0]["url"], "[API_SERVICE_URL]", "{relative} -> vertex");
+    }
+}
+
+/// Scalars a YAML 1.1 reader (PyYAML, which the validators use) would read as something other
+/// than text are quoted in every YAML output: the OpenAPI file and Vertex's inline spec.
+#[test]
+fn yaml_output_reads_the_same_under_yaml_1_1() {
+    let retyped =
+        ["NO", "no", "Yes", "on", "OFF", "y", "n", "~", "null", "2020-08-27", "1_000", "0x1F", "012", "1:20", ".inf"];
+    let set = model(json!({
+        "title": "T", "version": "2020-08-27",
+        "tools": [{"name": "t", "parameters": [{"name": "country", "required": true,
+            "schema": {"type": "string", "enum": retyped.iter().map(|v| json!({"value": v})).collect::<Vec<_>>()}}]}]
+    }));
+    let (_, written, _) = write_openapi(&set, &yaml_options());
+    let openapi_text = written.files.values().next().unwrap().clone();
+    let (body, _, _, _) = write_vertex(&set);
+    let spec_text = body["manifest"]["apiSpec"]["openApiYaml"].as_str().unwrap().to_owned();
+    for (target, text) in [("openapi", &openapi_text), ("vertex", &spec_text)] {
+        for value in retyped {
+            let quoted = text.contains(&format!("\"{value}\"")) || text.contains(&format!("'{value}'"));
+            assert!(quoted, "{target}: `{value}` is not quoted:\n{text}");
+        }
+    }
+    // Stripe's version date and country codes (`NO`), through the whole document.
+    let stripe = read_openapi(&load(&corpus("openapi/stripe/spec3.json")));
+    let (_, written, _) = write_openapi(&stripe, &yaml_options());
+    let text = written.files.values().next().unwrap();
+    assert!(text.contains("version: '2020-08-27'"), "info.version is quoted");
+    assert!(text.contains("- 'NO'"), "Norway's code is quoted");
+}
+
+/// Vertex bodies carry every field the platform requires, whatever the model lacks.
+#[test]
+fn vertex_bodies_have_what_the_platform_requires() {
+    // Snake_case sources (the SDK's hub entry, a manifest file) are written camelCase.
+    for relative in ["vertex/code_interpreter/sdk_hub_entry.json", "vertex/google_maps_places/manifest.json"] {
+        let (body, _, _, _) = write_vertex(&read_vertex(&load_with_siblings(&corpus(relative))));
+        assert!(body["displayName"].as_str().is_some_and(|d| !d.is_empty()), "{relative}: displayName");
+        assert!(body["manifest"]["apiSpec"]["openApiYaml"].is_string(), "{relative}: manifest.apiSpec");
+        assert!(body.get("display_name").is_none(), "{relative}");
+    }
+    // manifest.description: instructions, else the description, else the title; never blank.
+    let descriptions = [
+        (json!({"instructions": "", "description": "Manage tasks"}), "Manage tasks"),
+        (json!({"instructions": "  ", "title": "Swagger Petstore"}), "Swagger Petstore"),
+        (json!({"title": "Swagger Petstore"}), "Swagger Petstore"),
+        (json!({"instructions": "Use it well", "description": "d"}), "Use it well"),
+    ];
+    for (fields, expected) in descriptions {
+        let mut value = json!({"tools": [{"name": "t"}]});
+        value.as_object_mut().unwrap().extend(fields.as_object().unwrap().clone());
+        let (body, _, _, _) = write_vertex(&model(value));
+        assert_eq!(body["manifest"]["description"], expected, "{fields}");
+    }
+    // createTime/updateTime are protobuf timestamps: RFC 3339, or left out with a diagnostic.
+    let times = [
+        ("2023-11-02", Some("2023-11-02T00:00:00Z"), "changed/value"),
+        ("2023-11", None, "loss/field"),
+        ("2023-11-02T10:00:00.5+01:00", Some("2023-11-02T10:00:00.5+01:00"), ""),
+        ("yesterday", None, "loss/field"),
+    ];
+    for (time, expected, code) in times {
+        let set = model(json!({"title": "T", "timestamps": {"updated": time}, "tools": [{"name": "t"}]}));
+        let (body, _, _, diagnostics) = write_vertex(&set);
+        assert_eq!(body["updateTime"].as_str(), expected, "{time}");
+        if !code.is_empty() {
+            assert!(diagnostics.iter().any(|d| d.code == code && d.path == "/timestamps/updated"), "{time}");
+        }
+    }
+    // Tool-use examples name an operation of the spec and have a query and a display name.
+    let set = model(json!({
+        "title": "T",
+        "tools": [{"name": "known"}],
+        "examples": [
+            {"prompt": "use it", "expected": [{"calls_tool": {"tool": "known"}}]},
+            {"prompt": "other", "expected": [{"calls_tool": {"tool": "not_listed"}}]},
+            {"prompt": "", "name": "arguments only", "expected": [{"calls_tool": {"tool": "known"}}]},
+            {"prompt": "named blank", "name": "", "expected": [{"calls_tool": {"tool": "known"}}]}
+        ]
+    }));
+    let (body, _, _, diagnostics) = write_vertex(&set);
+    let examples = body["toolUseExamples"].as_array().unwrap();
+    let queries: Vec<&str> = examples.iter().map(|e| e["query"].as_str().unwrap()).collect();
+    assert_eq!(queries, ["use it", "named blank"]);
+    assert_eq!(examples[1]["displayName"], "named blank");
+    let lost: Vec<&str> = diagnostics.iter().filter(|d| d.code == "loss/examples").map(|d| d.path.as_str()).collect();
+    assert_eq!(lost, ["/examples/1/expected", "/examples/2/prompt"]);
+    // No example left: no `toolUseExamples`.
+    let set = model(json!({"title": "T", "tools": [{"name": "a"}],
+        "examples": [{"prompt": "x", "expected": [{"calls_tool": {"tool": "b"}}]}]}));
+    assert!(write_vertex(&set).0.get("toolUseExamples").is_none());
+}
