@@ -1,12 +1,28 @@
-"""Raycast: the manifest rules of Raycast's extension schema for an extension folder (the
-TypeScript is checked with tsc by plugins/raycast's own test)."""
+"""Raycast: the manifest rules of Raycast's extension schema for an extension folder, and the
+icon rule of `ray lint` (a 512x512 PNG in assets/). The TypeScript is checked by
+plugins/raycast's own tests: tsc, Raycast's tool-schema extraction and `ray build`."""
 
 import json
 import os
 import re
+import struct
 
 NAME = re.compile(r"^[a-z0-9-~][a-z0-9-._~]*$")
 REQUIRED = ("name", "title", "description", "icon", "author", "license", "categories", "commands")
+
+
+def png_error(file):
+    """Why `ray lint` refuses an icon file, or None (its checks: PNG signature, IHDR, 512x512)."""
+    with open(file, "rb") as f:
+        head = f.read(33)
+    if not head.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "is not a PNG file"
+    if head[12:16] != b"IHDR":
+        return "has no readable PNG dimensions"
+    width, height = struct.unpack(">II", head[16:24])
+    if (width, height) != (512, 512):
+        return f"is {width}x{height} pixels; Raycast requires 512x512"
+    return None
 
 
 def validate(path):
@@ -21,6 +37,8 @@ def validate(path):
     icon = manifest.get("icon")
     if icon and not os.path.exists(os.path.join(path, "assets", icon)):
         errors.append(f"package.json: icon {icon} names a file that is not in assets/")
+    elif icon and png_error(os.path.join(path, "assets", icon)):
+        errors.append(f"package.json: icon assets/{icon} {png_error(os.path.join(path, 'assets', icon))}")
     for key in ("commands", "tools"):
         for i, entry in enumerate(manifest.get(key) or []):
             for field in ("name", "title", "description"):

@@ -10,13 +10,17 @@ use serde_json::{Map, Value, json};
 use toolport_plugin::loss::{Carried, uncarried};
 use toolport_plugin::names::{NameMap, NameRules, sanitize};
 use toolport_plugin::source::child;
-use toolport_plugin::{
-    AdditionalProperties, Bundle, Diagnostic, Icon, Options, Outcome, ParamLocation, Schema, SchemaType, Tool, ToolSet,
-    Version, codes,
-};
+use toolport_plugin::{Bundle, Diagnostic, Icon, Options, Outcome, ToolSet, Version, codes};
 
 use crate::read::{TOOL_KEYS, is_safe_name};
 use crate::{FORMAT_ID, evals};
+
+mod code;
+mod http;
+mod types;
+
+pub use code::GENERATED_STUB;
+pub use http::{HELPER, HELPER_PATH};
 
 const CARRIED: Carried = Carried {
     tool_set: &[
@@ -103,16 +107,54 @@ pub fn write(model: &ToolSet, options: &Options) -> Outcome<Bundle> {
     } else {
         Some(manifest(model, &id, tools, ai_in_package, &set_extras, from_raycast, &mut diagnostics))
     };
-    if let Some(package) = package {
-        bundle.insert("package.json", pretty(&package));
+    if let Some(package) = &package {
+        bundle.insert("package.json", pretty(package));
     }
     bundle.insert("tsconfig.json", pretty(&tsconfig()));
+    let mut requests = false;
     for (index, tool) in model.tools.iter().enumerate() {
         let path = format!("src/tools/{}.ts", file_names[index]);
-        let text = tool_source(model, index, tool, &mut diagnostics);
+        let (text, request) = code::tool_source(model, index, tool, &mut diagnostics);
+        requests |= request;
         bundle.insert(path, text);
     }
+    if requests {
+        bundle.insert(http::HELPER_PATH, http::HELPER);
+    }
+    if let Some(package) = &package {
+        command_sources(package, from_raycast, &id, &file_names, &mut bundle, &mut diagnostics);
+    }
     Outcome::ok(bundle, diagnostics)
+}
+
+/// The name of the command a fresh extension gets (Raycast requires at least one).
+const AI_COMMAND: &str = "ai-tools";
+
+/// A source file for every command the manifest names: the generated command of a fresh
+/// extension, or a stub for a command whose source the model does not carry.
+fn command_sources(
+    package: &Value,
+    from_raycast: bool,
+    id: &str,
+    tool_names: &[String],
+    bundle: &mut Bundle,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let commands = package.get("commands").and_then(Value::as_array).into_iter().flatten();
+    for (index, command) in commands.enumerate() {
+        let Some(name) = command.get("name").and_then(Value::as_str).filter(|n| is_safe_name(n)) else { continue };
+        let path = format!("src/{name}.ts");
+        if !from_raycast && name == AI_COMMAND {
+            bundle.insert(path, code::ai_command(id, tool_names));
+            continue;
+        }
+        diagnostics.push(Diagnostic::warning(
+            code::GENERATED_STUB,
+            format!("/extras/{FORMAT_ID}/manifest/commands/{index}"),
+            format!("command `{name}` is written as a stub that throws \"not implemented\": its source is not part of the model"),
+        ));
+        bundle.insert(path, code::command_stub(name));
+    }
 }
 
 pub fn pretty(value: &Value) -> String {
@@ -279,7 +321,9 @@ fn tool_entries(
         let tool_extras = tool.extras.get(FORMAT_ID).and_then(Value::as_object);
         let mut entry = Map::new();
         entry.insert("name".into(), Value::from(file_names[index].as_str()));
-        match &tool.title {
+        // An empty title or description is none (Raycast requires both) unless the source is Raycast's.
+        let given = |text: &Option<String>| text.clone().filter(|t| from_raycast || !t.trim().is_empty());
+        match &given(&tool.title) {
             Some(title) => {
                 entry.insert("title".into(), Value::from(title.as_str()));
             }
@@ -295,7 +339,7 @@ fn tool_entries(
             None => {}
         }
         let description_in_code = tool_extras.is_some_and(|e| e.get("description_in_code") == Some(&Value::Bool(true)));
-        match &tool.description {
+        match &given(&tool.description) {
             Some(description) if !description_in_code => {
                 entry.insert("description".into(), Value::from(description.as_str()));
             }
@@ -441,10 +485,10 @@ fn manifest(
     out.insert("title".into(), title);
     out.insert("description".into(), description);
     let icon = mapped.shift_remove("icon").unwrap_or_else(|| {
-        diagnostics.push(Diagnostic::info(
+        diagnostics.push(Diagnostic::warning(
             codes::GENERATED,
             "/icon",
-            "icon `extension-icon.png` is named; add the image to assets/",
+            "icon `extension-icon.png` is named but not written (outputs hold text files only): add a 512x512 PNG as assets/extension-icon.png before `ray lint` or publishing",
         ));
         Value::from("extension-icon.png")
     });
@@ -463,7 +507,20 @@ fn manifest(
     if let Some(version) = mapped.shift_remove("version") {
         out.insert("version".into(), version);
     }
-    out.insert("commands".into(), json!([]));
+    diagnostics.push(Diagnostic::info(
+        codes::GENERATED,
+        "/tools",
+        format!("command `{AI_COMMAND}` (src/{AI_COMMAND}.ts) is written: Raycast requires a command; it says to use the tools from Raycast AI"),
+    ));
+    out.insert(
+        "commands".into(),
+        json!([{
+            "name": AI_COMMAND,
+            "title": "AI Tools",
+            "description": format!("How to use {} from Raycast AI", out["title"].as_str().unwrap_or(id)),
+            "mode": "no-view"
+        }]),
+    );
     out.insert("tools".into(), mapped.shift_remove("tools").unwrap_or_else(|| json!([])));
     if let Some(ai) = mapped.shift_remove("ai") {
         out.insert("ai".into(), ai);
@@ -495,454 +552,4 @@ fn tsconfig() -> Value {
             "types": ["node"]
         }
     })
-}
-
-// ----- TypeScript -----
-
-fn is_identifier(name: &str) -> bool {
-    let mut chars = name.chars();
-    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
-}
-
-fn property_key(name: &str) -> String {
-    if is_identifier(name) { name.to_owned() } else { json_string(name) }
-}
-
-fn accessor(name: &str) -> String {
-    if is_identifier(name) { format!("input.{name}") } else { format!("input[{}]", json_string(name)) }
-}
-
-fn json_string(text: &str) -> String {
-    // JSON string escapes are valid in TypeScript string literals, except U+2028/2029 in old engines.
-    serde_json::to_string(text).unwrap_or_default().replace('\u{2028}', "\\u2028").replace('\u{2029}', "\\u2029")
-}
-
-/// A JSDoc block at `indent` from a description, a default and examples; `None` when all are empty.
-fn jsdoc(description: Option<&str>, default: Option<&Value>, examples: &[Value], indent: &str) -> Option<String> {
-    let mut lines: Vec<String> = Vec::new();
-    if let Some(description) = description.filter(|d| !d.trim().is_empty()) {
-        lines.extend(description.replace("*/", "*\\/").lines().map(str::to_owned));
-    }
-    let mut tags = Vec::new();
-    if let Some(default) = default {
-        tags.push(format!("@default {}", serde_json::to_string(default).unwrap_or_default()));
-    }
-    for example in examples {
-        let text = match example {
-            Value::String(s) => s.clone(),
-            other => serde_json::to_string(other).unwrap_or_default(),
-        };
-        tags.push(format!("@example {}", text.replace("*/", "*\\/")));
-    }
-    if !tags.is_empty() {
-        if !lines.is_empty() {
-            lines.push(String::new());
-        }
-        for tag in tags {
-            lines.extend(tag.lines().map(str::to_owned));
-        }
-    }
-    if lines.is_empty() {
-        return None;
-    }
-    if lines.len() == 1 {
-        return Some(format!("{indent}/** {} */\n", lines[0]));
-    }
-    let mut out = format!("{indent}/**\n");
-    for line in lines {
-        if line.is_empty() {
-            out.push_str(&format!("{indent} *\n"));
-        } else {
-            out.push_str(&format!("{indent} * {line}\n"));
-        }
-    }
-    out.push_str(&format!("{indent} */\n"));
-    Some(out)
-}
-
-struct TypeWriter<'m> {
-    model: &'m ToolSet,
-    diagnostics: &'m mut Vec<Diagnostic>,
-}
-
-impl TypeWriter<'_> {
-    fn members(&mut self, properties: &[(String, bool, &Schema, String)], indent: &str) -> String {
-        let mut out = String::new();
-        for (name, required, schema, path) in properties {
-            if let Some(doc) = jsdoc(schema.description.as_deref(), schema.default.as_ref(), &schema.examples, indent) {
-                out.push_str(&doc);
-            }
-            let optional = if *required { "" } else { "?" };
-            let ty = self.type_of(schema, indent, path);
-            out.push_str(&format!("{indent}{}{optional}: {ty};\n", property_key(name)));
-        }
-        out
-    }
-
-    fn type_of(&mut self, schema: &Schema, indent: &str, path: &str) -> String {
-        let mut ty = self.base_type(schema, indent, path);
-        if schema.nullable && ty != "null" && ty != "unknown" {
-            ty.push_str(" | null");
-        }
-        ty
-    }
-
-    fn base_type(&mut self, schema: &Schema, indent: &str, path: &str) -> String {
-        let values: Option<Vec<Value>> =
-            schema.enumeration.as_ref().map(|e| e.iter().map(|v| v.value.clone())).map(Iterator::collect).or_else(
-                || {
-                    let set = self.model.value_sets.get(schema.value_set.as_ref()?)?;
-                    Some(set.entries.iter().map(|e| e.value.clone()).collect())
-                },
-            );
-        let labels = schema.enumeration.iter().flatten().any(|v| v.label.is_some())
-            || schema
-                .value_set
-                .as_ref()
-                .and_then(|id| self.model.value_sets.get(id))
-                .is_some_and(|s| s.entries.iter().any(|e| e.label.is_some()));
-        if labels {
-            self.diagnostics.push(Diagnostic::loss(
-                codes::LOSS_SCHEMA,
-                child(path, "enum"),
-                "TypeScript literal unions have no labels; the enum labels are left out",
-            ));
-        }
-        if let Some(values) = values.filter(|v| !v.is_empty()) {
-            let literals: Vec<String> = values
-                .iter()
-                .filter_map(|v| match v {
-                    Value::String(s) => Some(json_string(s)),
-                    Value::Number(_) | Value::Bool(_) | Value::Null => Some(v.to_string()),
-                    _ => None,
-                })
-                .collect();
-            if literals.len() < values.len() {
-                self.diagnostics.push(Diagnostic::loss(
-                    codes::LOSS_SCHEMA,
-                    child(path, "enum"),
-                    "object and array enum values have no TypeScript literal type; they are left out",
-                ));
-            }
-            if !literals.is_empty() {
-                return literals.join(" | ");
-            }
-        }
-        if !schema.any_of.is_empty() {
-            let parts: Vec<String> = schema
-                .any_of
-                .iter()
-                .enumerate()
-                .map(|(i, s)| self.type_of(s, indent, &child(&child(path, "any_of"), i.to_string())))
-                .collect();
-            return parts.join(" | ");
-        }
-        match schema.kind {
-            Some(SchemaType::String) => "string".into(),
-            Some(SchemaType::Number) => "number".into(),
-            Some(SchemaType::Integer) => {
-                self.diagnostics.push(Diagnostic::info(
-                    codes::CHANGED_SCHEMA,
-                    child(path, "type"),
-                    "TypeScript has no integer type; written as `number`",
-                ));
-                "number".into()
-            }
-            Some(SchemaType::Boolean) => "boolean".into(),
-            Some(SchemaType::Null) => "null".into(),
-            Some(SchemaType::Array) => {
-                let item = match &schema.items {
-                    Some(items) => self.type_of(items, indent, &child(path, "items")),
-                    None => "unknown".into(),
-                };
-                if is_identifier(&item) { format!("{item}[]") } else { format!("Array<{item}>") }
-            }
-            Some(SchemaType::Object) => {
-                if !schema.properties.is_empty() {
-                    if matches!(schema.additional_properties, Some(AdditionalProperties::Schema(_))) {
-                        self.diagnostics.push(Diagnostic::loss(codes::LOSS_SCHEMA, child(path, "additional_properties"), "an object with both properties and additional properties is written with its properties only"));
-                    }
-                    let inner = format!("{indent}  ");
-                    let properties: Vec<(String, bool, &Schema, String)> = schema
-                        .properties
-                        .iter()
-                        .enumerate()
-                        .map(|(i, p)| {
-                            (
-                                p.name.clone(),
-                                p.required,
-                                &p.schema,
-                                child(&child(&child(path, "properties"), i.to_string()), "schema"),
-                            )
-                        })
-                        .collect();
-                    let members = self.members(&properties, &inner);
-                    return format!("{{\n{members}{indent}}}");
-                }
-                match &schema.additional_properties {
-                    Some(AdditionalProperties::Schema(values)) => {
-                        format!(
-                            "Record<string, {}>",
-                            self.type_of(values, indent, &child(path, "additional_properties"))
-                        )
-                    }
-                    Some(AdditionalProperties::Allowed(false)) => {
-                        self.diagnostics.push(Diagnostic::loss(
-                            codes::LOSS_SCHEMA,
-                            child(path, "additional_properties"),
-                            "a closed empty object is written as `Record<string, unknown>`",
-                        ));
-                        "Record<string, unknown>".into()
-                    }
-                    _ => "Record<string, unknown>".into(),
-                }
-            }
-            None => "unknown".into(),
-        }
-    }
-}
-
-fn tool_source(model: &ToolSet, index: usize, tool: &Tool, diagnostics: &mut Vec<Diagnostic>) -> String {
-    let path = child("/tools", index.to_string());
-    let mut out = String::new();
-    let style = tool.confirmation.as_ref().and_then(|c| c.style.as_deref());
-    let wants_destructive = tool.hints.destructive == Some(true);
-    let confirmation = tool.confirmation.clone().or_else(|| {
-        wants_destructive.then(|| {
-            diagnostics.push(Diagnostic::info(
-                codes::GENERATED,
-                child(&path, "confirmation"),
-                "the tool is destructive: a confirmation with the destructive style is written",
-            ));
-            toolport_plugin::Confirmation { style: Some("destructive".into()), ..Default::default() }
-        })
-    });
-    let style_code = match style.or(confirmation.as_ref().and_then(|c| c.style.as_deref())) {
-        Some("destructive") => Some("Action.Style.Destructive"),
-        Some("regular") => Some("Action.Style.Regular"),
-        Some(other) => {
-            diagnostics.push(Diagnostic::loss(
-                codes::LOSS_CONFIRMATION,
-                child(&child(&path, "confirmation"), "style"),
-                format!("Raycast confirmation styles are destructive and regular; `{other}` is left out"),
-            ));
-            None
-        }
-        None => None,
-    };
-    let hints = &tool.hints;
-    for (key, value) in
-        [("read_only", hints.read_only), ("idempotent", hints.idempotent), ("open_world", hints.open_world)]
-    {
-        if value.is_some() {
-            diagnostics.push(Diagnostic::loss(
-                codes::LOSS_CONFIRMATION,
-                child(&child(&path, "hints"), key),
-                format!("Raycast has no `{key}` hint; it is left out"),
-            ));
-        }
-    }
-    if hints.destructive == Some(false) {
-        diagnostics.push(Diagnostic::loss(
-            codes::LOSS_CONFIRMATION,
-            child(&child(&path, "hints"), "destructive"),
-            "Raycast cannot say a tool is not destructive; the hint is left out",
-        ));
-    }
-    if let Some(confirmation) = &confirmation {
-        let mut imports = vec!["Tool"];
-        if style_code.is_some() {
-            imports.insert(0, "Action");
-        }
-        out.push_str(&format!("import {{ {} }} from \"@raycast/api\";\n\n", imports.join(", ")));
-        let _ = confirmation;
-    }
-    let has_input = !tool.parameters.is_empty();
-    if has_input {
-        let properties: Vec<(String, bool, &Schema, String)> = tool
-            .parameters
-            .iter()
-            .enumerate()
-            .map(|(i, p)| {
-                (
-                    p.name.clone(),
-                    p.required,
-                    &p.schema,
-                    child(&child(&child(&path, "parameters"), i.to_string()), "schema"),
-                )
-            })
-            .collect();
-        let mut writer = TypeWriter { model, diagnostics };
-        let members = writer.members(&properties, "  ");
-        out.push_str(&format!("type Input = {{\n{members}}};\n\n"));
-    }
-    if let Some(confirmation) = &confirmation {
-        let input_type = if has_input { "Input" } else { "void" };
-        out.push_str(&format!("export const confirmation: Tool.Confirmation<{input_type}> = async () => {{\n"));
-        let mut fields = Vec::new();
-        if let Some(style) = style_code {
-            fields.push(format!("    style: {style},\n"));
-        }
-        if let Some(message) = &confirmation.message {
-            fields.push(format!("    message: {},\n", json_string(message)));
-        }
-        if !confirmation.info.is_empty() {
-            let mut rows = String::from("    info: [\n");
-            for row in &confirmation.info {
-                match &row.value {
-                    Some(value) => rows.push_str(&format!(
-                        "      {{ name: {}, value: {} }},\n",
-                        json_string(&row.name),
-                        json_string(value)
-                    )),
-                    None => rows.push_str(&format!("      {{ name: {} }},\n", json_string(&row.name))),
-                }
-            }
-            rows.push_str("    ],\n");
-            fields.push(rows);
-        }
-        if fields.is_empty() {
-            // An empty object still asks; the source's message was computed, not a literal.
-            out.push_str("  return {};\n};\n\n");
-        } else {
-            out.push_str(&format!("  return {{\n{}  }};\n}};\n\n", fields.concat()));
-        }
-    }
-    if let Some(doc) = jsdoc(tool.description.as_deref(), None, &[], "") {
-        out.push_str(&doc);
-    }
-    let parameter = if has_input { "input: Input" } else { "" };
-    out.push_str(&format!("export default async function tool({parameter}) {{\n"));
-    out.push_str(&tool_body(model, tool, &path, diagnostics));
-    out.push_str("}\n");
-    out
-}
-
-fn tool_body(model: &ToolSet, tool: &Tool, path: &str, diagnostics: &mut Vec<Diagnostic>) -> String {
-    let not_implemented = format!("  throw new Error({});\n", json_string(&format!("not implemented: {}", tool.name)));
-    let Some(http) = &tool.http else { return not_implemented };
-    let server = http.servers.first().or(model.servers.first());
-    let Some(server) = server else {
-        diagnostics.push(Diagnostic::loss(
-            codes::LOSS_HTTP,
-            child(path, "http"),
-            "the tool has an HTTP binding but no server URL; its body throws \"not implemented\"",
-        ));
-        return not_implemented;
-    };
-    if !server.variables.is_empty() {
-        diagnostics.push(Diagnostic::loss(
-            codes::LOSS_HTTP,
-            "/servers",
-            "server variables are not substituted; the URL is used as written",
-        ));
-    }
-    if http.servers.len() + model.servers.len() > 1 {
-        diagnostics.push(Diagnostic::info(
-            codes::CHANGED_VALUE,
-            "/servers",
-            format!("the generated fetch uses the first server, {}", server.url),
-        ));
-    }
-    let method = http.method.to_ascii_uppercase();
-    let has_body = matches!(method.as_str(), "POST" | "PUT" | "PATCH" | "DELETE");
-    let placeholders: HashSet<String> =
-        http.path.split('{').skip(1).filter_map(|s| s.split_once('}').map(|(name, _)| name.to_owned())).collect();
-    let location = |p: &toolport_plugin::Parameter| {
-        p.location.unwrap_or(if placeholders.contains(&p.name) {
-            ParamLocation::Path
-        } else if has_body {
-            ParamLocation::Body
-        } else {
-            ParamLocation::Query
-        })
-    };
-    // The path, with each `{name}` replaced by the encoded argument.
-    let mut url = String::new();
-    let mut rest = http.path.as_str();
-    while let Some(open) = rest.find('{') {
-        let Some(close) = rest[open..].find('}') else { break };
-        url.push_str(&template_text(&rest[..open]));
-        let name = &rest[open + 1..open + close];
-        url.push_str(&format!("${{encodeURIComponent(String({}))}}", accessor(name)));
-        rest = &rest[open + close + 1..];
-    }
-    url.push_str(&template_text(rest));
-    let base = server.url.trim_end_matches('/');
-    let mut out = format!("  const url = new URL(`${{{}}}{url}`);\n", "BASE_URL");
-    out = format!("  const BASE_URL = {};\n{out}", json_string(base));
-    out.push_str("  const headers: Record<string, string> = { Accept: \"application/json\" };\n");
-    let mut cookies = Vec::new();
-    let mut body = Vec::new();
-    for parameter in &tool.parameters {
-        let value = accessor(&parameter.name);
-        let is_array = parameter.schema.kind == Some(SchemaType::Array);
-        match location(parameter) {
-            ParamLocation::Path => {}
-            ParamLocation::Query if is_array => out.push_str(&format!(
-                "  for (const item of {value} ?? []) url.searchParams.append({}, String(item));\n",
-                json_string(&parameter.name)
-            )),
-            ParamLocation::Query => out.push_str(&format!(
-                "  if ({value} !== undefined) url.searchParams.set({}, String({value}));\n",
-                json_string(&parameter.name)
-            )),
-            ParamLocation::Header => out.push_str(&format!(
-                "  if ({value} !== undefined) headers[{}] = String({value});\n",
-                json_string(&parameter.name)
-            )),
-            ParamLocation::Cookie => cookies.push((parameter.name.clone(), value)),
-            ParamLocation::Body => body.push((parameter.name.clone(), value)),
-        }
-    }
-    if !cookies.is_empty() {
-        out.push_str("  const cookies: string[] = [];\n");
-        for (name, value) in &cookies {
-            out.push_str(&format!(
-                "  if ({value} !== undefined) cookies.push(`{}=${{encodeURIComponent(String({value}))}}`);\n",
-                template_text(name)
-            ));
-        }
-        out.push_str("  if (cookies.length > 0) headers.Cookie = cookies.join(\"; \");\n");
-    }
-    let mut init = format!("method: {}, headers", json_string(&method));
-    if let Some(whole) = &http.body_parameter {
-        out.push_str("  headers[\"Content-Type\"] = \"application/json\";\n");
-        init.push_str(&format!(", body: JSON.stringify({})", accessor(whole)));
-    } else if !body.is_empty() {
-        if let Some(content_type) = &http.body_content_type
-            && !content_type.contains("json")
-        {
-            diagnostics.push(Diagnostic::loss(
-                codes::LOSS_HTTP,
-                child(&child(path, "http"), "body_content_type"),
-                format!("the generated fetch sends JSON, not {content_type}"),
-            ));
-        }
-        out.push_str("  headers[\"Content-Type\"] = \"application/json\";\n");
-        let fields: Vec<String> = body.iter().map(|(name, value)| format!("{}: {value}", property_key(name))).collect();
-        init.push_str(&format!(", body: JSON.stringify({{ {} }})", fields.join(", ")));
-    }
-    if !model.auth.is_empty() {
-        diagnostics.push(Diagnostic::info(
-            codes::GENERATED,
-            child(path, "http"),
-            "the generated fetch sends no credentials; add them (for example from a Raycast preference)",
-        ));
-    }
-    out.push_str(&format!("  const response = await fetch(url, {{ {init} }});\n"));
-    out.push_str(&format!(
-        "  if (!response.ok) {{\n    throw new Error(`{} {} failed: ${{response.status}} ${{response.statusText}}`);\n  }}\n",
-        method,
-        template_text(&http.path)
-    ));
-    out.push_str("  const type = response.headers.get(\"content-type\") ?? \"\";\n");
-    out.push_str("  return type.includes(\"json\") ? await response.json() : await response.text();\n");
-    out
-}
-
-/// Text safe inside a template literal.
-fn template_text(text: &str) -> String {
-    text.replace('\\', "\\\\").replace('`', "\\`").replace("${", "\\${")
 }

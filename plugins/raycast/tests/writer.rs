@@ -4,8 +4,8 @@
 mod common;
 
 use insta::assert_snapshot;
-use toolport_plugin::{Format, Options};
 use toolport_format_raycast::Raycast;
+use toolport_plugin::{Format, Options};
 use toolport_testkit::{codes, render};
 
 #[test]
@@ -25,6 +25,8 @@ fn no_path_leaves_the_output_directory() {
         paths,
         [
             "package.json",
+            "src/ai-tools.ts",
+            "src/lib/http.ts",
             "src/tools/delete-pet.ts",
             "src/tools/summarize-text.ts",
             "src/tools/update-pet.ts",
@@ -53,4 +55,56 @@ fn written_http_model_reads_back_with_its_parameters() {
     assert_eq!(delete.confirmation.as_ref().and_then(|c| c.style.as_deref()), Some("destructive"));
     assert_eq!(delete.hints.destructive, Some(true));
     assert!(model.examples[0].prompt.starts_with("@pet-store "), "{}", model.examples[0].prompt);
+}
+
+/// Each schema becomes a type Raycast's tool-schema generator reads (checked for real by
+/// tsc_check.rs), with the diagnostic that says what was simplified.
+#[test]
+fn every_input_type_is_one_raycast_reads() {
+    use serde_json::json;
+    let cases = [
+        (json!({"type": "string"}), "string", None),
+        (json!({"type": "integer"}), "number", Some("changed/schema")),
+        (json!({"type": "string", "nullable": true}), "string", Some("changed/schema")),
+        (json!({"enum": [{"value": "a"}, {"value": "b"}, {"value": null}]}), "\"a\" | \"b\"", Some("changed/schema")),
+        (json!({"enum": [{"value": "only"}]}), "string", Some("changed/schema")),
+        (json!({"type": "integer", "enum": [{"value": 1}, {"value": 2}]}), "number", Some("changed/schema")),
+        (json!({"any_of": [{"type": "string"}, {"type": "null"}]}), "string", Some("changed/schema")),
+        (json!({"any_of": [{"enum": [{"value": "x"}]}, {"enum": [{"value": "y"}]}]}), "\"x\" | \"y\"", None),
+        (json!({"any_of": [{"type": "string"}, {"enum": [{"value": ""}]}]}), "string", Some("changed/schema")),
+        (
+            json!({"any_of": [{"type": "object", "properties": [{"name": "gt", "schema": {"type": "string"}}]}, {"type": "string"}]}),
+            "{\n    gt?: string;\n  }",
+            Some("changed/schema"),
+        ),
+        (json!({"type": "object"}), "string", Some("changed/schema")),
+        (json!({"type": "object", "additional_properties": {"type": "string"}}), "string", Some("changed/schema")),
+        (json!({}), "string", Some("changed/schema")),
+        (json!({"type": "array"}), "string[]", Some("changed/schema")),
+        (json!({"type": "array", "items": {"type": "object"}}), "string[]", Some("changed/schema")),
+        (json!({"type": "array", "items": {"enum": [{"value": "a"}, {"value": "b"}]}}), "Array<\"a\" | \"b\">", None),
+        (json!({"type": "boolean", "nullable": true}), "boolean", Some("changed/schema")),
+    ];
+    for (schema, expected, code) in cases {
+        let model: toolport_plugin::ToolSet = serde_json::from_value(json!({
+            "tools": [{"name": "t", "parameters": [{"name": "x", "required": true, "schema": schema}]}]
+        }))
+        .unwrap();
+        let outcome = Raycast.write(&model, &Options::default());
+        let text = outcome.value.expect("write").get("src/tools/t.ts").unwrap().to_owned();
+        assert!(text.contains(&format!("  x: {expected};\n")), "{schema}: expected `{expected}` in\n{text}");
+        assert!(!text.contains("| null"), "{schema}:\n{text}");
+        let schema_codes: Vec<&str> = outcome
+            .diagnostics
+            .iter()
+            .filter(|d| d.path.starts_with("/tools/0/parameters/0/schema"))
+            .map(|d| d.code.as_str())
+            .collect();
+        match code {
+            Some(code) => {
+                assert!(schema_codes.contains(&code), "{schema}: no {code}:\n{}", render(&outcome.diagnostics))
+            }
+            None => assert!(schema_codes.is_empty(), "{schema}: {schema_codes:?}"),
+        }
+    }
 }

@@ -10,6 +10,7 @@ fn parameter(name: &str, location: ParamLocation, required: bool, schema: Schema
     Parameter { name: name.into(), required, location: Some(location), schema, ..Parameter::default() }
 }
 
+#[allow(dead_code)]
 pub fn http_model() -> ToolSet {
     let mut update = Tool::new("updatePet");
     update.description = Some("Update a pet.\n\nOnly the fields given change.".into());
@@ -75,5 +76,15 @@ pub fn http_model() -> ToolSet {
             ..Example::default()
         }],
         ..ToolSet::default()
+    }
+}
+
+/// Writes a bundle's files under `dir`.
+#[allow(dead_code)]
+pub fn write_to_disk(bundle: &toolport_plugin::Bundle, dir: &std::path::Path) {
+    for (path, text) in &bundle.files {
+        let target = dir.join(path);
+        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        std::fs::write(target, text).unwrap();
     }
 }

@@ -1,0 +1,283 @@
+//! TypeScript types for a tool's `Input`, limited to what Raycast's tool-schema generator
+//! (`ray build`'s extract-tools-info) reads: `string`, `number`, `boolean`, unions of two or
+//! more string literals, arrays of those and object literals. It reads no `null`, `unknown`,
+//! `Record`, index signature, empty object literal, number literal or mixed union; each such
+//! schema is written as the nearest type it reads, with a diagnostic saying so.
+
+use serde_json::Value;
+use toolport_plugin::source::child;
+use toolport_plugin::{AdditionalProperties, Diagnostic, Schema, SchemaType, ToolSet, codes};
+
+use super::code::{is_identifier, jsdoc, json_string, property_key};
+
+/// One property of an object type: name, required, schema and its path in the model.
+pub(super) type Member<'s> = (String, bool, &'s Schema, String);
+
+pub(super) struct TypeWriter<'m> {
+    pub model: &'m ToolSet,
+    pub diagnostics: &'m mut Vec<Diagnostic>,
+    /// Where the input holds JSON text for a map (a free-form object): property names from
+    /// the input down, `*` for the items of an array. The generated code parses these.
+    pub json_paths: Vec<Vec<String>>,
+}
+
+impl TypeWriter<'_> {
+    pub fn members(&mut self, properties: &[Member<'_>], indent: &str, at: &[String]) -> String {
+        let mut out = String::new();
+        for (name, required, schema, path) in properties {
+            if let Some(doc) = jsdoc(schema.description.as_deref(), schema.default.as_ref(), &schema.examples, indent) {
+                out.push_str(&doc);
+            }
+            let optional = if *required { "" } else { "?" };
+            let mut here = at.to_vec();
+            here.push(name.clone());
+            let ty = self.type_of(schema, indent, path, &here);
+            out.push_str(&format!("{indent}{}{optional}: {ty};\n", property_key(name)));
+        }
+        out
+    }
+
+    /// The TypeScript type of `schema`, one Raycast's schema generator reads.
+    pub fn type_of(&mut self, schema: &Schema, indent: &str, path: &str, at: &[String]) -> String {
+        if schema.nullable {
+            self.null_dropped(path);
+        }
+        if let Some(values) = self.enum_values(schema, path) {
+            return self.enum_type(&values, schema, path);
+        }
+        if !schema.any_of.is_empty() {
+            return self.any_of_type(schema, indent, path, at);
+        }
+        match schema.kind {
+            Some(SchemaType::String) => "string".into(),
+            Some(SchemaType::Number) => "number".into(),
+            Some(SchemaType::Integer) => {
+                self.diagnostics.push(Diagnostic::info(
+                    codes::CHANGED_SCHEMA,
+                    child(path, "type"),
+                    "TypeScript has no integer type; written as `number`",
+                ));
+                "number".into()
+            }
+            Some(SchemaType::Boolean) => "boolean".into(),
+            Some(SchemaType::Null) => {
+                self.diagnostics.push(Diagnostic::warning(
+                    codes::CHANGED_SCHEMA,
+                    child(path, "type"),
+                    "a value that can only be null is written as `string`: Raycast's schema generator reads no `null`",
+                ));
+                "string".into()
+            }
+            Some(SchemaType::Array) => {
+                let mut here = at.to_vec();
+                here.push("*".into());
+                let item = match &schema.items {
+                    Some(items) => self.type_of(items, indent, &child(path, "items"), &here),
+                    None => {
+                        self.diagnostics.push(Diagnostic::warning(
+                            codes::CHANGED_SCHEMA,
+                            child(path, "items"),
+                            "the items of an array without an item type are written as `string` (JSON text; a generated request parses it back): Raycast's schema generator reads no `unknown[]`",
+                        ));
+                        self.json_paths.push(here);
+                        "string".into()
+                    }
+                };
+                if is_identifier(&item) { format!("{item}[]") } else { format!("Array<{item}>") }
+            }
+            Some(SchemaType::Object) if !schema.properties.is_empty() => {
+                if matches!(schema.additional_properties, Some(AdditionalProperties::Schema(_))) {
+                    self.diagnostics.push(Diagnostic::loss(
+                        codes::LOSS_SCHEMA,
+                        child(path, "additional_properties"),
+                        "an object with both properties and additional properties is written with its properties only",
+                    ));
+                }
+                let inner = format!("{indent}  ");
+                let properties: Vec<Member<'_>> = schema
+                    .properties
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| {
+                        let path = child(&child(&child(path, "properties"), i.to_string()), "schema");
+                        (p.name.clone(), p.required, &p.schema, path)
+                    })
+                    .collect();
+                let members = self.members(&properties, &inner, at);
+                format!("{{\n{members}{indent}}}")
+            }
+            Some(SchemaType::Object) => {
+                self.diagnostics.push(Diagnostic::warning(
+                    codes::CHANGED_SCHEMA,
+                    path,
+                    "an object without declared properties (a map) is written as `string` holding JSON (a generated request parses it back): Raycast's schema generator reads no `Record` or index signature",
+                ));
+                self.json_paths.push(at.to_vec());
+                "string".into()
+            }
+            None => {
+                self.diagnostics.push(Diagnostic::warning(
+                    codes::CHANGED_SCHEMA,
+                    path,
+                    "a value of any type is written as `string`: Raycast's schema generator reads no `unknown`",
+                ));
+                "string".into()
+            }
+        }
+    }
+
+    fn null_dropped(&mut self, path: &str) {
+        self.diagnostics.push(Diagnostic::info(
+            codes::CHANGED_SCHEMA,
+            child(path, "nullable"),
+            "`null` is left out of the type: Raycast's schema generator reads no `T | null` (leave the value out instead)",
+        ));
+    }
+
+    /// The enum's values (its own or its value set's), without null; `None` when it has none.
+    fn enum_values(&mut self, schema: &Schema, path: &str) -> Option<Vec<Value>> {
+        let values: Vec<Value> = match &schema.enumeration {
+            Some(values) => values.iter().map(|v| v.value.clone()).collect(),
+            None => {
+                let set = self.model.value_sets.get(schema.value_set.as_ref()?)?;
+                set.entries.iter().map(|e| e.value.clone()).collect()
+            }
+        };
+        let labels = schema.enumeration.iter().flatten().any(|v| v.label.is_some())
+            || schema
+                .value_set
+                .as_ref()
+                .and_then(|id| self.model.value_sets.get(id))
+                .is_some_and(|s| s.entries.iter().any(|e| e.label.is_some()));
+        if labels {
+            self.diagnostics.push(Diagnostic::loss(
+                codes::LOSS_SCHEMA,
+                child(path, "enum"),
+                "TypeScript literal unions have no labels; the enum labels are left out",
+            ));
+        }
+        if values.iter().any(Value::is_null) && !schema.nullable {
+            self.null_dropped(path);
+        }
+        let mut kept: Vec<Value> = values.into_iter().filter(|v| !v.is_null()).collect();
+        if kept.iter().any(|v| v.is_object() || v.is_array()) {
+            self.diagnostics.push(Diagnostic::loss(
+                codes::LOSS_SCHEMA,
+                child(path, "enum"),
+                "object and array enum values have no TypeScript literal type; they are left out",
+            ));
+            kept.retain(|v| !v.is_object() && !v.is_array());
+        }
+        (!kept.is_empty()).then_some(kept)
+    }
+
+    fn enum_type(&mut self, values: &[Value], schema: &Schema, path: &str) -> String {
+        let mut strings: Vec<&str> = Vec::new();
+        for value in values {
+            if let Some(s) = value.as_str()
+                && !strings.contains(&s)
+            {
+                strings.push(s);
+            }
+        }
+        if strings.len() == values.len() && strings.len() >= 2 {
+            return strings.iter().map(|s| json_string(s)).collect::<Vec<_>>().join(" | ");
+        }
+        let (ty, why) = if values.iter().all(Value::is_boolean) {
+            ("boolean", "a boolean enum is written as `boolean`")
+        } else if values.iter().all(Value::is_number) {
+            (
+                "number",
+                "a number enum is written as `number`: Raycast's schema generator reads no number literal unions",
+            )
+        } else if strings.len() == values.len() {
+            (
+                "string",
+                "a one-value enum is written as `string`: Raycast's schema generator reads string unions of two or more values only",
+            )
+        } else if schema.kind == Some(SchemaType::Number) || schema.kind == Some(SchemaType::Integer) {
+            ("number", "an enum of mixed types is written as `number`")
+        } else {
+            (
+                "string",
+                "an enum of mixed types is written as `string`: Raycast's schema generator reads string unions only",
+            )
+        };
+        let listed: Vec<String> = values.iter().map(Value::to_string).collect();
+        self.diagnostics.push(Diagnostic::warning(
+            codes::CHANGED_SCHEMA,
+            child(path, "enum"),
+            format!("{why}; the allowed values were {}", listed.join(", ")),
+        ));
+        ty.into()
+    }
+
+    fn any_of_type(&mut self, schema: &Schema, indent: &str, path: &str, at: &[String]) -> String {
+        let is_null = |s: &Schema| {
+            s.kind == Some(SchemaType::Null)
+                || s.enumeration.as_ref().is_some_and(|e| !e.is_empty() && e.iter().all(|v| v.value.is_null()))
+        };
+        let branches: Vec<(usize, &Schema)> = schema.any_of.iter().enumerate().filter(|(_, s)| !is_null(s)).collect();
+        if branches.len() < schema.any_of.len() && !schema.nullable {
+            self.null_dropped(path);
+        }
+        let branch_path = |i: usize| child(&child(path, "any_of"), i.to_string());
+        match branches.as_slice() {
+            [] => "string".into(),
+            [(i, only)] => self.type_of(only, indent, &branch_path(*i), at),
+            _ => {
+                // Strings and string literals only: one string union, or `string`.
+                let stringish = |s: &Schema| {
+                    s.any_of.is_empty()
+                        && match &s.enumeration {
+                            Some(values) => values.iter().all(|v| v.value.is_string() || v.value.is_null()),
+                            None => s.kind == Some(SchemaType::String) && s.value_set.is_none(),
+                        }
+                };
+                if branches.iter().all(|(_, s)| stringish(s)) {
+                    let mut literals: Vec<String> = Vec::new();
+                    let mut open = false;
+                    for (_, s) in &branches {
+                        match &s.enumeration {
+                            Some(values) => {
+                                for v in values.iter().filter_map(|v| v.value.as_str()) {
+                                    let literal = json_string(v);
+                                    if !literals.contains(&literal) {
+                                        literals.push(literal);
+                                    }
+                                }
+                            }
+                            None => open = true,
+                        }
+                    }
+                    if !open && literals.len() >= 2 {
+                        return literals.join(" | ");
+                    }
+                    if !literals.is_empty() {
+                        self.diagnostics.push(Diagnostic::info(
+                            codes::CHANGED_SCHEMA,
+                            child(path, "any_of"),
+                            format!(
+                                "a string or one of {} is written as `string`: Raycast's schema generator reads no mixed unions",
+                                literals.join(", ")
+                            ),
+                        ));
+                    }
+                    return "string".into();
+                }
+                let (first, branch) = branches[0];
+                let ty = self.type_of(branch, indent, &branch_path(first), at);
+                let others = branches.len() - 1;
+                self.diagnostics.push(Diagnostic::warning(
+                    codes::CHANGED_SCHEMA,
+                    child(path, "any_of"),
+                    format!(
+                        "`anyOf` is written as its first alternative; the other {others} {} left out: Raycast's schema generator reads string unions only",
+                        if others == 1 { "is" } else { "are" }
+                    ),
+                ));
+                ty
+            }
+        }
+    }
+}
