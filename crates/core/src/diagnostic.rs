@@ -260,3 +260,22 @@ pub mod codes {
     /// An input was not converted: no format recognised it, or `--fail-fast` stopped the run.
     pub const RUN_SKIPPED: &str = "run/skipped";
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strictness_chooses_which_codes_refuse() {
+        let extras = Diagnostic::loss(codes::LOSS_EXTRAS, "", "x");
+        let http = Diagnostic::loss(codes::LOSS_HTTP, "", "x");
+        let renamed = Diagnostic::warning(codes::CHANGED_NAME, "", "x");
+        let refuses = |s: &str, d: &Diagnostic| Strictness::parse(s).unwrap().refuses(d);
+        assert!(refuses("meaning", &http) && !refuses("meaning", &extras) && !refuses("", &renamed));
+        assert!(refuses("all", &extras) && !refuses("all", &renamed));
+        assert!(refuses("loss/http", &http) && !refuses("loss/http", &extras));
+        assert!(refuses("changed/*", &renamed) && !refuses("changed/*", &http));
+        assert!(Strictness::parse("http").is_err() && Strictness::parse("loss/").is_err());
+        assert!(!Strictness::from(false).refuses(&http) && Strictness::from(true).refuses(&http));
+    }
+}

@@ -245,3 +245,34 @@ pub trait Format: Send + Sync {
     /// Writes the model as a bundle, reporting everything it could not carry.
     fn write(&self, model: &ToolSet, options: &Options) -> Outcome<Bundle>;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn option_values_are_checked_by_kind() {
+        let strict = OptionSpec::one_of("strict", &["true", "false"], "false", "strict mode");
+        assert!(strict.check("true").is_ok());
+        assert_eq!(strict.check("yes").unwrap_err(), "takes `true` or `false`");
+        let url = OptionSpec::url("base_url", "", "");
+        assert!(url.check("https://api.example.com/v1").is_ok());
+        for bad in ["api.example.com", "https://", "ftp://x", "https://a b"] {
+            assert!(url.check(bad).is_err(), "{bad}");
+        }
+        let name = OptionSpec::name("output_name", "", "");
+        assert!(name.check("tools").is_ok() && name.check("../x").is_err() && name.check("..").is_err());
+        assert_eq!(strict.value_hint(), "true|false");
+    }
+
+    #[test]
+    fn format_info_without_options_still_reads() {
+        let old = r#"{"id":"x","description":"","version":"1","reads":true,"writes":false,"input":"file"}"#;
+        let info: FormatInfo = serde_json::from_str(old).unwrap();
+        assert_eq!(info.options, None);
+        let newer = r#"{"key":"k","kind":"colour","help":"h"}"#;
+        let spec: OptionSpec = serde_json::from_str(newer).unwrap();
+        assert_eq!(spec.kind, OptionKind::Other);
+        assert!(spec.check("red").is_ok());
+    }
+}

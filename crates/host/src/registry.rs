@@ -259,3 +259,20 @@ impl Registry {
         found
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn did_you_mean_finds_typos_only() {
+        let names = ["anthropic", "gemini", "openai", "formats", "strict", "json"];
+        for (typo, meant) in
+            [("antropic", "anthropic"), ("formatz", "formats"), ("strcit", "strict"), ("jsonn", "json")]
+        {
+            assert_eq!(did_you_mean(typo, names), Some(meant), "{typo}");
+        }
+        assert_eq!(did_you_mean("yaml", names), None);
+        assert_eq!(did_you_mean("x", names), None);
+    }
+}

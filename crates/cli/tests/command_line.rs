@@ -1,0 +1,314 @@
+//! The command line on first contact, through the real binary: options are declared and
+//! checked, diagnostics say what matters without flooding, `--strict` refuses losses of
+//! meaning, and mistakes (a misspelt name, a wrong `--from`, a file-like `-o`) are caught
+//! with a hint.
+
+mod support;
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use serde_json::Value;
+use support::*;
+
+fn fixture(relative: &str) -> String {
+    toolport_testkit::fixture(relative).to_str().unwrap().to_owned()
+}
+
+/// Runs each case in a fresh folder: arguments (`{mcp}`, `{map}`, `{openai}` stand for
+/// fixtures), the exit code, and what stderr must contain.
+fn run_cases(cases: &[(&[&str], i32, &[&str])]) {
+    let mcp = fixture("mcp/filesystem.json");
+    let map = fixture("gloodata/show-map.json");
+    let openai = fixture("openai/chat-tools.json");
+    for (args, code, says) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let args: Vec<String> =
+            args.iter().map(|a| a.replace("{mcp}", &mcp).replace("{map}", &map).replace("{openai}", &openai)).collect();
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let run = run_in(dir.path(), &args);
+        assert_eq!(run.code, Some(*code), "{args:?}: exit code\n{}", run.stderr);
+        for said in *says {
+            assert!(run.stderr.contains(said), "{args:?} should say {said:?}:\n{}", run.stderr);
+        }
+    }
+}
+
+#[test]
+fn options_are_checked_against_what_the_formats_declare() {
+    run_cases(&[
+        // Unknown keys: a usage error, the closest key and the list.
+        (
+            &["--to", "openai", "{mcp}", "--option", "strcit=true"],
+            2,
+            &["did you mean `strict`?", "form=chat|responses"],
+        ),
+        (&["--to", "mcp", "{mcp}", "--option", "strict=true"], 2, &["takes no option `strict`", "output_schema="]),
+        (&["check", "{mcp}", "--option", "strcit=true"], 2, &["did you mean `strict`?"]),
+        (&["inspect", "{mcp}", "--option", "nope=1"], 2, &["takes no option `nope`"]),
+        // Values outside the declared ones.
+        (&["--to", "openai", "{mcp}", "--option", "strict=yes"], 2, &["`strict` of openai takes `true` or `false`"]),
+        (&["--to", "gemini", "{mcp}", "--option", "schema=jsonn"], 2, &["did you mean `schema=json`?"]),
+        (&["--to", "openai", "{mcp}", "--option", "form=respones"], 2, &["did you mean `form=responses`?"]),
+        (&["--to", "vertex", "{mcp}", "--option", "base_url=api.example.com"], 2, &["http:// or https:// URL"]),
+        (&["--to", "mcp", "{mcp}", "--option", "output_name=../x"], 2, &["plain name"]),
+        (&["-t", "anthropic", "-f", "mcp", "{mcp}", "--option", "strict=maybe"], 2, &["`strict` of anthropic"]),
+        // Valid settings pass.
+        (&["--to", "openai", "{mcp}", "--option", "strict=true", "--option", "form=responses"], 0, &[]),
+        (&["--to", "mcp", "{openai}", "--option", "output_schema=none"], 0, &[]),
+        (&["--to", "vertex", "{mcp}", "--option", "base_url=https://api.example.com"], 0, &[]),
+        (&["check", "{mcp}", "--to", "openai", "--option", "strict=true"], 0, &[]),
+    ]);
+    // A valid strict=true is applied.
+    let dir = tempfile::tempdir().unwrap();
+    let run = run_in(dir.path(), &["--to", "openai", &fixture("mcp/filesystem.json"), "--option", "strict=true"]);
+    run.expect_code(0);
+    let doc: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert!(doc.to_string().contains("\"strict\":true"), "{}", run.stdout);
+}
+
+fn formats_json() -> Value {
+    let dir = tempfile::tempdir().unwrap();
+    let run = run_in(dir.path(), &["formats", "--json"]);
+    run.expect_code(0);
+    serde_json::from_str(&run.stdout).unwrap()
+}
+
+/// (format, key) for every declared option; the common ones under `every format`.
+fn declared_options() -> BTreeSet<(String, String)> {
+    let doc = formats_json();
+    let mut declared = BTreeSet::new();
+    for format in doc["formats"].as_array().unwrap() {
+        let options = format["options"].as_array().unwrap_or_else(|| panic!("{} declares its options", format["id"]));
+        for option in options {
+            declared.insert((format["id"].as_str().unwrap().to_owned(), option["key"].as_str().unwrap().to_owned()));
+        }
+    }
+    for option in doc["common_options"].as_array().unwrap() {
+        declared.insert(("every format".to_owned(), option["key"].as_str().unwrap().to_owned()));
+    }
+    declared
+}
+
+#[test]
+fn formats_show_each_formats_options() {
+    let doc = formats_json();
+    let openai = doc["formats"].as_array().unwrap().iter().find(|f| f["id"] == "openai").unwrap();
+    let strict = openai["options"].as_array().unwrap().iter().find(|o| o["key"] == "strict").unwrap();
+    assert_eq!(strict["kind"], "one_of");
+    assert_eq!(strict["values"], serde_json::json!(["true", "false"]));
+    assert!(strict["help"].as_str().is_some_and(|h| !h.is_empty()), "{strict}");
+    assert!(strict["default"].as_str().is_some_and(|h| !h.is_empty()), "{strict}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let run = run_in(dir.path(), &["formats", "openai"]);
+    run.expect_code(0);
+    for said in ["strict=true|false", "form=chat|responses", "output_name=NAME", "default: "] {
+        assert!(run.stdout.contains(said), "{said:?}:\n{}", run.stdout);
+    }
+    let run = run_in(dir.path(), &["formats", "vertex", "--json"]);
+    run.expect_code(0);
+    let vertex: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(vertex["options"][0]["key"], "base_url");
+    assert_eq!(vertex["options"][0]["kind"], "url");
+    let run = run_in(dir.path(), &["formats"]);
+    assert!(run.stdout.contains("strict,form"), "the table lists option keys:\n{}", run.stdout);
+    run_cases(&[(&["formats", "opanai"], 2, &["did you mean `openai`?"])]);
+}
+
+/// README's Options table lists exactly the options the formats declare.
+#[test]
+fn the_readme_options_table_matches_the_declarations() {
+    let readme = std::fs::read_to_string(workspace_root().join("README.md")).unwrap();
+    let section = readme.split("\n## Options\n").nth(1).expect("README has an Options section");
+    let section = section.split("\n## ").next().unwrap();
+    let mut listed = BTreeSet::new();
+    for row in section.lines().filter(|l| l.starts_with("| `")) {
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        listed.insert((cells[2].to_owned(), cells[1].trim_matches('`').to_owned()));
+    }
+    let declared = declared_options();
+    let missing: Vec<_> = declared.difference(&listed).collect();
+    let extra: Vec<_> = listed.difference(&declared).collect();
+    assert!(missing.is_empty(), "README's Options table misses {missing:?}");
+    assert!(extra.is_empty(), "README's Options table lists options no format declares: {extra:?}");
+    // Every option in the Usage examples is declared too.
+    let keys: BTreeSet<&str> = declared.iter().map(|(_, k)| k.as_str()).collect();
+    for used in readme.split("--option ").skip(1) {
+        let key = used.split('=').next().unwrap();
+        if key.chars().all(|c| c.is_ascii_lowercase() || c == '_') && !key.is_empty() {
+            assert!(keys.contains(key), "README uses --option {key}, which no format declares");
+        }
+    }
+}
+
+fn github() -> Option<String> {
+    let path = toolport_testkit::corpus("openapi/github/api.github.com.json");
+    path.exists().then(|| path.to_str().unwrap().to_owned())
+}
+
+#[test]
+fn a_run_prints_actions_and_one_line_per_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let map = fixture("gloodata/show-map.json");
+    let run = run_in(dir.path(), &["--to", "raycast", &map, "-o", "ext"]);
+    run.expect_code(0);
+    // What the user must act on is shown by default, whatever its severity.
+    for said in ["extension-icon.png", "author `unknown` is a placeholder", "[loss/display]"] {
+        assert!(run.stderr.contains(said), "{said:?}:\n{}", run.stderr);
+    }
+    let verbose = run_in(dir.path(), &["--to", "raycast", &map, "-o", "ext2", "-v"]);
+    assert!(verbose.stderr.lines().count() >= run.stderr.lines().count(), "{}", verbose.stderr);
+
+    let Some(github) = github() else { return };
+    let run = run_in(dir.path(), &["--to", "raycast", &github, "-o", "gh", "--report", "report.json"]);
+    run.expect_code(0);
+    let lines: Vec<&str> = run.stderr.lines().collect();
+    assert!(lines.len() < 40, "a short summary, not a flood ({} lines):\n{}", lines.len(), run.stderr);
+    assert!(run.stderr.contains("extension-icon.png"), "{}", run.stderr);
+    assert!(run.stderr.contains("warning[loss/extras] "), "{}", run.stderr);
+    assert!(run.stderr.contains("more like it"), "repeated actions are folded:\n{}", run.stderr);
+    // One line per code, each with its count.
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("report.json")).unwrap()).unwrap();
+    let diagnostics = report["inputs"][0]["diagnostics"].as_array().unwrap();
+    assert!(diagnostics.len() > 1000, "the report keeps every diagnostic");
+    let loss_field = diagnostics.iter().filter(|d| d["code"] == "loss/field").count();
+    assert!(run.stderr.contains(&format!("warning[loss/field] {loss_field} times, e.g. ")), "{}", run.stderr);
+    let verbose = run_in(dir.path(), &["--to", "raycast", &github, "-o", "gh2", "-v"]);
+    assert!(verbose.stderr.lines().count() > 1000, "-v prints every diagnostic");
+}
+
+#[test]
+fn extras_losses_name_what_is_lost() {
+    let dir = tempfile::tempdir().unwrap();
+    for (input, to) in
+        [("openai/chat-tools.json", "gemini"), ("gloodata/show-map.json", "mcp"), ("mcp/filesystem.json", "skydeck")]
+    {
+        let out = format!("out-{to}");
+        let run = run_in(dir.path(), &["--to", to, &fixture(input), "-o", &out, "--report", "r.json", "--force"]);
+        run.expect_code(0);
+        let report: Value = serde_json::from_str(&std::fs::read_to_string(dir.path().join("r.json")).unwrap()).unwrap();
+        for d in report["inputs"][0]["diagnostics"].as_array().unwrap().iter().filter(|d| d["code"] == "loss/extras") {
+            let message = d["message"].as_str().unwrap();
+            assert!(!message.contains("data only"), "{input} -> {to}: {message}");
+            assert!(message.contains('`'), "{input} -> {to}: names the keys lost: {message}");
+        }
+    }
+}
+
+#[test]
+fn strict_refuses_losses_of_meaning_and_can_be_chosen() {
+    run_cases(&[
+        // Only bookkeeping (loss/extras) is lost: --strict converts, --strict=all refuses.
+        (&["--strict", "--to", "mcp", "{openai}"], 0, &[]),
+        (&["--strict", "--to", "anthropic", "{openai}"], 0, &[]),
+        (&["--strict=all", "--to", "mcp", "{openai}"], 3, &["refused for losses"]),
+        // Display hints and examples are meaning.
+        (&["--strict", "--to", "mcp", "{map}"], 3, &["refused for losses"]),
+        (&["--strict=loss/display", "--to", "mcp", "{map}"], 3, &[]),
+        (&["--strict=loss/http,changed/*", "--to", "mcp", "{map}"], 0, &[]),
+        (&["--strict=bogus", "--to", "mcp", "{map}"], 2, &["not a diagnostic code"]),
+        (&["check", "{openai}", "-t", "mcp", "--strict"], 0, &["ok (openai)"]),
+        (&["check", "{map}", "-t", "mcp", "--strict"], 3, &["refused for losses"]),
+    ]);
+}
+
+#[test]
+fn a_multi_file_target_refuses_a_file_like_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let mcp = fixture("mcp/filesystem.json");
+    let run = run_in(dir.path(), &["--to", "skydeck", &mcp, "-o", "fs.skydeck.json"]);
+    run.expect_code(1);
+    assert!(run.stderr.contains("looks like a file name"), "{}", run.stderr);
+    assert!(!dir.path().join("fs.skydeck.json").exists(), "nothing made");
+    // A new name without an extension becomes a folder, and the run says so.
+    let run = run_in(dir.path(), &["--to", "skydeck", &mcp, "-o", "fs-skydeck"]);
+    run.expect_code(0);
+    assert!(run.stderr.contains("they are in the folder fs-skydeck/"), "{}", run.stderr);
+    assert!(dir.path().join("fs-skydeck").is_dir());
+    // An existing folder is a folder, extension or not.
+    std::fs::create_dir(dir.path().join("out.d")).unwrap();
+    run_in(dir.path(), &["--to", "skydeck", &mcp, "-o", "out.d"]).expect_code(0);
+}
+
+#[test]
+fn a_wrong_from_says_what_the_input_looks_like() {
+    run_cases(&[
+        (&["--from", "mcp", "--to", "skydeck", "{map}"], 1, &["looks like gloodata", "--from gloodata"]),
+        (&["check", "-f", "mcp", "{map}"], 1, &["looks like gloodata"]),
+        (&["inspect", "-f", "mcp", "{map}"], 1, &["looks like gloodata"]),
+    ]);
+}
+
+#[test]
+fn misspelt_names_get_a_did_you_mean() {
+    run_cases(&[
+        (&["--to", "antropic", "{mcp}"], 2, &["unknown format `antropic` (did you mean `anthropic`?)"]),
+        (&["--from", "gloodta", "--to", "mcp", "{map}"], 2, &["did you mean `gloodata`?"]),
+        (&["check", "{map}", "--to", "skydek"], 2, &["did you mean `skydeck`?"]),
+        (&["formatz"], 2, &["did you mean `convert formats`?"]),
+        (&["chek", "{map}", "--to", "mcp"], 2, &["did you mean `convert check`?"]),
+        (&["inspekt", "{map}"], 2, &["did you mean `convert inspect`?"]),
+        (&["{map}"], 2, &["--to FORMAT is required"]),
+    ]);
+}
+
+#[test]
+fn inspect_and_check_take_convert_flags() {
+    run_cases(&[
+        (&["inspect", "-f", "gloodata", "{map}"], 0, &[]),
+        (&["check", "-f", "gloodata", "-t", "skydeck", "{map}"], 0, &["ok (gloodata)", "losses writing skydeck"]),
+    ]);
+    let dir = tempfile::tempdir().unwrap();
+    for command in ["inspect", "check"] {
+        let run = run_in(dir.path(), &[command, "--help"]);
+        run.expect_code(0);
+        for flag in ["-f, --from <FORMAT>", "--option <KEY=VALUE>", "<INPUT"] {
+            let line = run.stdout.lines().find(|l| l.contains(flag)).unwrap_or_else(|| panic!("{command}: {flag}"));
+            let help_follows = line.trim_start().len() > flag.len() + 4
+                || run.stdout.lines().skip_while(|l| !l.contains(flag)).nth(1).is_some_and(|l| !l.trim().is_empty());
+            assert!(help_follows, "{command} --help explains {flag}:\n{}", run.stdout);
+        }
+    }
+    let run = run_in(dir.path(), &["check", "--help"]);
+    assert!(run.stdout.contains("-t, --to <FORMAT>") && run.stdout.contains("--strict"), "{}", run.stdout);
+}
+
+fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+/// check and convert treat inputs alike: a walked file no format knows is skipped with a
+/// warning; one named on the command line is an error.
+#[test]
+fn check_and_convert_agree_on_unrecognised_files() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("in")).unwrap();
+    std::fs::copy(seed_map(), dir.path().join("in/map.json")).unwrap();
+    write(&dir.path().join("in/unknown.json"), "{\"hello\": 1}");
+    for args in [&["--to", "mcp", "in", "-o", "out"][..], &["check", "in"], &["check", "in", "--to", "mcp"]] {
+        let run = run_in(dir.path(), args);
+        run.expect_code(0);
+        assert!(run.stderr.contains("in/unknown.json: warning[run/skipped]"), "{args:?}:\n{}", run.stderr);
+    }
+    for args in [&["--to", "mcp", "in/unknown.json"][..], &["check", "in/unknown.json"]] {
+        let run = run_in(dir.path(), args);
+        run.expect_code(1);
+        assert!(run.stderr.contains("no format recognises this input"), "{args:?}:\n{}", run.stderr);
+    }
+}
+
+/// Advice names the option only when it was not given.
+#[test]
+#[ignore = "needs plugins/openapi/src/write.rs to word the Vertex server advice by whether base_url was given (reported)"]
+fn base_url_advice_is_never_wrong() {
+    let dir = tempfile::tempdir().unwrap();
+    let mcp = fixture("mcp/filesystem.json");
+    let run = run_in(dir.path(), &["--to", "vertex", &mcp, "--option", "base_url=https://api.example.com", "-v"]);
+    run.expect_code(0);
+    assert!(!run.stderr.contains("set it with the `base_url` option"), "{}", run.stderr);
+    let run = run_in(dir.path(), &["--to", "vertex", &mcp, "-v"]);
+    assert!(run.stderr.contains("base_url"), "{}", run.stderr);
+}
