@@ -194,6 +194,22 @@ impl Options {
     pub fn output_name<'a>(&'a self, fallback: &'a str) -> &'a str {
         self.get(Self::OUTPUT_NAME).filter(|s| !s.is_empty()).unwrap_or(fallback)
     }
+
+    /// A display title made from the suggested output name (`show-map` → `Show Map`,
+    /// `api_github` → `Api Github`), or `fallback`: for a writer that needs a title the source
+    /// lacks, better than a generic word.
+    pub fn output_title(&self, fallback: &str) -> String {
+        let words: Vec<String> = self
+            .output_name("")
+            .split(['-', '_', '.', ' '])
+            .filter(|w| !w.is_empty())
+            .map(|w| {
+                let mut chars = w.chars();
+                chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
+            })
+            .collect();
+        if words.is_empty() { fallback.to_owned() } else { words.join(" ") }
+    }
 }
 
 /// How sure a format is that a bundle is one of its documents, 0 (no) to 100 (certain).
@@ -263,6 +279,14 @@ mod tests {
         let name = OptionSpec::name("output_name", "", "");
         assert!(name.check("tools").is_ok() && name.check("../x").is_err() && name.check("..").is_err());
         assert_eq!(strict.value_hint(), "true|false");
+    }
+
+    #[test]
+    fn output_titles_come_from_the_output_name() {
+        let mut options = Options::default();
+        assert_eq!(options.output_title("Extension"), "Extension");
+        options.set(Options::OUTPUT_NAME, "show-map_tools");
+        assert_eq!(options.output_title("Extension"), "Show Map Tools");
     }
 
     #[test]
