@@ -28,6 +28,7 @@ use toolport_plugin::{
     Outcome, Tool, ToolCall, ToolSet, codes,
 };
 
+use toolport_plugin::function_tools::carry::{self, Holds};
 use toolport_plugin::function_tools::common::{Shape, Source};
 use toolport_plugin::function_tools::schema::{Expansion, SchemaWriter};
 use toolport_plugin::function_tools::{common, schema};
@@ -242,9 +243,11 @@ const CARRIED: Carried = Carried {
 
 fn write_document(model: &ToolSet, options: &Options) -> (Value, Vec<Diagnostic>) {
     let mut diagnostics = uncarried(model, ID, &CARRIED);
+    carry::name_foreign_losses(model, ID, Holds { strict: true, closed: true }, &mut diagnostics);
     let expansion = Expansion::for_model(model);
     let writer = SchemaWriter::for_model(DIALECT, model, &expansion);
     let names = common::tool_names(model, NAME_RULES, ID, &mut diagnostics);
+    let mut descriptions = common::descriptions(model, ID, &mut diagnostics).into_iter();
     let input_examples = input_examples(model, &mut diagnostics);
     let set_extras = common::extras_object(&model.extras, ID);
     let mut tools: Vec<Value> = model
@@ -254,7 +257,8 @@ fn write_document(model: &ToolSet, options: &Options) -> (Value, Vec<Diagnostic>
         .enumerate()
         .map(|(i, (tool, name))| {
             let examples = input_examples.get(&i).cloned().unwrap_or_default();
-            write_tool(tool, name, examples, &child("/tools", i.to_string()), writer, options, &mut diagnostics)
+            let written = Written { description: descriptions.next().flatten(), examples };
+            write_tool(tool, name, written, &child("/tools", i.to_string()), writer, options, &mut diagnostics)
         })
         .collect();
     let shape = set_extras.get("shape").and_then(Value::as_str).and_then(Shape::parse).unwrap_or(Shape::Array);
@@ -342,10 +346,17 @@ fn call_as_input_example(model: &ToolSet, tools: &HashMap<&str, usize>, call: &T
     Some((index, Value::Object(arguments)))
 }
 
+/// What a tool is written with besides itself: its description (its own or the best
+/// available, `common::descriptions`) and its input examples.
+struct Written {
+    description: Option<String>,
+    examples: Vec<Value>,
+}
+
 fn write_tool(
     tool: &Tool,
     name: &str,
-    examples: Vec<Value>,
+    written: Written,
     path: &str,
     writer: SchemaWriter,
     options: &Options,
@@ -354,13 +365,16 @@ fn write_tool(
     let extras = common::extras_object(&tool.extras, ID);
     let mut out = Map::new();
     out.insert("name".into(), name.into());
-    if let Some(description) = &tool.description {
-        out.insert("description".into(), description.clone().into());
+    let Written { description, examples } = written;
+    if let Some(description) = description {
+        out.insert("description".into(), description.into());
     }
+    // Strictness another function format gave the tool (OpenAI's `strict`, a closed input).
+    let carried = carry::strictness(tool, ID);
     let strict = match options.get("strict") {
         Some("true") => true,
         Some("false") => false,
-        _ => extras.get("strict") == Some(&Value::Bool(true)),
+        _ => extras.get("strict") == Some(&Value::Bool(true)) || carried.strict,
     };
     let mut strict_written = strict;
     if !(extras.get("noInputSchema") == Some(&Value::Bool(true)) && tool.parameters.is_empty()) {
@@ -370,6 +384,9 @@ fn write_tool(
         let recursive = tool.parameters.iter().find_map(|p| definitions::recursive(&p.schema, writer.definitions));
         let writer = if strict && recursive.is_none() { writer.inlined() } else { writer };
         let mut input = schema::write_input(writer, &tool.parameters, &extras, "input_schema", &at, diagnostics);
+        if carried.closed {
+            carry::close_root(&mut input);
+        }
         if strict {
             match strict::make_strict(&mut input, &child(path, "parameters")) {
                 Ok(changes) => diagnostics.extend(changes),

@@ -2,8 +2,8 @@
 //! from canonical examples.
 
 use serde_json::{Value, json};
-use toolport_plugin::{Format, Options, ToolSet};
 use toolport_format_anthropic::{Anthropic, NAME_RULES};
+use toolport_plugin::{Format, Options, ToolSet};
 use toolport_testkit::{expect_ok, render};
 
 fn check(model: &ToolSet, options: &[(&str, &str)]) -> (Value, String) {
@@ -61,4 +61,27 @@ fn examples_become_input_examples_and_the_rest_is_reported() {
     assert_eq!(document[0]["name"], "get_weather");
     assert_eq!(document[0]["input_examples"], json!([{"city": "Paris", "unit": {"system": "metric"}}]));
     insta::assert_snapshot!("examples.diagnostics", diagnostics);
+}
+
+#[test]
+fn strictness_travels_in_from_openai() {
+    // (tool extras, written `strict`, written input_schema additionalProperties)
+    let cases = [
+        (
+            json!({"openai": {"strict": true, "parametersRoot": {"additionalProperties": false}}}),
+            Some(json!(true)),
+            Some(json!(false)),
+        ),
+        (json!({"openai": {"parametersRoot": {"additionalProperties": false}}}), None, Some(json!(false))),
+        (json!({}), None, None),
+    ];
+    for (extras, strict, closed) in cases {
+        let model: ToolSet = serde_json::from_value(json!({"tools": [{"name": "t", "description": "T.",
+            "parameters": [{"name": "x", "required": true, "schema": {"type": "string"}}], "extras": extras}]}))
+        .unwrap();
+        let (document, diagnostics) = check(&model, &[]);
+        assert_eq!(document[0].get("strict"), strict.as_ref(), "{extras}");
+        assert_eq!(document[0]["input_schema"].get("additionalProperties"), closed.as_ref(), "{extras}");
+        assert!(!diagnostics.contains("loss/extras"), "{diagnostics}");
+    }
 }

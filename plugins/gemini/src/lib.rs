@@ -23,7 +23,9 @@ use toolport_plugin::{
     codes,
 };
 
+use toolport_plugin::function_tools::carry::{self, Holds};
 use toolport_plugin::function_tools::common::Source;
+use toolport_plugin::function_tools::properties::sanitize_property_names;
 use toolport_plugin::function_tools::schema::{Expansion, SchemaWriter};
 use toolport_plugin::function_tools::{common, schema};
 
@@ -31,6 +33,9 @@ const ID: &str = "gemini";
 
 /// Gemini function names.
 pub const NAME_RULES: NameRules = NameRules::FUNCTION;
+
+/// Gemini parameter (property) names.
+pub const PARAMETER_RULES: NameRules = NameRules::PARAMETER;
 
 /// The `gemini` format.
 #[derive(Debug, Default)]
@@ -286,7 +291,10 @@ const CARRIED: Carried = Carried {
 
 fn write_document(model: &ToolSet, options: &Options) -> (Value, Vec<Diagnostic>) {
     let mut diagnostics = uncarried(model, ID, &CARRIED);
+    let json_form = options.get("schema") == Some("json");
+    carry::name_foreign_losses(model, ID, Holds { strict: false, closed: json_form }, &mut diagnostics);
     let names = common::tool_names(model, NAME_RULES, ID, &mut diagnostics);
+    let mut descriptions = common::descriptions(model, ID, &mut diagnostics).into_iter();
     let set_extras = common::extras_object(&model.extras, ID);
     let expansion = Expansion::for_model(model);
     let schemas = SchemaWriter::for_model(Dialect::Gemini, model, &expansion);
@@ -295,7 +303,8 @@ fn write_document(model: &ToolSet, options: &Options) -> (Value, Vec<Diagnostic>
         let extras = common::extras_object(&tool.extras, ID);
         let group = extras.get("group").and_then(Value::as_u64).unwrap_or(0) as usize;
         let path = child("/tools", i.to_string());
-        declarations.push((group, write_declaration(schemas, tool, name, &extras, &path, options, &mut diagnostics)));
+        let named = Named { name, description: descriptions.next().flatten() };
+        declarations.push((group, write_declaration(schemas, tool, named, &extras, &path, options, &mut diagnostics)));
     }
     let with_document = |mut document: Map<String, Value>| {
         if let Some(Value::Object(others)) = set_extras.get("document") {
@@ -349,11 +358,17 @@ fn write_document(model: &ToolSet, options: &Options) -> (Value, Vec<Diagnostic>
     (document, diagnostics)
 }
 
+/// A declaration's name and description as written.
+struct Named<'n> {
+    name: &'n str,
+    description: Option<String>,
+}
+
 /// `schemas` is the document's writer; each schema is written in the dialect its key asks for.
 fn write_declaration(
     schemas: SchemaWriter,
     tool: &Tool,
-    name: &str,
+    named: Named,
     extras: &Map<String, Value>,
     path: &str,
     options: &Options,
@@ -366,9 +381,9 @@ fn write_declaration(
     };
     let upper = extras.get("upperCaseTypes") == Some(&Value::Bool(true));
     let mut out = Map::new();
-    out.insert("name".into(), name.into());
-    if let Some(description) = &tool.description {
-        out.insert("description".into(), description.clone().into());
+    out.insert("name".into(), named.name.into());
+    if let Some(description) = named.description {
+        out.insert("description".into(), description.into());
     }
     let (key, dialect) =
         if json_schema { ("parametersJsonSchema", Dialect::JsonSchema) } else { ("parameters", Dialect::Gemini) };
@@ -380,8 +395,12 @@ fn write_declaration(
         let mut value = schema::write_input(writer, &tool.parameters, extras, key, &at, diagnostics);
         if !json_schema {
             subset::enforce(&mut value, &at, diagnostics);
+        } else if carry::strictness(tool, ID).closed {
+            carry::close_root(&mut value);
         }
-        if upper {
+        sanitize_property_names(&mut value, PARAMETER_RULES, "Gemini", &at, diagnostics);
+        // Upper-case type names are the OpenAPI subset's spelling; JSON Schema's are lower-case.
+        if upper && !json_schema {
             subset::upper_types(&mut value);
         }
         out.insert(key.into(), value);
@@ -418,7 +437,7 @@ fn write_declaration(
             if !json_response {
                 subset::enforce(&mut value, &at, diagnostics);
             }
-            if upper {
+            if upper && !json_response {
                 subset::upper_types(&mut value);
             }
             out.insert(key.into(), value);

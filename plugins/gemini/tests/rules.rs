@@ -4,8 +4,8 @@ mod support;
 
 use serde_json::{Value, json};
 use support::violations;
-use toolport_plugin::{Format, Options, ToolSet};
 use toolport_format_gemini::Gemini;
+use toolport_plugin::{Format, Options, ToolSet};
 use toolport_testkit::{expect_ok, render};
 
 fn check(model: &ToolSet) -> (Value, String) {
@@ -53,7 +53,7 @@ fn names_are_made_valid_unique_and_deterministic() {
 
 #[test]
 fn json_schema_variant_on_request() {
-    let model: ToolSet = serde_json::from_value(json!({"tools": [{"name": "f", "parameters": [
+    let model: ToolSet = serde_json::from_value(json!({"tools": [{"name": "f", "description": "F.", "parameters": [
         {"name": "n", "schema": {"type": "integer", "enum": [{"value": 1}]}}]}]}))
     .unwrap();
     let mut options = Options::default();
@@ -62,4 +62,48 @@ fn json_schema_variant_on_request() {
     let document: Value = serde_json::from_str(bundle.get("tools.json").unwrap()).unwrap();
     assert_eq!(document["functionDeclarations"][0]["parametersJsonSchema"]["properties"]["n"]["enum"], json!([1]));
     assert!(diagnostics.is_empty(), "{}", render(&diagnostics));
+}
+
+#[test]
+fn parameter_names_follow_gemini_rule_in_both_schema_forms() {
+    let model: ToolSet = serde_json::from_value(json!({"tools": [{"name": "f", "description": "F.", "parameters": [
+        {"name": "include[]", "required": true, "schema": {"type": "array", "items": {"type": "string"}}},
+        {"name": "áreas de enfoque", "schema": {"type": "object", "properties": [{"name": "Details.Message", "schema": {"type": "string"}}]}},
+        {"name": "list_id", "schema": {"type": "string"}},
+        {"name": "list-id", "schema": {"type": "string"}}]}],
+        "extras": {"gemini": {}}}))
+    .unwrap();
+    for (option, key) in [(None, "parameters"), (Some("json"), "parametersJsonSchema")] {
+        let mut options = Options::default();
+        if let Some(form) = option {
+            options.set("schema", form);
+        }
+        let (bundle, diagnostics) = expect_ok(Gemini.write(&model, &options), "write");
+        let document: Value = serde_json::from_str(bundle.get("tools.json").unwrap()).unwrap();
+        let schema = &document["functionDeclarations"][0][key];
+        let names: Vec<&String> = schema["properties"].as_object().unwrap().keys().collect();
+        assert_eq!(names, ["include_", "areas_de_enfoque", "list_id", "list_id_82def689"], "{key}");
+        assert_eq!(schema["required"], json!(["include_"]));
+        assert!(schema["properties"]["areas_de_enfoque"]["properties"].get("Details_Message").is_some());
+        let rendered = render(&diagnostics);
+        assert!(rendered.contains("(map back: `include_` -> `include[]`)"), "{rendered}");
+    }
+}
+
+#[test]
+fn json_schema_form_uses_json_schema_type_names() {
+    let source = json!({"functionDeclarations": [{"name": "f", "description": "F.",
+        "parameters": {"type": "OBJECT", "properties": {"a": {"type": "STRING"}}}}]});
+    let (model, _) = toolport_testkit::read_ok(&Gemini, &toolport_plugin::Bundle::single("t.json", source.to_string()));
+    let mut options = Options::default();
+    options.set("schema", "json");
+    let (bundle, _) = expect_ok(Gemini.write(&model, &options), "write");
+    let document: Value = serde_json::from_str(bundle.get("tools.json").unwrap()).unwrap();
+    assert_eq!(
+        document["functionDeclarations"][0]["parametersJsonSchema"],
+        json!({"type": "object", "properties": {"a": {"type": "string"}}})
+    );
+    // The same document written back in its own form keeps its upper-case spelling.
+    let (bundle, _) = expect_ok(Gemini.write(&model, &Options::default()), "write");
+    assert!(bundle.get("tools.json").unwrap().contains("\"OBJECT\""));
 }

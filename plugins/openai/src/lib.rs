@@ -21,6 +21,7 @@ use toolport_plugin::{
     Bundle, Detection, Diagnostic, Format, FormatInfo, InputShape, OptionSpec, Options, Outcome, Tool, ToolSet, codes,
 };
 
+use toolport_plugin::function_tools::carry::{self, Holds};
 use toolport_plugin::function_tools::common::{Shape, Source};
 use toolport_plugin::function_tools::schema::{Expansion, SchemaWriter};
 use toolport_plugin::function_tools::{common, schema};
@@ -105,10 +106,11 @@ fn read_document(source: &Source) -> Outcome<ToolSet> {
         let path = list.path(i);
         if item.get("type").is_some_and(|t| t != "function") {
             // A built-in tool (`web_search`, `file_search`, …): not a function, kept in place.
+            let kind = item.get("type").and_then(Value::as_str).unwrap_or("?");
             diagnostics.push(source.at(Diagnostic::info(
                 codes::INPUT_UNKNOWN_KEY,
                 &path,
-                "a tool that is not a function is kept as written for OpenAI and left out of the model",
+                format!("built-in tool `{kind}` is not a function: kept as written for an OpenAI output, left out of every other format"),
             )));
             others.push(json!({"at": i, "tool": item}));
             continue;
@@ -241,17 +243,21 @@ const CARRIED: Carried = Carried {
 
 fn write_document(model: &ToolSet, options: &Options) -> (Value, Vec<Diagnostic>) {
     let mut diagnostics = uncarried(model, ID, &CARRIED);
+    carry::name_foreign_losses(model, ID, Holds { strict: true, closed: true }, &mut diagnostics);
     let expansion = Expansion::for_model(model);
     let writer = SchemaWriter::for_model(DIALECT, model, &expansion);
     let names = common::tool_names(model, NAME_RULES, ID, &mut diagnostics);
+    let descriptions = common::descriptions(model, ID, &mut diagnostics);
     let set_extras = common::extras_object(&model.extras, ID);
     let mut tools: Vec<Value> = model
         .tools
         .iter()
         .zip(&names)
+        .zip(descriptions)
         .enumerate()
-        .map(|(i, (tool, name))| {
-            write_tool(tool, name, &child("/tools", i.to_string()), writer, options, &mut diagnostics)
+        .map(|(i, ((tool, name), description))| {
+            let path = child("/tools", i.to_string());
+            write_tool(tool, name, description, &path, writer, options, &mut diagnostics)
         })
         .collect();
     if let Some(Value::Array(others)) = set_extras.get("otherTools") {
@@ -280,6 +286,7 @@ fn write_document(model: &ToolSet, options: &Options) -> (Value, Vec<Diagnostic>
 fn write_tool(
     tool: &Tool,
     name: &str,
+    description: Option<String>,
     path: &str,
     writer: SchemaWriter,
     options: &Options,
@@ -288,18 +295,23 @@ fn write_tool(
     let extras = common::extras_object(&tool.extras, ID);
     let mut function = Map::new();
     function.insert("name".into(), name.into());
-    if let Some(description) = &tool.description {
-        function.insert("description".into(), description.clone().into());
+    if let Some(description) = description {
+        function.insert("description".into(), description.into());
     }
+    // Strictness another function format gave the tool (Anthropic's `strict`, a closed input).
+    let carried = carry::strictness(tool, ID);
     let strict = match options.get("strict") {
         Some("true") => true,
         Some("false") => false,
-        _ => extras.get("strict") == Some(&Value::Bool(true)),
+        _ => extras.get("strict") == Some(&Value::Bool(true)) || carried.strict,
     };
     let omit_parameters = extras.get("noParameters") == Some(&Value::Bool(true)) && tool.parameters.is_empty();
     if !omit_parameters || strict {
         let at = child(path, "parameters");
         let mut parameters = schema::write_input(writer, &tool.parameters, &extras, "parameters", &at, diagnostics);
+        if carried.closed {
+            carry::close_root(&mut parameters);
+        }
         let mut strict_written = strict;
         if strict {
             match strict::make_strict(&mut parameters, &child(path, "parameters")) {

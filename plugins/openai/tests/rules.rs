@@ -3,8 +3,8 @@
 mod support;
 
 use serde_json::{Value, json};
-use toolport_plugin::{Format, Options, ToolSet};
 use toolport_format_openai::OpenAi;
+use toolport_plugin::{Format, Options, ToolSet};
 use toolport_testkit::{expect_ok, render};
 
 fn model(value: Value) -> ToolSet {
@@ -92,9 +92,54 @@ fn names_are_made_valid_unique_and_deterministic() {
 
 #[test]
 fn responses_form_on_request() {
-    let (document, _) = check(&model(json!({"tools": [{"name": "ping"}]})), &[("form", "responses")]);
+    let (document, _) =
+        check(&model(json!({"tools": [{"name": "ping", "description": "Ping."}]})), &[("form", "responses")]);
     assert_eq!(
         document,
-        json!([{"type": "function", "name": "ping", "parameters": {"type": "object", "properties": {}}}])
+        json!([{"type": "function", "name": "ping", "description": "Ping.", "parameters": {"type": "object", "properties": {}}}])
     );
+}
+
+#[test]
+fn strict_outputs_keep_only_the_documented_subset_each_drop_named() {
+    // (parameter schema, written strict schema of `p`, names the diagnostics must mention)
+    let cases = [
+        (
+            json!({"type": "string", "min_length": 1, "max_length": 9, "format": "uri",
+                "extras": {"jsonschema": {"readOnly": true, "deprecated": true}}}),
+            json!({"type": "string"}),
+            vec!["`minLength`", "`maxLength`", "format `uri`", "`readOnly`", "`deprecated`"],
+        ),
+        (json!({"type": "string", "format": "date-time"}), json!({"type": "string", "format": "date-time"}), vec![]),
+        (
+            json!({"any_of": [{"reference": "A", "description": "An A."}, {"type": "integer"}]}),
+            json!({"anyOf": [{"description": "An A.", "anyOf": [{"$ref": "#/$defs/A"}]}, {"type": "integer"}]}),
+            vec!["a `$ref` with a description"],
+        ),
+    ];
+    for (schema, expect, named) in cases {
+        let model = model(json!({"definitions": {"A": {"type": "string"}},
+            "tools": [{"name": "t", "description": "T.", "parameters": [{"name": "p", "required": true, "schema": schema}]}]}));
+        let (document, diagnostics) = check(&model, &[("strict", "true")]);
+        assert_eq!(document[0]["function"]["parameters"]["properties"]["p"], expect, "{schema}");
+        for name in named {
+            assert!(diagnostics.contains(name), "{name} in {diagnostics}");
+        }
+    }
+}
+
+#[test]
+fn strictness_travels_in_from_anthropic_and_built_in_tools_are_named() {
+    let model = model(json!({"tools": [{"name": "t", "description": "T.",
+        "parameters": [{"name": "x", "required": true, "schema": {"type": "string"}}],
+        "extras": {"anthropic": {"strict": true}}}]}));
+    let (document, _) = check(&model, &[]);
+    assert_eq!(document[0]["function"]["strict"], json!(true));
+    assert_eq!(document[0]["function"]["parameters"]["additionalProperties"], json!(false));
+
+    let source =
+        json!([{"type": "web_search_preview"}, {"type": "function", "name": "f", "parameters": {"type": "object"}}]);
+    let (_, diagnostics) =
+        toolport_testkit::read_ok(&OpenAi, &toolport_plugin::Bundle::single("tools.json", source.to_string()));
+    assert!(render(&diagnostics).contains("built-in tool `web_search_preview`"), "{}", render(&diagnostics));
 }

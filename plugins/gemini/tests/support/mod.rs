@@ -1,8 +1,8 @@
 //! A validator for what Gemini accepts: function names and the schema subset.
 
 use serde_json::Value;
-use toolport_plugin::names::NameRules;
 use toolport_format_gemini::subset;
+use toolport_plugin::names::NameRules;
 
 /// Every problem Gemini would find in a written `{"functionDeclarations": [...]}` document.
 pub fn violations(document: &Value) -> Vec<String> {
