@@ -8,6 +8,8 @@
 //! - peak memory (max RSS) of the batch and of the GitHub spec conversion;
 //! - the GitHub and Stripe OpenAPI specs converted to vertex and to gloodata, as a ratio to a
 //!   bare parse + serialize of the same file with the same libraries;
+//! - the Python API (a release wheel installed in target/python/bench-venv) against `convert`
+//!   on the same input, Stripe to openai, files written by both;
 //! - scaling (`--scaling-only` runs just this): inputs that once made readers or writers
 //!   super-linear, generated at 1x, 2x, 4x and 8x their base size, with time and peak memory
 //!   at each size and the growth from 1x to 8x (linear is about 8x).
@@ -147,10 +149,71 @@ pub fn run(args: &[String]) -> Result<()> {
         }
     }
     println!();
+    python_api(&convert, &work)?;
+    println!();
     scaling(&convert, &work)?;
     println!();
     println!("(work files in {}; removed)", work.display());
     let _ = std::fs::remove_dir_all(&work);
+    Ok(())
+}
+
+/// What the bench's Python runs: `ROUNDS` conversions of `SPEC` to openai through the API, each
+/// written below `OUT` like `convert -o` writes; prints the median in-process time (seconds).
+const PYTHON_API_SCRIPT: &str = r#"
+import statistics, sys, time
+from pathlib import Path
+import toolport
+spec, out, rounds = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3])
+times = []
+for i in range(rounds):
+    start = time.perf_counter()
+    toolport.convert(spec, from_="openapi", to="openai").write(out / str(i))
+    times.append(time.perf_counter() - start)
+print(statistics.median(times))
+"#;
+
+/// Conversions from Python against the command line on the same input (Stripe to openai,
+/// release builds, files written by both, alternating, median of 3): the whole `python` process
+/// (start-up, import, convert, write) and the conversion inside Python alone, each as a ratio
+/// to `convert`.
+fn python_api(convert: &Path, work: &Path) -> Result<()> {
+    let spec = root().join("../shared/corpus/openapi/stripe/spec3.json");
+    if !spec.exists() {
+        println!("Python API: {} missing, skipped", spec.display());
+        return Ok(());
+    }
+    let wheel = crate::setup::python_wheel(true)?;
+    let python = crate::setup::python_venv(&root().join("target/python/bench-venv"), &wheel, None)?;
+    let script = work.join("python-api.py");
+    std::fs::write(&script, PYTHON_API_SCRIPT)?;
+    let (mut cli, mut api) = (Vec::new(), Vec::new());
+    for round in 0..3 {
+        let out = work.join(format!("python-cli-{round}"));
+        cli.push(measure(convert, &["--from", "openapi", "--to", "openai", "-q", path(&spec), "-o", path(&out)])?);
+        let out = work.join(format!("python-api-{round}"));
+        api.push(measure(&python, &[path(&script), path(&spec), path(&out), "1"])?);
+    }
+    let ((cli_time, cli_rss), (api_time, api_rss)) = (median(cli), median(api));
+    let inside =
+        Command::new(&python).args([path(&script), path(&spec), path(&work.join("python-inside")), "5"]).output()?;
+    if !inside.status.success() {
+        bail!("the Python API run failed: {}", String::from_utf8_lossy(&inside.stderr));
+    }
+    let inside: f64 = String::from_utf8_lossy(&inside.stdout).trim().parse().context("the Python API's time")?;
+    println!("Python API vs convert: Stripe ({:.1} MB) -> openai, files written (release builds)", mb(&spec));
+    println!("  convert:                 {:.3} s, peak {:>6.1} MiB", secs(cli_time), mib(cli_rss));
+    println!(
+        "  python (start, import, toolport.convert, write): {:.3} s, peak {:>6.1} MiB, ratio {:.2}x (goal: within 1x)",
+        secs(api_time),
+        mib(api_rss),
+        secs(api_time) / secs(cli_time)
+    );
+    println!(
+        "  toolport.convert + write inside Python: {:.3} s (median of 5), ratio {:.2}x",
+        inside,
+        inside / secs(cli_time)
+    );
     Ok(())
 }
 
