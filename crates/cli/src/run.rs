@@ -249,7 +249,12 @@ pub fn run(registry: &Registry, args: &ConvertArgs, global: &GlobalArgs, mode: M
 
 /// `check`'s line per input (`path: ok (format), 0 errors, 2 losses writing skydeck`) and its
 /// exit status: 1 if an input is invalid, 3 if `--strict` refused a loss.
-fn check_lines(items: &[InputItem], reports: &[InputReport], to: Option<&FormatEntry>, global: &GlobalArgs) -> ExitStatus {
+fn check_lines(
+    items: &[InputItem],
+    reports: &[InputReport],
+    to: Option<&FormatEntry>,
+    global: &GlobalArgs,
+) -> ExitStatus {
     let mut status = ExitStatus::Ok;
     for (item, report) in items.iter().zip(reports) {
         let errors = report.diagnostics.iter().filter(|d| d.is_error()).count();
@@ -377,7 +382,8 @@ impl Job<'_> {
             report.status = if read.has_errors() || read.value.is_none() { Status::Failed } else { Status::Converted };
             report.diagnostics = read.diagnostics;
             if report.status == Status::Failed
-                && let Some(hint) = self.from.and_then(|given| pipeline::detection_hint(self.registry, item, &bundle, given))
+                && let Some(hint) =
+                    self.from.and_then(|given| pipeline::detection_hint(self.registry, item, &bundle, given))
             {
                 report.diagnostics.push(hint);
             }
@@ -387,7 +393,8 @@ impl Job<'_> {
         report.status = conversion.status;
         report.diagnostics = conversion.diagnostics;
         if conversion.read_failed
-            && let Some(hint) = self.from.and_then(|given| pipeline::detection_hint(self.registry, item, &bundle, given))
+            && let Some(hint) =
+                self.from.and_then(|given| pipeline::detection_hint(self.registry, item, &bundle, given))
         {
             report.diagnostics.push(hint);
         }
@@ -422,9 +429,11 @@ impl Job<'_> {
     /// Decides where each written file goes and stages it (unless dry run or stdout).
     fn place(&self, item: &InputItem, to: &FormatEntry, written: &Bundle) -> Result<Placement> {
         let owner = report::display_input(&item.path);
-        let single_document = written.files.len() == 1 && !written.files.keys().any(|k| k.contains('/'));
+        let single_document = written.files.len() == 1
+            && written.binary_files.is_empty()
+            && !written.files.keys().any(|k| k.contains('/'));
         let mut note = None;
-        let targets: Vec<(PathBuf, &str)> = match &self.destination {
+        let targets: Vec<(PathBuf, &[u8])> = match &self.destination {
             Destination::Nowhere => return Ok(Placement { planned: Vec::new(), stdout: None, note: None }),
             Destination::Stdout => {
                 if !single_document {
@@ -434,7 +443,7 @@ impl Job<'_> {
                 return Ok(Placement { planned: Vec::new(), stdout: Some(text), note: None });
             }
             Destination::FileOrDirectory(path) if single_document => {
-                vec![(path.clone(), written.files.values().next().map(String::as_str).unwrap_or_default())]
+                vec![(path.clone(), written.files.values().next().map(String::as_bytes).unwrap_or_default())]
             }
             Destination::FileOrDirectory(path) if !path.is_dir() && path.extension().is_some() => {
                 // `-o fs.skydeck.json` for a target that writes several files: a folder by that
@@ -470,16 +479,15 @@ impl Job<'_> {
                     dir.join(parent).join(item.stem())
                 };
                 written
-                    .files
-                    .iter()
-                    .map(|(relative, text)| Ok((output::safe_join(&base, relative)?, text.as_str())))
+                    .output_files()
+                    .map(|(relative, bytes)| Ok((output::safe_join(&base, relative)?, bytes)))
                     .collect::<Result<_, output::OutputError>>()?
             }
         };
         let root = self.output_root();
         let files: Vec<(PlannedFile, &[u8])> = targets
             .into_iter()
-            .map(|(path, text)| (PlannedFile { path, owner: owner.clone(), root: root.clone() }, text.as_bytes()))
+            .map(|(path, bytes)| (PlannedFile { path, owner: owner.clone(), root: root.clone() }, bytes))
             .collect();
         if let Some(staging) = &self.staging {
             staging.stage_all(&files)?;

@@ -140,6 +140,13 @@ fn every_output_is_accepted_by_its_platforms_validator() {
         table.push_str(&format!("| {to} | {accepted}/{} | {refused} | {bad} |\n", accepted + bad));
     }
     println!("{} inputs x {} targets\n{table}", inputs.len(), TARGETS.len());
+    let mut slowest: Vec<(f64, String)> = results
+        .iter()
+        .map(|r| (r["seconds"].as_f64().unwrap_or(0.0), format!("{} {}", r["target"], r["path"])))
+        .collect();
+    slowest.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let total: f64 = slowest.iter().map(|s| s.0).sum();
+    println!("validation took {total:.1} s; slowest: {:#?}", &slowest[..slowest.len().min(8)]);
     let _ = std::fs::create_dir_all(workspace_root().join("target/conformance"));
     let _ = std::fs::write(workspace_root().join("target/conformance/matrix.md"), &table);
     // Known rejections are listed, each under the issue that tracks it, so that a new rejection
@@ -169,6 +176,16 @@ fn short(path: &Path) -> String {
 
 /// Converts one input to one target in its own folder.
 fn convert(work: &Path, (from, input): &(String, PathBuf), index: usize, to: &str) -> Verdict {
+    let started = std::time::Instant::now();
+    let verdict = convert_timed(work, (from, input), index, to);
+    let took = started.elapsed().as_secs_f64();
+    if took > 3.0 {
+        println!("slow conversion: {from} {} -> {to}: {took:.1} s", short(input));
+    }
+    verdict
+}
+
+fn convert_timed(work: &Path, (from, input): (&String, &PathBuf), index: usize, to: &str) -> Verdict {
     let out = work.join(format!("{to}/{index}-{from}"));
     let run = run_in(
         work,

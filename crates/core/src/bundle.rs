@@ -16,6 +16,33 @@ pub struct Bundle {
     /// Files present in the input but not loaded as text (images, binaries), by relative path.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub other_files: Vec<String>,
+    /// Binary files a writer produces (an extension's icon), by relative path; base64 in the
+    /// JSON form, so a host that predates this field still reads the text files.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty", with = "base64_map")]
+    pub binary_files: BTreeMap<String, Vec<u8>>,
+}
+
+/// `binary_files` as `{path: base64}` in JSON.
+mod base64_map {
+    use std::collections::BTreeMap;
+
+    use base64::Engine;
+    use base64::engine::general_purpose::STANDARD;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(files: &BTreeMap<String, Vec<u8>>, serializer: S) -> Result<S::Ok, S::Error> {
+        let encoded: BTreeMap<&String, String> =
+            files.iter().map(|(path, bytes)| (path, STANDARD.encode(bytes))).collect();
+        encoded.serialize(serializer)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<BTreeMap<String, Vec<u8>>, D::Error> {
+        let encoded = BTreeMap::<String, String>::deserialize(deserializer)?;
+        encoded
+            .into_iter()
+            .map(|(path, text)| STANDARD.decode(text).map(|bytes| (path, bytes)).map_err(serde::de::Error::custom))
+            .collect()
+    }
 }
 
 impl Bundle {
@@ -24,7 +51,7 @@ impl Bundle {
         let path = path.into();
         let mut files = BTreeMap::new();
         files.insert(path.clone(), text.into());
-        Bundle { entry: Some(path), files, other_files: Vec::new() }
+        Bundle { entry: Some(path), files, ..Bundle::default() }
     }
 
     pub fn get(&self, path: &str) -> Option<&str> {
@@ -33,6 +60,12 @@ impl Bundle {
 
     pub fn insert(&mut self, path: impl Into<String>, text: impl Into<String>) {
         self.files.insert(path.into(), text.into());
+    }
+
+    /// Every file to write, text and binary, by relative path.
+    pub fn output_files(&self) -> impl Iterator<Item = (&str, &[u8])> {
+        let text = self.files.iter().map(|(p, t)| (p.as_str(), t.as_bytes()));
+        text.chain(self.binary_files.iter().map(|(p, b)| (p.as_str(), b.as_slice())))
     }
 
     /// The entry file, or the only file when there is just one.

@@ -860,7 +860,7 @@ impl<'a, 'm> Ctx<'a, 'm> {
         for m in self.modules {
             files.insert(m.path.clone(), String::new());
         }
-        let bundle = Bundle { entry: None, files, other_files: Vec::new() };
+        let bundle = Bundle { entry: None, files, ..Bundle::default() };
         let target = resolve_module_path(&bundle, &self.modules[from].path, source)?;
         self.modules.iter().position(|m| m.path == target)
     }

@@ -109,6 +109,11 @@ pub fn write(model: &ToolSet, options: &Options) -> Outcome<Bundle> {
     };
     if let Some(package) = &package {
         bundle.insert("package.json", pretty(package));
+        // The manifest names an icon Raycast must find in assets/: the placeholder when it is
+        // the one the writer chose (a source's own icon file is not part of its model).
+        if package.get("icon").and_then(Value::as_str) == Some(DEFAULT_ICON) && !from_raycast {
+            bundle.binary_files.insert(format!("assets/{DEFAULT_ICON}"), DEFAULT_ICON_PNG.to_vec());
+        }
     }
     bundle.insert("tsconfig.json", pretty(&tsconfig()));
     let mut requests = false;
@@ -126,6 +131,10 @@ pub fn write(model: &ToolSet, options: &Options) -> Outcome<Bundle> {
     }
     Outcome::ok(bundle, diagnostics)
 }
+
+/// The icon a fresh extension names, and the 512x512 placeholder written for it.
+const DEFAULT_ICON: &str = "extension-icon.png";
+const DEFAULT_ICON_PNG: &[u8] = include_bytes!("write/extension-icon.png");
 
 /// The name of the command a fresh extension gets (Raycast requires at least one).
 const AI_COMMAND: &str = "ai-tools";
@@ -486,11 +495,11 @@ fn manifest(
     out.insert("description".into(), description);
     let icon = mapped.shift_remove("icon").unwrap_or_else(|| {
         diagnostics.push(Diagnostic::warning(
-            codes::GENERATED,
+            codes::GENERATED_PLACEHOLDER,
             "/icon",
-            "icon `extension-icon.png` is named but not written (outputs hold text files only): add a 512x512 PNG as assets/extension-icon.png before `ray lint` or publishing",
+            format!("the source has no icon: a placeholder is written as assets/{DEFAULT_ICON}; replace it with your own 512x512 PNG before publishing"),
         ));
-        Value::from("extension-icon.png")
+        Value::from(DEFAULT_ICON)
     });
     out.insert("icon".into(), icon);
     let author = mapped.shift_remove("author").unwrap_or_else(|| {
