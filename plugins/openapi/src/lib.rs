@@ -11,6 +11,10 @@
 //!   the spec inline as OpenAPI 3.0 YAML in `manifest.apiSpec.openApiYaml`, following Vertex's
 //!   rules. From tools without an HTTP binding it synthesizes `POST /<name>` operations under
 //!   the option `base_url` (default `https://example.invalid`).
+//! - Model fields OpenAPI has no place for (other formats' extras, display hints, value-set
+//!   names, enum labels, Vertex's renames) never sit in the operations, parameters and
+//!   schemas a model reads: they are kept, for the round trip, in one top-level `x-toolport`
+//!   section keyed by JSON pointer (`write::BOOKKEEPING`), which the reader puts back first.
 
 use serde_json::Value;
 use toolport_plugin::{

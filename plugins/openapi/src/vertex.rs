@@ -5,7 +5,9 @@
 //! Storage). Body fields map onto the tool set: `manifest.name` → id, `displayName` → title,
 //! `description` → description, `manifest.description` (shown to the model) → instructions,
 //! `authConfig` → the first auth entry, `runtimeConfig.defaultParams` → runtime defaults,
-//! `toolUseExamples` → examples. Everything else is kept in `extras["vertex"]`.
+//! `toolUseExamples` → examples. Everything else is kept in `extras["vertex"]`. Bodies are
+//! written with camelCase keys, as `extensions:import` documents them, whatever the source's
+//! key style (protobuf JSON reads both).
 
 use serde_json::{Map, Value, json};
 use toolport_plugin::names::{NameRules, sanitize};

@@ -4,7 +4,8 @@
 //! Operations are regenerated from the model. A tool read from OpenAPI whose regenerated
 //! operation has the digest recorded at read time is unchanged, and its operation as written
 //! in the source (with its `$ref`s) is emitted instead, so a same-format round trip is exact.
-//! Model fields OpenAPI has no place for go to `x-toolport-*` keys, which the reader restores.
+//! Model fields OpenAPI has no place for go to `x-toolport-*` keys, which the reader restores;
+//! the last step moves every one of them into the top-level section [`BOOKKEEPING`].
 
 use std::collections::{HashMap, HashSet};
 
