@@ -98,6 +98,10 @@ def test_strict_raises_a_loss_error_carrying_the_losses():
         toolport.convert(source, to="gemini", strict=True)
     assert isinstance(caught.value, toolport.ToolportError)
     assert {d.code for d in caught.value.losses} == {d.code for d in relaxed.losses}
+    with pytest.raises(toolport.LossError):
+        toolport.convert(source, to="gemini", strict="all")
+    # Only the codes named are refused.
+    assert toolport.convert(source, to="gemini", strict="changed/nothing-like-this").files
 
 
 def test_options_are_the_command_lines():
@@ -106,6 +110,16 @@ def test_options_are_the_command_lines():
     assert '"strict": true' in strict_mode
     as_json = toolport.convert(FIXTURES / "openapi" / "tasks.yaml", to="openapi", options={"syntax": "json"})
     json.loads(as_json.text)
+
+
+def test_options_are_checked_like_the_command_lines():
+    source = FIXTURES / "mcp" / "weather-tool.json"
+    with pytest.raises(toolport.UsageError, match="takes no option `stirct`"):
+        toolport.convert(source, to="openai", options={"stirct": True})
+    with pytest.raises(toolport.UsageError):
+        toolport.convert(source, to="openai", options={"strict": "maybe"})
+    with pytest.raises(ValueError):
+        toolport.convert(source, to="openai", strict="nonsense")
 
 
 def test_a_raycast_folder_as_a_dict_of_files():

@@ -244,7 +244,7 @@ def convert(
     from_: Optional[str] = None,
     to: str = "mcp",
     options: Optional[Mapping[str, OptionValue]] = None,
-    strict: bool = False,
+    strict: Union[bool, str] = False,
     *,
     plugin_dirs: Sequence["Union[str, os.PathLike[str]]"] = (),
     isolate: str = "auto",
@@ -253,15 +253,17 @@ def convert(
 
     Returns the written files and the diagnostics; raises :class:`InputError` for a malformed
     or unrecognised input, :class:`LossError` when ``strict`` and something would be lost,
-    :class:`UsageError` for an unknown format, :class:`ConversionError` otherwise.
-    ``options`` are the command line's ``--option KEY=VALUE`` settings.
+    :class:`UsageError` for an unknown format or option, :class:`ConversionError` otherwise.
+    ``options`` are the command line's ``--option KEY=VALUE`` settings, checked the same way.
+    ``strict`` is ``--strict``: ``True`` refuses losses of meaning, ``"all"`` every loss,
+    ``"loss/http,loss/*"`` those codes.
     """
     args = _source(source)
     status, found, files, diagnostics, message = _toolport.convert(
         to,
         from_=from_,
         options=_options(options),
-        strict=strict,
+        strict=("meaning" if strict else "off") if isinstance(strict, bool) else strict,
         **args,
         **_discovery(plugin_dirs, isolate),
     )

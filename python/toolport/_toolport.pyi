@@ -15,7 +15,7 @@ def convert(
     files: Optional[Dict[str, str]] = None,
     from_: Optional[str] = None,
     options: List[Tuple[str, str]] = ...,
-    strict: bool = False,
+    strict: str = "off",
     plugin_dirs: List[_Path] = ...,
     plugin_host: Optional[_Path] = None,
     isolate: str = "auto",

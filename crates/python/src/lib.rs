@@ -18,12 +18,12 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use toolport_core::{Bundle, Diagnostic, Format, InputShape, Options, codes};
+use toolport_core::{Bundle, Diagnostic, Format, InputShape, Options, Strictness, codes};
 use toolport_host::discovery::{DiscoveryConfig, IsolationMode};
 use toolport_host::input::{self, Limits};
 use toolport_host::output::{self, PlannedFile, Staging};
 use toolport_host::pipeline::{self, InputItem, ResolveError, Status};
-use toolport_host::registry::{FormatEntry, Registry};
+use toolport_host::registry::{self, FormatEntry, Registry};
 
 /// Every format of this repository, linked into the module (no plugin is loaded for them).
 pub fn linked_formats() -> Vec<Arc<dyn Format>> {
@@ -251,15 +251,18 @@ fn undetected(registry: &Registry, bundle: &Bundle) -> Refusal {
     Refusal::input(Diagnostic::error(codes::INPUT_INVALID, "", message.clone()), message)
 }
 
-fn options(pairs: Vec<(String, String)>, stem: String) -> Options {
+/// The caller's options, checked as `convert` checks `--option`s against what the formats
+/// declare (`formats`: the run's), then the output name `convert` would give.
+fn options(pairs: Vec<(String, String)>, formats: &[&FormatEntry], stem: String) -> Result<Options, Refusal> {
     let mut options = Options::default();
     for (key, value) in pairs {
         options.set(key, value);
     }
+    registry::check_options(&options, formats).map_err(|e| Refusal::usage(e.to_string()))?;
     if options.get(Options::OUTPUT_NAME).is_none() {
         options.set(Options::OUTPUT_NAME, stem);
     }
-    options
+    Ok(options)
 }
 
 fn json<T: serde::Serialize + ?Sized>(value: &T) -> PyResult<String> {
@@ -283,7 +286,7 @@ type Converted = (String, Option<String>, Vec<(String, String)>, String, Option<
 
 /// Converts one input to format `to`.
 #[pyfunction]
-#[pyo3(signature = (to, *, path=None, data=None, files=None, from_=None, options=Vec::new(), strict=false, plugin_dirs=Vec::new(), plugin_host=None, isolate="auto"))]
+#[pyo3(signature = (to, *, path=None, data=None, files=None, from_=None, options=Vec::new(), strict="off", plugin_dirs=Vec::new(), plugin_host=None, isolate="auto"))]
 #[allow(clippy::too_many_arguments)]
 fn convert(
     py: Python<'_>,
@@ -293,17 +296,20 @@ fn convert(
     files: Option<BTreeMap<String, String>>,
     from_: Option<&str>,
     options: Vec<(String, String)>,
-    strict: bool,
+    strict: &str,
     plugin_dirs: Vec<PathBuf>,
     plugin_host: Option<PathBuf>,
     isolate: &str,
 ) -> PyResult<Converted> {
     let source = Source::new(path, data, files)?;
-    let registry = registry(plugin_dirs, plugin_host, isolate)?;
+    let strict = Strictness::parse(strict).map_err(PyValueError::new_err)?;
+    let registry = self::registry(plugin_dirs, plugin_host, isolate)?;
     let run = || -> Result<(Status, String, Option<Bundle>, Vec<Diagnostic>), Refusal> {
         let to = registry.format(to).map_err(|e| Refusal::usage(e.to_string()))?;
+        let named = from_.map(|f| registry.format(f)).transpose().map_err(|e| Refusal::usage(e.to_string()))?;
+        let options =
+            self::options(options, &[Some(to), named].into_iter().flatten().collect::<Vec<_>>(), source.stem())?;
         let (from, bundle) = load(&registry, &source, from_)?;
-        let options = self::options(options, source.stem());
         let conversion = pipeline::convert(from, to, &bundle, &options, strict);
         Ok((conversion.status, from.info.id.clone(), conversion.output, conversion.diagnostics))
     };
@@ -347,10 +353,11 @@ fn inspect(
     isolate: &str,
 ) -> PyResult<Inspected> {
     let source = Source::new(path, data, files)?;
-    let registry = registry(plugin_dirs, plugin_host, isolate)?;
+    let registry = self::registry(plugin_dirs, plugin_host, isolate)?;
     let run = || -> Result<_, Refusal> {
         let (format, bundle) = load(&registry, &source, from_)?;
-        let outcome = format.format.read(&bundle, &self::options(options, source.stem()));
+        let options = self::options(options, &[format], source.stem())?;
+        let outcome = format.format.read(&bundle, &options);
         let model = match outcome.value {
             Some(model) if !outcome.diagnostics.iter().any(Diagnostic::is_error) => {
                 Some(serde_json::to_string(&model.into_versioned()).map_err(|e| Refusal::usage(e.to_string()))?)
@@ -374,7 +381,7 @@ fn inspect(
 #[pyfunction]
 #[pyo3(signature = (*, plugin_dirs=Vec::new(), plugin_host=None, isolate="auto"))]
 fn formats(plugin_dirs: Vec<PathBuf>, plugin_host: Option<PathBuf>, isolate: &str) -> PyResult<String> {
-    let registry = registry(plugin_dirs, plugin_host, isolate)?;
+    let registry = self::registry(plugin_dirs, plugin_host, isolate)?;
     let mut formats = Vec::new();
     for entry in registry.formats() {
         let mut info = serde_json::to_value(&entry.info).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
