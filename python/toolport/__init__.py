@@ -23,7 +23,7 @@ import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Mapping, NoReturn, Optional, Sequence, Tuple, Union
 
 from . import _toolport
 
@@ -54,10 +54,9 @@ OptionValue = Union[str, bool, int, float]
 
 _BIN = Path(__file__).resolve().parent / "_bin"
 _EXE = ".exe" if os.name == "nt" else ""
-#: The plugin host isolated third-party plugins run in; absent from a build without binaries.
-PLUGIN_HOST: Optional[Path] = _BIN / f"toolport-plugin-host{_EXE}"
-if not PLUGIN_HOST.is_file():
-    PLUGIN_HOST = None
+_HOST = _BIN / f"toolport-plugin-host{_EXE}"
+#: The plugin host isolated third-party plugins run in; None in a build without binaries.
+PLUGIN_HOST: Optional[Path] = _HOST if _HOST.is_file() else None
 
 
 @dataclass(frozen=True)
@@ -171,7 +170,7 @@ class Result:
     target_format: str
     files: Dict[str, str]
     diagnostics: List[Diagnostic]
-    _inputs: List[str] = field(default_factory=list, repr=False)
+    _inputs: "List[Union[str, os.PathLike[str]]]" = field(default_factory=list, repr=False)
 
     @property
     def losses(self) -> List[Diagnostic]:
@@ -229,7 +228,7 @@ def _discovery(plugin_dirs: Sequence["Union[str, os.PathLike[str]]"], isolate: s
     return {"plugin_dirs": [os.fspath(d) for d in plugin_dirs], "plugin_host": host, "isolate": isolate}
 
 
-def _raise(kind: str, message: str, diagnostics: List[Diagnostic]) -> None:
+def _raise(kind: str, message: str, diagnostics: List[Diagnostic]) -> NoReturn:
     if kind == "usage":
         raise UsageError(message, diagnostics)
     if kind == "input" or any(d.severity == "error" and d.code.startswith("input/") for d in diagnostics):
@@ -259,7 +258,7 @@ def convert(
     ``"loss/http,loss/*"`` those codes.
     """
     args = _source(source)
-    status, found, files, diagnostics, message = _toolport.convert(
+    status, found, files, diagnostics_json, message = _toolport.convert(
         to,
         from_=from_,
         options=_options(options),
@@ -267,8 +266,8 @@ def convert(
         **args,
         **_discovery(plugin_dirs, isolate),
     )
-    diagnostics = [Diagnostic._from_json(d) for d in json.loads(diagnostics)]
-    if status not in ("converted", "converted_with_losses"):
+    diagnostics = [Diagnostic._from_json(d) for d in json.loads(diagnostics_json)]
+    if status not in ("converted", "converted_with_losses") or found is None:
         _raise(status, message or status, diagnostics)
     inputs = [args["path"]] if "path" in args else []
     return Result(status, found, to, dict(files), diagnostics, inputs)
@@ -285,13 +284,14 @@ def inspect(
     """The canonical model of one input as a dict (``schema_version``, ``schema_minor``,
     ``tool_set``), as ``convert inspect`` prints it. Raises :class:`InputError` if it cannot
     be read."""
-    status, _found, model, diagnostics, message = _toolport.inspect(
+    status, _found, model, diagnostics_json, message = _toolport.inspect(
         from_=from_, options=_options(options), **_source(source), **_discovery(plugin_dirs, isolate)
     )
-    diagnostics = [Diagnostic._from_json(d) for d in json.loads(diagnostics)]
+    diagnostics = [Diagnostic._from_json(d) for d in json.loads(diagnostics_json)]
     if model is None:
         _raise("usage" if status == "usage" else "input", message or status, diagnostics)
-    return json.loads(model)
+    parsed: Dict[str, Any] = json.loads(model)
+    return parsed
 
 
 def formats(

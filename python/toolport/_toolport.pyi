@@ -1,6 +1,6 @@
 # Types of the extension module built from crates/python (the untyped layer under toolport/__init__.py).
 from os import PathLike
-from typing import Dict, List, Optional, Tuple, Union
+from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 _Path = Union[str, PathLike[str]]
 
@@ -16,7 +16,7 @@ def convert(
     from_: Optional[str] = None,
     options: List[Tuple[str, str]] = ...,
     strict: str = "off",
-    plugin_dirs: List[_Path] = ...,
+    plugin_dirs: Sequence[_Path] = ...,
     plugin_host: Optional[_Path] = None,
     isolate: str = "auto",
 ) -> Tuple[str, Optional[str], List[Tuple[str, str]], str, Optional[str]]: ...
@@ -27,11 +27,11 @@ def inspect(
     files: Optional[Dict[str, str]] = None,
     from_: Optional[str] = None,
     options: List[Tuple[str, str]] = ...,
-    plugin_dirs: List[_Path] = ...,
+    plugin_dirs: Sequence[_Path] = ...,
     plugin_host: Optional[_Path] = None,
     isolate: str = "auto",
 ) -> Tuple[str, Optional[str], Optional[str], str, Optional[str]]: ...
-def formats(*, plugin_dirs: List[_Path] = ..., plugin_host: Optional[_Path] = None, isolate: str = "auto") -> str: ...
+def formats(*, plugin_dirs: Sequence[_Path] = ..., plugin_host: Optional[_Path] = None, isolate: str = "auto") -> str: ...
 def write(
-    dir: _Path, files: List[Tuple[str, str]], *, inputs: List[_Path] = ..., force: bool = False
+    dir: _Path, files: List[Tuple[str, str]], *, inputs: Sequence[_Path] = ..., force: bool = False
 ) -> Tuple[List[str], List[str]]: ...
