@@ -41,11 +41,26 @@ def run_convert(*args: str, env: "dict[str, str] | None" = None, cwd: "Path | No
     )
 
 
-def folder_files(folder: Path) -> "dict[str, str]":
-    """A folder's text files as the dict a folder source is (node_modules and dot files left out)."""
-    files = {}
+def folder_files(folder: Path) -> "dict[str, str | bytes]":
+    """A folder's files as the dict a folder source is: text as str, others as bytes
+    (node_modules and dot files left out)."""
+    files: "dict[str, str | bytes]" = {}
     for path in sorted(folder.rglob("*")):
         relative = path.relative_to(folder)
         if path.is_file() and not any(p.startswith(".") or p == "node_modules" for p in relative.parts):
-            files[relative.as_posix()] = path.read_text(encoding="utf-8")
+            content = path.read_bytes()
+            try:
+                files[relative.as_posix()] = content.decode("utf-8")
+            except UnicodeDecodeError:
+                files[relative.as_posix()] = content
     return files
+
+
+def tree(folder: Path) -> "dict[str, bytes]":
+    """Every file below a folder, relative path -> bytes."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def result_tree(result) -> "dict[str, bytes]":
+    """A conversion's files as they are written, relative path -> bytes."""
+    return {**{k: v.encode() for k, v in result.files.items()}, **result.binary_files}

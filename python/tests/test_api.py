@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import toolport
-from conftest import FIXTURES, corpus, folder_files
+from conftest import FIXTURES, corpus, folder_files, result_tree, tree
 
 ALL_FORMATS = {"gloodata", "skydeck", "raycast", "vertex", "openapi", "mcp", "openai", "anthropic", "gemini"}
 
@@ -220,6 +220,16 @@ def test_write_is_safe_and_explicit(tmp_path):
         result.write(tmp_path / "out")
     assert len(result.write(tmp_path / "out", force=True)) == len(placed)
     assert not [p for p in (tmp_path / "out").iterdir() if p.name.startswith(".")], "no staging left"
+
+
+def test_a_written_extension_holds_its_binary_files(tmp_path):
+    result = toolport.convert(FIXTURES / "mcp" / "weather-tool.json", to="raycast")
+    assert result.binary_files and all(isinstance(b, bytes) for b in result.binary_files.values())
+    result.write(tmp_path / "ext")
+    assert tree(tmp_path / "ext") == result_tree(result)
+    # Read back from disk and as a dict with the icon as bytes: the same model.
+    from_disk = toolport.inspect(tmp_path / "ext")
+    assert toolport.inspect(folder_files(tmp_path / "ext")) == from_disk
 
 
 def test_write_never_overwrites_the_input(tmp_path):

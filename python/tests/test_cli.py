@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import toolport
-from conftest import FIXTURES, corpus, run_convert
+from conftest import FIXTURES, corpus, result_tree, run_convert, tree
 
 BIN = Path(toolport.__file__).parent / "_bin"
 
@@ -40,6 +40,7 @@ def test_python_dash_m_toolport_is_the_same_command():
         (FIXTURES / "raycast" / "ai-yaml", "gemini"),
         ("openapi/oai-examples/petstore-expanded.yaml", "mcp"),
         ("gloodata/ext-rs-service-status.json", "skydeck"),
+        (FIXTURES / "mcp" / "issue-tracker.json", "raycast"),
     ],
 )
 def test_the_command_writes_what_the_api_returns(tmp_path, source, target):
@@ -48,8 +49,7 @@ def test_the_command_writes_what_the_api_returns(tmp_path, source, target):
     done = run_convert("--to", target, str(source), "-o", str(tmp_path / "out"))
     assert done.returncode == 0, done.stderr
     api = toolport.convert(source, to=target)
-    written = {p.relative_to(tmp_path / "out").as_posix(): p.read_text() for p in (tmp_path / "out").rglob("*") if p.is_file()}
-    assert written == api.files
+    assert tree(tmp_path / "out") == result_tree(api)
 
 
 def test_a_malformed_input_fails_with_its_place(tmp_path):

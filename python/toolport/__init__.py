@@ -46,8 +46,9 @@ __all__ = [
 __version__ = "0.1.0"
 
 #: One input: the text of a document, its bytes, a path to a file or folder, or a folder's
-#: files as a mapping of relative path to text.
-Source = Union[str, bytes, "os.PathLike[str]", Mapping[str, str]]
+#: files as a mapping of relative path to text (or bytes: files that are not UTF-8 text are
+#: present but not read, as when the folder is read from disk).
+Source = Union[str, bytes, "os.PathLike[str]", Mapping[str, Union[str, bytes]]]
 
 #: An option's value; booleans become ``true``/``false`` as on the command line.
 OptionValue = Union[str, bool, int, float]
@@ -169,7 +170,10 @@ class Result:
     source_format: str
     target_format: str
     files: Dict[str, str]
+    """The written text files, relative path -> text."""
     diagnostics: List[Diagnostic]
+    binary_files: Dict[str, bytes] = field(default_factory=dict)
+    """The written binary files (a Raycast extension's icon), relative path -> bytes."""
     _inputs: "List[Union[str, os.PathLike[str]]]" = field(default_factory=list, repr=False)
 
     @property
@@ -192,7 +196,11 @@ class Result:
         no link is written through, the input is never overwritten, an existing file only with
         ``force``; every file is staged and renamed into place, all or none. Returns the paths."""
         placed, problems = _toolport.write(
-            os.fspath(directory), sorted(self.files.items()), inputs=self._inputs, force=force
+            os.fspath(directory),
+            sorted(self.files.items()),
+            sorted(self.binary_files.items()),
+            inputs=self._inputs,
+            force=force,
         )
         if problems:
             raise OutputError("; ".join(problems))
@@ -207,12 +215,19 @@ def _source(source: Source) -> Dict[str, Any]:
     if isinstance(source, os.PathLike):
         return {"path": os.fspath(source)}
     if isinstance(source, Mapping):
-        files = {}
-        for name, text in source.items():
-            if not isinstance(name, str) or not isinstance(text, str):
-                raise TypeError("a dict source maps relative paths (str) to file texts (str)")
-            files[name] = text
-        return {"files": files}
+        files: Dict[str, str] = {}
+        other_files: List[str] = []
+        for name, content in source.items():
+            if not isinstance(name, str) or not isinstance(content, (str, bytes)):
+                raise TypeError("a dict source maps relative paths (str) to file contents (str or bytes)")
+            if isinstance(content, bytes):
+                try:
+                    content = content.decode("utf-8")
+                except UnicodeDecodeError:
+                    other_files.append(name)
+                    continue
+            files[name] = content
+        return {"files": files, "other_files": other_files}
     raise TypeError(f"a source is str (text), bytes, a path or a dict of files, not {type(source).__name__}")
 
 
@@ -258,7 +273,7 @@ def convert(
     ``"loss/http,loss/*"`` those codes.
     """
     args = _source(source)
-    status, found, files, diagnostics_json, message = _toolport.convert(
+    status, found, files, binary_files, diagnostics_json, message = _toolport.convert(
         to,
         from_=from_,
         options=_options(options),
@@ -270,7 +285,7 @@ def convert(
     if status not in ("converted", "converted_with_losses") or found is None:
         _raise(status, message or status, diagnostics)
     inputs = [args["path"]] if "path" in args else []
-    return Result(status, found, to, dict(files), diagnostics, inputs)
+    return Result(status, found, to, dict(files), diagnostics, dict(binary_files), inputs)
 
 
 def inspect(

@@ -13,18 +13,20 @@ def convert(
     path: Optional[_Path] = None,
     data: Optional[bytes] = None,
     files: Optional[Dict[str, str]] = None,
+    other_files: Sequence[str] = ...,
     from_: Optional[str] = None,
     options: List[Tuple[str, str]] = ...,
     strict: str = "off",
     plugin_dirs: Sequence[_Path] = ...,
     plugin_host: Optional[_Path] = None,
     isolate: str = "auto",
-) -> Tuple[str, Optional[str], List[Tuple[str, str]], str, Optional[str]]: ...
+) -> Tuple[str, Optional[str], List[Tuple[str, str]], List[Tuple[str, bytes]], str, Optional[str]]: ...
 def inspect(
     *,
     path: Optional[_Path] = None,
     data: Optional[bytes] = None,
     files: Optional[Dict[str, str]] = None,
+    other_files: Sequence[str] = ...,
     from_: Optional[str] = None,
     options: List[Tuple[str, str]] = ...,
     plugin_dirs: Sequence[_Path] = ...,
@@ -33,5 +35,9 @@ def inspect(
 ) -> Tuple[str, Optional[str], Optional[str], str, Optional[str]]: ...
 def formats(*, plugin_dirs: Sequence[_Path] = ..., plugin_host: Optional[_Path] = None, isolate: str = "auto") -> str: ...
 def write(
-    dir: _Path, files: List[Tuple[str, str]], *, inputs: Sequence[_Path] = ..., force: bool = False
+    dir: _Path,
+    files: List[Tuple[str, str]],
+    binary_files: List[Tuple[str, bytes]] = ...,
+    *,
+    inputs: Sequence[_Path] = ..., force: bool = False
 ) -> Tuple[List[str], List[str]]: ...

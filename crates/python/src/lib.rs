@@ -18,6 +18,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyBytes;
 use toolport_core::{Bundle, Diagnostic, Format, InputShape, Options, Strictness, codes};
 use toolport_host::discovery::{DiscoveryConfig, IsolationMode};
 use toolport_host::input::{self, Limits};
@@ -111,16 +112,22 @@ enum Source<'a> {
     Path(PathBuf),
     /// A document's bytes (text is passed encoded), read like standard input.
     Data(&'a [u8]),
-    /// Relative path → text: a folder's files (a Raycast extension).
-    Files(BTreeMap<String, String>),
+    /// A folder's files (a Raycast extension): relative path → text, and the paths of files
+    /// that are not text (present, not read, as the loader keeps them).
+    Files(BTreeMap<String, String>, Vec<String>),
 }
 
 impl<'a> Source<'a> {
-    fn new(path: Option<PathBuf>, data: Option<&'a [u8]>, files: Option<BTreeMap<String, String>>) -> PyResult<Self> {
+    fn new(
+        path: Option<PathBuf>,
+        data: Option<&'a [u8]>,
+        files: Option<BTreeMap<String, String>>,
+        other_files: Vec<String>,
+    ) -> PyResult<Self> {
         match (path, data, files) {
             (Some(path), None, None) => Ok(Source::Path(path)),
             (None, Some(data), None) => Ok(Source::Data(data)),
-            (None, None, Some(files)) => Ok(Source::Files(files)),
+            (None, None, Some(files)) => Ok(Source::Files(files, other_files)),
             _ => Err(PyValueError::new_err("give exactly one of path, data and files")),
         }
     }
@@ -131,7 +138,7 @@ impl<'a> Source<'a> {
         match self {
             Source::Path(path) => item(path).stem(),
             Source::Data(_) => "stdin".to_owned(),
-            Source::Files(_) => "input".to_owned(),
+            Source::Files(..) => "input".to_owned(),
         }
     }
 }
@@ -183,7 +190,7 @@ fn load<'r>(
             let bundle = input::load_stdin(&mut &data[..], &limits).map_err(ResolveError::from)?;
             (bundle, false)
         }
-        Source::Files(files) => (files_bundle(files, &limits)?, true),
+        Source::Files(files, other_files) => (files_bundle(files, other_files, &limits)?, true),
     };
     let format = match from {
         Some(format) if format.info.input == InputShape::Directory && !is_dir => {
@@ -205,13 +212,13 @@ fn load<'r>(
 }
 
 /// A dict of files as a folder's bundle, within the loader's limits.
-fn files_bundle(files: &BTreeMap<String, String>, limits: &Limits) -> Result<Bundle, Refusal> {
+fn files_bundle(files: &BTreeMap<String, String>, other_files: &[String], limits: &Limits) -> Result<Bundle, Refusal> {
     let refuse =
         |message: String| Refusal::input(Diagnostic::error(codes::INPUT_INVALID, "", message.clone()), message);
     if files.is_empty() {
         return Err(refuse("the dict of files is empty".to_owned()));
     }
-    if files.len() > limits.max_files {
+    if files.len() + other_files.len() > limits.max_files {
         return Err(refuse(format!("has more than {} files; is this the right folder?", limits.max_files)));
     }
     let mut bundle = Bundle::default();
@@ -227,6 +234,12 @@ fn files_bundle(files: &BTreeMap<String, String>, limits: &Limits) -> Result<Bun
             return Err(refuse(format!("{path}: is {size} bytes, over the limit for one input")));
         }
         bundle.insert(path.as_str(), text.as_str());
+    }
+    for path in other_files {
+        if output::safe_join(Path::new("."), path).is_err() {
+            return Err(refuse(format!("`{path}` is not a plain relative path")));
+        }
+        bundle.other_files.push(path.clone());
     }
     Ok(bundle)
 }
@@ -281,27 +294,30 @@ fn status_name(status: Status) -> &'static str {
 
 /// What `convert` returns to Python: status (`converted`, `converted_with_losses`, `failed`,
 /// `loss_refused`, or `usage`/`input` when the input was not read), the source format's id,
-/// the written files in path order, the diagnostics as JSON, and a message when not converted.
-type Converted = (String, Option<String>, Vec<(String, String)>, String, Option<String>);
+/// the written text files and binary files in path order, the diagnostics as JSON, and a
+/// message when not converted.
+type Converted<'py> =
+    (String, Option<String>, Vec<(String, String)>, Vec<(String, Bound<'py, PyBytes>)>, String, Option<String>);
 
 /// Converts one input to format `to`.
 #[pyfunction]
-#[pyo3(signature = (to, *, path=None, data=None, files=None, from_=None, options=Vec::new(), strict="off", plugin_dirs=Vec::new(), plugin_host=None, isolate="auto"))]
+#[pyo3(signature = (to, *, path=None, data=None, files=None, other_files=Vec::new(), from_=None, options=Vec::new(), strict="off", plugin_dirs=Vec::new(), plugin_host=None, isolate="auto"))]
 #[allow(clippy::too_many_arguments)]
-fn convert(
-    py: Python<'_>,
+fn convert<'py>(
+    py: Python<'py>,
     to: &str,
     path: Option<PathBuf>,
     data: Option<&[u8]>,
     files: Option<BTreeMap<String, String>>,
+    other_files: Vec<String>,
     from_: Option<&str>,
     options: Vec<(String, String)>,
     strict: &str,
     plugin_dirs: Vec<PathBuf>,
     plugin_host: Option<PathBuf>,
     isolate: &str,
-) -> PyResult<Converted> {
-    let source = Source::new(path, data, files)?;
+) -> PyResult<Converted<'py>> {
+    let source = Source::new(path, data, files, other_files)?;
     let strict = Strictness::parse(strict).map_err(PyValueError::new_err)?;
     let registry = self::registry(plugin_dirs, plugin_host, isolate)?;
     let run = || -> Result<(Status, String, Option<Bundle>, Vec<Diagnostic>), Refusal> {
@@ -316,15 +332,19 @@ fn convert(
     let outcome = py.detach(|| on_conversion_stack(run)).map_err(PyRuntimeError::new_err)?;
     Ok(match outcome {
         Ok((status, from, output, diagnostics)) => {
-            let files = output.map(|b| b.files.into_iter().collect()).unwrap_or_default();
+            let output = output.unwrap_or_default();
+            let binary = output.binary_files.iter().map(|(p, b)| (p.clone(), PyBytes::new(py, b))).collect();
+            let files = output.files.into_iter().collect();
             let message = match status {
                 Status::Failed => Some(first_error(&diagnostics, "the conversion failed")),
                 Status::LossRefused => Some("something would be lost, and strict is set".to_owned()),
                 _ => None,
             };
-            (status_name(status).to_owned(), Some(from), files, json(&diagnostics)?, message)
+            (status_name(status).to_owned(), Some(from), files, binary, json(&diagnostics)?, message)
         }
-        Err(refusal) => (refusal.kind.to_owned(), None, Vec::new(), json(&refusal.diagnostics)?, Some(refusal.message)),
+        Err(refusal) => {
+            (refusal.kind.to_owned(), None, Vec::new(), Vec::new(), json(&refusal.diagnostics)?, Some(refusal.message))
+        }
     })
 }
 
@@ -339,20 +359,21 @@ type Inspected = (String, Option<String>, Option<String>, String, Option<String>
 
 /// Reads one input into the canonical model.
 #[pyfunction]
-#[pyo3(signature = (*, path=None, data=None, files=None, from_=None, options=Vec::new(), plugin_dirs=Vec::new(), plugin_host=None, isolate="auto"))]
+#[pyo3(signature = (*, path=None, data=None, files=None, other_files=Vec::new(), from_=None, options=Vec::new(), plugin_dirs=Vec::new(), plugin_host=None, isolate="auto"))]
 #[allow(clippy::too_many_arguments)]
 fn inspect(
     py: Python<'_>,
     path: Option<PathBuf>,
     data: Option<&[u8]>,
     files: Option<BTreeMap<String, String>>,
+    other_files: Vec<String>,
     from_: Option<&str>,
     options: Vec<(String, String)>,
     plugin_dirs: Vec<PathBuf>,
     plugin_host: Option<PathBuf>,
     isolate: &str,
 ) -> PyResult<Inspected> {
-    let source = Source::new(path, data, files)?;
+    let source = Source::new(path, data, files, other_files)?;
     let registry = self::registry(plugin_dirs, plugin_host, isolate)?;
     let run = || -> Result<_, Refusal> {
         let (format, bundle) = load(&registry, &source, from_)?;
@@ -403,14 +424,17 @@ fn formats(plugin_dirs: Vec<PathBuf>, plugin_host: Option<PathBuf>, isolate: &st
 /// with `force`), staged in `dir` and renamed into place, all or none. Returns (the paths
 /// written, the problems); nothing is written when there is a problem.
 #[pyfunction]
-#[pyo3(signature = (dir, files, *, inputs=Vec::new(), force=false))]
+#[pyo3(signature = (dir, files, binary_files=Vec::new(), *, inputs=Vec::new(), force=false))]
 fn write(
     py: Python<'_>,
     dir: PathBuf,
     files: Vec<(String, String)>,
+    binary_files: Vec<(String, Bound<'_, PyBytes>)>,
     inputs: Vec<PathBuf>,
     force: bool,
 ) -> (Vec<PathBuf>, Vec<String>) {
+    let mut files: Vec<(String, Vec<u8>)> = files.into_iter().map(|(p, t)| (p, t.into_bytes())).collect();
+    files.extend(binary_files.iter().map(|(p, b)| (p.clone(), b.as_bytes().to_vec())));
     py.detach(|| {
         let owner = "result".to_owned();
         let mut planned = Vec::with_capacity(files.len());
@@ -429,7 +453,7 @@ fn write(
             Err(e) => return (Vec::new(), vec![e.to_string()]),
         };
         let staged: Vec<(PlannedFile, &[u8])> =
-            planned.into_iter().zip(&files).map(|(file, (_, text))| (file, text.as_bytes())).collect();
+            planned.into_iter().zip(&files).map(|(file, (_, bytes))| (file, bytes.as_slice())).collect();
         if let Err(e) = staging.stage_all(&staged) {
             return (Vec::new(), vec![e.to_string()]);
         }
