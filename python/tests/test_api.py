@@ -239,3 +239,14 @@ def test_write_never_overwrites_the_input(tmp_path):
     assert list(result.files) == ["tool.json"]
     with pytest.raises(toolport.OutputError, match="is an input"):
         result.write(tmp_path, force=True)
+
+
+def test_the_readme_example_runs(tmp_path, monkeypatch, capsys):
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Python") :]
+    example = section[section.index("```python") + len("```python") : section.index("```\n", section.index("```python") + 3)]
+    (tmp_path / "tools.mcp.json").write_text((FIXTURES / "mcp" / "weather-tool.json").read_text())
+    monkeypatch.chdir(tmp_path)
+    exec(compile(example, "README.md", "exec"), {})
+    assert capsys.readouterr().out.startswith("converted")
+    assert list((tmp_path / "out").iterdir())
