@@ -103,7 +103,7 @@ impl Format for OpenApi {
         let (file, text) = if syntax == "json" {
             (format!("{name}.json"), pretty_json(&written.document))
         } else {
-            match toolport_yaml::to_string(&written.document) {
+            match toolport_plugin::yaml::to_string(&written.document) {
                 Ok(text) => (format!("{name}.yaml"), text),
                 Err(e) => {
                     diagnostics.push(Diagnostic::error(codes::PLUGIN_FAILED, "", format!("YAML output failed: {e}")));
@@ -141,10 +141,10 @@ pub(crate) fn parse_any(file: &str, text: &str) -> Result<(Value, &'static str),
         match toolport_plugin::source::parse_json(file, trimmed) {
             Ok(value) => return Ok((value, "json")),
             // Flow-style YAML also starts with `{`; give YAML a chance before failing.
-            Err(e) => return toolport_yaml::parse(file, text).map(|v| (v, "yaml")).map_err(|_| e),
+            Err(e) => return toolport_plugin::yaml::parse(file, text).map(|v| (v, "yaml")).map_err(|_| e),
         }
     }
-    toolport_yaml::parse(file, text).map(|v| (v, "yaml"))
+    toolport_plugin::yaml::parse(file, text).map(|v| (v, "yaml"))
 }
 
 /// Locates the first diagnostics (a huge document may have hundreds of tolerated defects, and

@@ -8,7 +8,7 @@
 
 use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
-use toolport_jsonschema::{Dialect, Reader};
+use toolport_plugin::jsonschema::{Dialect, Reader};
 use toolport_plugin::names::stable_hash;
 use toolport_plugin::source::child;
 use toolport_plugin::{

@@ -161,7 +161,7 @@ fn read_body(body: &Value, file: &str, input: &Bundle) -> Result<(ToolSet, Vec<D
     let api_spec = get(manifest, "apiSpec").cloned().unwrap_or(Value::Null);
     let spec_doc = if let Some(yaml) = get(&api_spec, "openApiYaml").and_then(Value::as_str) {
         let label = format!("{file}#/manifest/apiSpec/openApiYaml");
-        toolport_yaml::parse(&label, yaml).map_err(|e| vec![e])?
+        toolport_plugin::yaml::parse(&label, yaml).map_err(|e| vec![e])?
     } else if let Some(uri) = get(&api_spec, "openApiGcsUri").and_then(Value::as_str) {
         vx.insert("openApiGcsUri".into(), Value::from(uri));
         let (spec_file, spec_text) = find_spec(uri, file, input, &mut diagnostics)?;
@@ -759,7 +759,7 @@ fn write_body(set: &ToolSet, options: &Options) -> Result<(Value, Vec<Diagnostic
     };
     let written = write::document(&without_runtime_defaults(set), Mode::Vertex, &parts);
     let mut out = written.diagnostics;
-    let yaml = toolport_yaml::to_string(&written.document)
+    let yaml = toolport_plugin::yaml::to_string(&written.document)
         .map_err(|e| vec![Diagnostic::error(codes::PLUGIN_FAILED, "", format!("YAML output failed: {e}"))])?;
 
     let mut body = Map::new();

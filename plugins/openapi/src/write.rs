@@ -11,7 +11,7 @@ use std::collections::{HashMap, HashSet};
 
 use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
-use toolport_jsonschema::{Dialect, Writer};
+use toolport_plugin::jsonschema::{Dialect, Writer};
 use toolport_plugin::names::{NameMap, NameRules};
 use toolport_plugin::source::child;
 use toolport_plugin::{
@@ -167,7 +167,7 @@ fn component_schemas(
             names.into_keys().collect()
         }
     };
-    let mut reader = toolport_jsonschema::Reader::new(&root, dialect);
+    let mut reader = toolport_plugin::jsonschema::Reader::new(&root, dialect);
     for name in names {
         let Some(definition) = set.definitions.get(&name) else {
             if let Some(raw) = source.and_then(|s| s.get(&name)) {

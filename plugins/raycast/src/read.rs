@@ -153,7 +153,7 @@ pub fn read(bundle: &Bundle) -> Outcome<ToolSet> {
 
 fn parse_ai_file(file: &str, path: &str, text: &str) -> Result<Value, Diagnostic> {
     if file.ends_with(".yaml") {
-        toolport_yaml::parse(path, text)
+        toolport_plugin::yaml::parse(path, text)
     } else if file.ends_with(".json5") {
         parse_json5(path, text)
     } else {

@@ -91,7 +91,7 @@ pub fn write(model: &ToolSet, options: &Options) -> Outcome<Bundle> {
                 document = Value::Object(wrapped);
             }
             let text = if file.ends_with(".yaml") {
-                toolport_yaml::to_string(&document).unwrap_or_default()
+                toolport_plugin::yaml::to_string(&document).unwrap_or_default()
             } else {
                 pretty(&document)
             };
