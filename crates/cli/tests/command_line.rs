@@ -302,7 +302,6 @@ fn check_and_convert_agree_on_unrecognised_files() {
 
 /// Advice names the option only when it was not given.
 #[test]
-#[ignore = "needs plugins/openapi/src/write.rs to word the Vertex server advice by whether base_url was given (reported)"]
 fn base_url_advice_is_never_wrong() {
     let dir = tempfile::tempdir().unwrap();
     let mcp = fixture("mcp/filesystem.json");

@@ -832,13 +832,39 @@ pub(crate) fn document(set: &ToolSet, mode: Mode, vertex: &VertexParts) -> Writt
         let count = servers_out.as_array().map_or(0, Vec::len);
         if count == 0 {
             let from_tools = set.tools.iter().find_map(|t| t.http.as_ref().and_then(|h| h.servers.first()));
-            let url = vertex.base_url.map(str::to_owned).or_else(|| from_tools.map(|s| s.url.clone()));
-            let url = url.unwrap_or_else(|| DEFAULT_BASE_URL.into());
-            out.push(Diagnostic::warning(
-                codes::GENERATED,
-                "/servers",
-                format!("Vertex needs one server URL: `{url}` was written (set it with the `base_url` option)"),
-            ));
+            // Advice only where it helps: a URL the user gave needs none.
+            let (url, diagnostic) = match (vertex.base_url, from_tools) {
+                (Some(url), _) => (
+                    url.to_owned(),
+                    Diagnostic::info(
+                        codes::GENERATED,
+                        "/servers",
+                        format!("the server URL is `{url}`, from the base_url option"),
+                    ),
+                ),
+                (None, Some(server)) => (
+                    server.url.clone(),
+                    Diagnostic::info(
+                        codes::GENERATED,
+                        "/servers",
+                        format!(
+                            "Vertex needs one server URL: the tools' `{}` was written (the base_url option sets another)",
+                            server.url
+                        ),
+                    ),
+                ),
+                (None, None) => (
+                    DEFAULT_BASE_URL.to_owned(),
+                    Diagnostic::warning(
+                        codes::GENERATED_PLACEHOLDER,
+                        "/servers",
+                        format!(
+                            "Vertex needs one server URL: the placeholder `{DEFAULT_BASE_URL}` was written; set yours with the `base_url` option"
+                        ),
+                    ),
+                ),
+            };
+            out.push(diagnostic);
             servers_out = json!([{ "url": url }]);
         } else if count > 1 {
             out.push(Diagnostic::warning(
