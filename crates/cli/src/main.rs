@@ -205,11 +205,8 @@ fn format_details(registry: &Registry, name: &str, json: bool) -> Result<ExitSta
         (false, false) => "neither reads nor writes",
     };
     let input = serde_json::to_value(info.input)?.as_str().unwrap_or_default().replace('_', " ");
-    let extensions = if info.extensions.is_empty() {
-        String::new()
-    } else {
-        format!(" (.{})", info.extensions.join(", ."))
-    };
+    let extensions =
+        if info.extensions.is_empty() { String::new() } else { format!(" (.{})", info.extensions.join(", .")) };
     writeln!(out, "  {can}; one input is a {input}{extensions}")?;
     let plugin = f.plugin_path.as_ref().map_or("(built in)".to_owned(), |p| p.display().to_string());
     writeln!(out, "  version {}, plugin {plugin}", f.plugin_version.as_deref().unwrap_or(&info.version))?;
@@ -288,7 +285,10 @@ fn formats(registry: &Registry, json: bool) -> Result<ExitStatus> {
         "searched, in order: {}",
         registry.searched.iter().map(|s| s.dir.display().to_string()).collect::<Vec<_>>().join(", ")
     )?;
-    writeln!(stdout, "every format also takes output_name=NAME; `convert formats FORMAT` describes a format's options")?;
+    writeln!(
+        stdout,
+        "every format also takes output_name=NAME; `convert formats FORMAT` describes a format's options"
+    )?;
     writeln!(stdout, "plugins are native code loaded into convert: install only plugins you trust")?;
     Ok(ExitStatus::Ok)
 }

@@ -2,8 +2,8 @@
 //! back the same JSON document, and the model and the written text are golden snapshots.
 
 use serde_json::Value;
-use toolport_plugin::{Bundle, Format, Options};
 use toolport_format_anthropic::Anthropic;
+use toolport_plugin::{Bundle, Format, Options};
 use toolport_testkit::{assert_same_json, expect_ok, fixture, load, read_ok, render};
 
 fn check(file: &str) {

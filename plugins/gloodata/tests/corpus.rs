@@ -1,8 +1,8 @@
 //! Every real Gloodata document reads without error and writes back as the same JSON.
 
 use serde_json::Value;
-use toolport_plugin::{Format, ToolSet};
 use toolport_format_gloodata::Gloodata;
+use toolport_plugin::{Format, ToolSet};
 use toolport_testkit::{assert_same_json, corpus, files_in, load, read_ok, render, write_ok};
 
 #[test]

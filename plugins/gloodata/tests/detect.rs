@@ -1,7 +1,7 @@
 //! Detection claims Gloodata documents and leaves other formats' files alone.
 
-use toolport_plugin::{Bundle, Format};
 use toolport_format_gloodata::Gloodata;
+use toolport_plugin::{Bundle, Format};
 use toolport_testkit::{corpus, files_in, load};
 
 fn check(text: &str, expect: u8) {

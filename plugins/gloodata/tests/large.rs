@@ -5,10 +5,10 @@
 use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
+use toolport_format_gloodata::Gloodata;
 use toolport_plugin::{
     EnumValue, Example, Expectation, Format, Options, Parameter, Schema, SchemaType, Tool, ToolCall, ToolSet, ValueSet,
 };
-use toolport_format_gloodata::Gloodata;
 use toolport_testkit::expect_ok;
 
 /// `tools` tools; the first has `parameters` parameters cycling through a string, an integer

@@ -3,8 +3,8 @@
 //! whose defects were all kept writes back as it was.
 
 use serde_json::Value;
-use toolport_plugin::{Bundle, Format, Options};
 use toolport_format_gloodata::Gloodata;
+use toolport_plugin::{Bundle, Format, Options};
 use toolport_testkit::{assert_same_json, render};
 
 /// Reads `input` as `doc.json` and compares (code, path, line, column) of every diagnostic.

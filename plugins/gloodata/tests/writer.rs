@@ -3,11 +3,11 @@
 
 use indexmap::IndexMap;
 use serde_json::{Value, json};
+use toolport_format_gloodata::Gloodata;
 use toolport_plugin::{
     Auth, AuthKind, Bundle, Diagnostic, EnumValue, Example, Expectation, Format, HttpBinding, Matcher, ModelSettings,
     Options, ParamLocation, Parameter, Property, Schema, SchemaType, Server, Tool, ToolCall, ToolSet, ValueSet,
 };
-use toolport_format_gloodata::Gloodata;
 use toolport_testkit::{read_ok, render, write_ok};
 
 fn calls(tool: &str) -> Expectation {

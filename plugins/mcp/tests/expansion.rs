@@ -4,9 +4,9 @@
 //! cut to loose schemas, each schema's cut a located `loss/schema`, and no `$ref` dangles.
 
 use serde_json::Value;
+use toolport_format_mcp::Mcp;
 use toolport_plugin::definitions::{Budget, model_nodes, refs_in_value};
 use toolport_plugin::{Format, Options, Parameter, Property, Schema, SchemaType, Tool, ToolSet};
-use toolport_format_mcp::Mcp;
 use toolport_testkit::expect_ok;
 
 /// `tools` tools whose one parameter is the definition `Record`, an object of `width` strings.

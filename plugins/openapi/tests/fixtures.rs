@@ -4,8 +4,8 @@
 mod common;
 
 use common::{parse, read_openapi, read_vertex, validate_vertex};
-use toolport_plugin::{Format, Options};
 use toolport_format_openapi::{OpenApi, Vertex};
+use toolport_plugin::{Format, Options};
 use toolport_testkit::{assert_same_json, codes, expect_ok, fixture, load, load_with_siblings, render};
 
 fn only_file(bundle: &toolport_plugin::Bundle) -> &str {

@@ -2,8 +2,8 @@
 //! and writing it back gives the same package.json and AI file as JSON/YAML values.
 
 use serde_json::Value;
-use toolport_plugin::{Format, Options, Severity};
 use toolport_format_raycast::Raycast;
+use toolport_plugin::{Format, Options, Severity};
 use toolport_testkit::{assert_same_json, corpus, load, read_ok, render};
 
 fn extensions() -> Vec<std::path::PathBuf> {

@@ -2,8 +2,8 @@
 //! in ai.json5 is a located error before oxc or json5 runs, and types that refer to each other
 //! (in cycles, or fanning out at every level) end with a located warning.
 
-use toolport_plugin::{Bundle, Format, Options, Severity};
 use toolport_format_raycast::Raycast;
+use toolport_plugin::{Bundle, Format, Options, Severity};
 
 const PACKAGE: &str =
     r#"{"name": "x", "tools": [{"name": "t", "description": "T"}], "dependencies": {"@raycast/api": "1"}}"#;

@@ -2,8 +2,8 @@
 //! inputs for each construct, and detection.
 
 use serde_json::{Value, json};
-use toolport_plugin::{Bundle, Format, Matcher, Options};
 use toolport_format_raycast::{Raycast, evals, ts};
+use toolport_plugin::{Bundle, Format, Matcher, Options};
 
 /// A matcher read from `raw` is `expect`, and writes back as `raw`.
 fn check_matcher(raw: Value, expect: Matcher) {

@@ -1,7 +1,7 @@
 //! Detection from content: SkyDeck documents are claimed, others are not.
 
-use toolport_plugin::{Bundle, Format};
 use toolport_format_skydeck::SkyDeck;
+use toolport_plugin::{Bundle, Format};
 use toolport_testkit::{corpus, fixture, load};
 
 fn check(file: &str, text: &str, expect: std::ops::RangeInclusive<u8>) {

@@ -5,8 +5,8 @@
 use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
-use toolport_plugin::{EnumValue, Format, Options, Parameter, Schema, SchemaType, Tool, ToolSet};
 use toolport_format_skydeck::SkyDeck;
+use toolport_plugin::{EnumValue, Format, Options, Parameter, Schema, SchemaType, Tool, ToolSet};
 use toolport_testkit::expect_ok;
 
 /// One tool with `n` parameters, cycling through a string, an integer with a default, a string

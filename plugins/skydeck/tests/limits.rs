@@ -1,8 +1,8 @@
 //! Inputs built to exhaust the reader: deep nesting is a located error before any recursive
 //! parser runs, and many tolerated defects or diagnostics are each located.
 
-use toolport_plugin::{Bundle, Format, Options, Outcome, ToolSet};
 use toolport_format_skydeck::SkyDeck;
+use toolport_plugin::{Bundle, Format, Options, Outcome, ToolSet};
 
 fn read(text: &str) -> Outcome<ToolSet> {
     SkyDeck.read(&Bundle::single("tool.json", text), &Options::default())

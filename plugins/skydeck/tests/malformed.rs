@@ -1,8 +1,8 @@
 //! Broken input: every problem is a diagnostic with a code, a path and (where it can be found)
 //! a line and column; nothing panics.
 
-use toolport_plugin::{Bundle, Format, Options, Severity};
 use toolport_format_skydeck::SkyDeck;
+use toolport_plugin::{Bundle, Format, Options, Severity};
 
 /// What one diagnostic must say: severity, code, path, and line:column when known.
 type Expect<'a> = (Severity, &'a str, &'a str, Option<(u32, u32)>);

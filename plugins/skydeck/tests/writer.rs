@@ -3,12 +3,12 @@
 mod common;
 
 use serde_json::json;
+use toolport_format_skydeck::SkyDeck;
 use toolport_plugin::{
     Auth, AuthKind, Creator, Display, EnumValue, Example, Expectation, Format, HttpBinding, Icon, ModelSettings,
     Options, Output, ParamLocation, Parameter, Schema, SchemaType, Server, Severity, Timestamps, Tool, ToolCall,
     ToolSet, Version,
 };
-use toolport_format_skydeck::SkyDeck;
 use toolport_testkit::expect_ok;
 
 /// A tool set as an OpenAPI or Raycast reader could give it: no prompts, typed parameters,

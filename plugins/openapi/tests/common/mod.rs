@@ -4,9 +4,9 @@
 use std::collections::HashSet;
 
 use serde_json::Value;
+use toolport_format_openapi::{OpenApi, Vertex};
 use toolport_plugin::names::NameRules;
 use toolport_plugin::{Bundle, Format, Options, ToolSet};
-use toolport_format_openapi::{OpenApi, Vertex};
 use toolport_testkit::expect_ok;
 
 pub fn parse(file: &str, text: &str) -> Value {

@@ -4,8 +4,8 @@
 use std::path::Path;
 
 use serde_json::Value;
-use toolport_plugin::{Bundle, Diagnostic, Format, Options, ToolSet};
 use toolport_format_skydeck::SkyDeck;
+use toolport_plugin::{Bundle, Diagnostic, Format, Options, ToolSet};
 use toolport_testkit::{expect_ok, load};
 
 /// Reads a file, failing the test on errors.
