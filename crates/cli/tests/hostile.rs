@@ -311,3 +311,18 @@ fn malformed_files_in_a_walked_folder_fail_with_their_position() {
     }
     assert!(run.stderr.contains("unrelated.json: warning[run/skipped]"), "{}", run.stderr);
 }
+
+/// A named pipe among the inputs is refused at once (opening it would block for ever); the
+/// other input converts.
+#[cfg(unix)]
+#[test]
+fn a_named_pipe_is_refused_not_waited_on() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(skydeck_tool(), dir.path().join("good.json")).unwrap();
+    let made = std::process::Command::new("mkfifo").arg(dir.path().join("pipe.json")).status().unwrap();
+    assert!(made.success());
+    let run = run_in(dir.path(), &["--from", "skydeck", "--to", "gloodata", "pipe.json", "good.json", "-o", "out"]);
+    run.expect_code(1);
+    assert!(run.stderr.contains("pipe.json: error[input/invalid]: is not a regular file"), "{}", run.stderr);
+    assert!(dir.path().join("out/good.json").exists(), "{}", run.stderr);
+}

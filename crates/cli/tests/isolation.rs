@@ -231,3 +231,23 @@ fn isolation_can_be_chosen() {
         assert!(run.stdout.contains("\"tools\""), "{isolate}: {}", run.stdout);
     }
 }
+
+/// Binary output files (a Raycast extension's icon) cross the isolated plugin's pipe intact.
+#[test]
+fn binary_outputs_cross_the_isolation_boundary() {
+    let (dir, _plugins) = setup();
+    for isolate in ["always", "never"] {
+        let out = format!("ext-{isolate}");
+        let run = run_misbehaving(
+            dir.path(),
+            "",
+            &["-q", "--isolate", isolate, "--from", "skydeck", "--to", "raycast", "good.json", "-o", &out],
+        );
+        run.expect_code(0);
+        let icon = std::fs::read(dir.path().join(&out).join("assets/extension-icon.png")).unwrap();
+        assert!(icon.starts_with(b"\x89PNG\r\n\x1a\n"), "{isolate}: the icon is a PNG");
+    }
+    let always = std::fs::read(dir.path().join("ext-always/assets/extension-icon.png")).unwrap();
+    let never = std::fs::read(dir.path().join("ext-never/assets/extension-icon.png")).unwrap();
+    assert_eq!(always, never, "the same bytes either way");
+}

@@ -30,6 +30,8 @@ pub enum InputError {
     NotDirectory { path: PathBuf, format: String },
     #[error("{}: is empty", .0.display())]
     Empty(PathBuf),
+    #[error("{}: is not a regular file (a pipe, a device or a socket); give a file, or - for standard input", .0.display())]
+    NotAFile(PathBuf),
     #[error("{}:{line}:{column}: is not UTF-8 text (invalid byte at offset {offset})", path.display())]
     NotUtf8 { path: PathBuf, offset: usize, line: u32, column: u32 },
     #[error("{}: is {size} bytes, over the limit of {limit} bytes for one input", path.display())]
@@ -45,7 +47,7 @@ impl InputError {
     /// The path the error is about.
     pub fn path(&self) -> &Path {
         match self {
-            InputError::Missing(path) | InputError::Empty(path) => path,
+            InputError::Missing(path) | InputError::Empty(path) | InputError::NotAFile(path) => path,
             InputError::IsDirectory { path, .. }
             | InputError::NotDirectory { path, .. }
             | InputError::NotUtf8 { path, .. }
@@ -73,6 +75,8 @@ pub fn load(path: &Path, shape: InputShape, format: &str, limits: &Limits) -> Re
             Ok(bundle)
         }
         _ if metadata.is_dir() => Err(InputError::IsDirectory { path: path.to_path_buf(), format: format.to_owned() }),
+        // Opening a pipe blocks until a writer comes, and a device may never end: never a hang.
+        _ if !metadata.is_file() => Err(InputError::NotAFile(path.to_path_buf())),
         InputShape::File => {
             let text = read_text(path, limits)?;
             Ok(Bundle::single(file_name(path), text))
