@@ -251,3 +251,32 @@ fn binary_outputs_cross_the_isolation_boundary() {
     let never = std::fs::read(dir.path().join("ext-never/assets/extension-icon.png")).unwrap();
     assert_eq!(always, never, "the same bytes either way");
 }
+
+/// Without `toolport-plugin-host` beside `convert`, a plugin that must run isolated is refused
+/// with a message saying what is missing and how to proceed; `--isolate never` then works.
+#[test]
+fn a_missing_plugin_host_is_named() {
+    let (dir, plugins) = setup();
+    let lonely = dir.path().join("bin/convert");
+    std::fs::create_dir_all(lonely.parent().unwrap()).unwrap();
+    // Copied by another process, so no sibling test's fork inherits a write handle.
+    assert!(std::process::Command::new("cp").arg(exe()).arg(&lonely).status().unwrap().success());
+    let home = tempfile::tempdir().unwrap();
+    let run = |isolate: &str| {
+        let output = std::process::Command::new(&lonely)
+            .current_dir(dir.path())
+            .env("HOME", home.path())
+            .env_remove("XDG_DATA_HOME")
+            .env_remove("TOOLPORT_PLUGIN_PATH")
+            .args(["--isolate", isolate, "--plugin-dir", &plugins, "--from", "misbehaving", "--to", "misbehaving"])
+            .args(["bad.misbehaving", "-o", "-"])
+            .output()
+            .unwrap();
+        finish(output)
+    };
+    let refused = run("auto");
+    refused.expect_code(2);
+    assert!(refused.stderr.contains("no plugin host executable (toolport-plugin-host)"), "{}", refused.stderr);
+    assert!(refused.stderr.contains(LIBRARY), "names the plugin: {}", refused.stderr);
+    run("never").expect_code(0);
+}

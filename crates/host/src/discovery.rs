@@ -99,7 +99,11 @@ impl DiscoveryConfig {
             env_path: std::env::var_os(PLUGIN_PATH_ENV),
             user_data_dir: user_data_dir(),
             exe_dir: exe_dir.clone(),
-            isolation: Isolation { helper: exe_dir.map(|d| d.join(PLUGIN_HOST_EXE)), ..Isolation::default() },
+            // Only a plugin host that is there: a missing one is said as such when a plugin needs it.
+            isolation: Isolation {
+                helper: exe_dir.map(|d| d.join(PLUGIN_HOST_EXE)).filter(|p| p.is_file()),
+                ..Isolation::default()
+            },
         }
     }
 
