@@ -311,3 +311,25 @@ fn base_url_advice_is_never_wrong() {
     let run = run_in(dir.path(), &["--to", "vertex", &mcp, "-v"]);
     assert!(run.stderr.contains("base_url"), "{}", run.stderr);
 }
+
+/// A target that needs a title or namespace the source lacks makes it from the input's file
+/// name, never a generic word.
+#[test]
+fn missing_titles_come_from_the_file_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let weather = fixture("mcp/weather-tool.json");
+    let cases: [(&[&str], &str, &str, &str); 3] = [
+        (&["--to", "vertex"], "weather-tool.json", "/displayName", "Weather Tool"),
+        (&["--to", "openapi", "--option", "syntax=json"], "weather-tool.json", "/info/title", "Weather Tool"),
+        (&["--to", "gloodata"], "weather-tool.json", "/ns", "weather-tool"),
+    ];
+    for (flags, file, pointer, expected) in cases {
+        let out = dir.path().join(flags[1]);
+        let folder = format!("{}/", out.display());
+        let mut args = flags.to_vec();
+        args.extend([weather.as_str(), "-o", &folder]);
+        run_in(dir.path(), &args).expect_code(0);
+        let document: Value = serde_json::from_str(&std::fs::read_to_string(out.join(file)).unwrap()).unwrap();
+        assert_eq!(document.pointer(pointer).and_then(Value::as_str), Some(expected), "{flags:?}: {document}");
+    }
+}

@@ -40,7 +40,7 @@ pub(crate) fn write(model: &ToolSet, options: &Options) -> Outcome<Bundle> {
     let model = &resolved;
     let mut diagnostics = uncarried(model, FORMAT_ID, &CARRIED);
     diagnostics.append(&mut cuts);
-    let mut writer = Writer { diagnostics };
+    let mut writer = Writer { diagnostics, fallback_name: options.output_name("").to_owned() };
     let document = writer.write_root(model);
     let mut text = serde_json::to_string_pretty(&Value::Object(document)).unwrap_or_default();
     text.push('\n');
@@ -56,6 +56,8 @@ fn safe_file_stem(name: &str) -> String {
 
 struct Writer {
     diagnostics: Vec<Diagnostic>,
+    /// The output's file name: the namespace when the source has neither id nor title.
+    fallback_name: String,
 }
 
 impl Writer {
@@ -65,7 +67,7 @@ impl Writer {
         match &model.id {
             Some(id) => put(&mut root, "ns", id),
             None if !is_absent(residue, "ns") => {
-                let ns = slug(model.title.as_deref().unwrap_or_default());
+                let ns = slug(model.title.as_deref().unwrap_or(&self.fallback_name));
                 self.diagnostics.push(Diagnostic::info(
                     codes::GENERATED,
                     "/id",

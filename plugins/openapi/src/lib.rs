@@ -95,7 +95,9 @@ impl Format for OpenApi {
     }
 
     fn write(&self, model: &ToolSet, options: &Options) -> Outcome<Bundle> {
-        let written = write::document(model, write::Mode::OpenApi, &write::VertexParts::default());
+        let parts =
+            write::VertexParts { fallback_title: Some(options.output_title("API")), ..write::VertexParts::default() };
+        let written = write::document(model, write::Mode::OpenApi, &parts);
         let mut diagnostics = written.diagnostics;
         let source_syntax = model.extras.get(ID).and_then(|e| e.get("syntax")).and_then(Value::as_str);
         let syntax = options.get("syntax").or(source_syntax).unwrap_or("yaml");

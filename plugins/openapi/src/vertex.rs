@@ -756,6 +756,7 @@ fn write_body(set: &ToolSet, options: &Options) -> Result<(Value, Vec<Diagnostic
         auth_config,
         carried_by_body: &["id", "instructions", "timestamps", "runtime_defaults", "examples"],
         base_url: options.get("base_url"),
+        fallback_title: Some(options.output_title("Extension")),
     };
     let written = write::document(&without_runtime_defaults(set), Mode::Vertex, &parts);
     let mut out = written.diagnostics;
@@ -768,8 +769,13 @@ fn write_body(set: &ToolSet, options: &Options) -> Result<(Value, Vec<Diagnostic
         body.insert("name".into(), name.clone());
     }
     let display_name = filled(&set.title).or_else(|| filled(&set.id)).unwrap_or_else(|| {
-        out.push(Diagnostic::info(codes::GENERATED, "/title", "Vertex needs a displayName: `Extension` was written"));
-        "Extension".into()
+        let title = options.output_title("Extension");
+        out.push(Diagnostic::info(
+            codes::GENERATED,
+            "/title",
+            format!("Vertex needs a displayName: `{title}` was made from the file name"),
+        ));
+        title
     });
     body.insert("displayName".into(), Value::String(limit(&display_name, "/title", "displayName", &mut out)));
     if let Some(d) = &set.description {
@@ -790,11 +796,15 @@ fn write_body(set: &ToolSet, options: &Options) -> Result<(Value, Vec<Diagnostic
     let manifest_name = match (&set.id, &set.title) {
         (Some(id), _) => id.clone(),
         (None, title) => {
-            let name = sanitize(title.as_deref().unwrap_or("extension"), &NameRules::FUNCTION);
+            let (source, origin) = match title {
+                Some(title) => (title.as_str(), "the title"),
+                None => (options.output_name("extension"), "the file name"),
+            };
+            let name = sanitize(source, &NameRules::FUNCTION);
             out.push(Diagnostic::info(
                 codes::GENERATED,
                 "/id",
-                format!("Vertex needs `manifest.name`: `{name}` was made from the title"),
+                format!("Vertex needs `manifest.name`: `{name}` was made from {origin}"),
             ));
             name
         }

@@ -725,6 +725,8 @@ pub(crate) struct VertexParts<'a> {
     /// Tool-set fields the import body carries (left out of the spec's `x-toolport-*` keys).
     pub carried_by_body: &'a [&'a str],
     pub base_url: Option<&'a str>,
+    /// `info.title` when the tool set has neither title nor id: made from the output's name.
+    pub fallback_title: Option<String>,
 }
 
 /// The document and, per tool, the name it was written under.
@@ -768,15 +770,19 @@ pub(crate) fn document(set: &ToolSet, mode: Mode, vertex: &VertexParts) -> Writt
     // info
     let mut info = Map::new();
     let info_ext = ext.get("info").and_then(Value::as_object).unwrap_or(&empty);
-    let title = set.title.clone().or_else(|| set.id.clone());
-    if set.title.is_none() {
-        out.push(Diagnostic::info(
-            codes::GENERATED,
-            "/title",
-            "OpenAPI needs `info.title`: the tool set's id or a placeholder was used",
-        ));
-    }
-    info.insert("title".into(), Value::String(title.unwrap_or_else(|| "API".into())));
+    let title = match (&set.title, &set.id) {
+        (Some(title), _) => title.clone(),
+        (None, source) => {
+            let title = source.clone().or_else(|| vertex.fallback_title.clone()).unwrap_or_else(|| "API".into());
+            out.push(Diagnostic::info(
+                codes::GENERATED,
+                "/title",
+                format!("OpenAPI needs `info.title`: `{title}` was made from the tool set's id or the file name"),
+            ));
+            title
+        }
+    };
+    info.insert("title".into(), Value::String(title));
     if let Some(d) = &set.description {
         info.insert("description".into(), Value::from(d.as_str()));
     }
