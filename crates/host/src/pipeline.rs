@@ -9,9 +9,7 @@ use toolport_core::{Bundle, Diagnostic, InputShape, Options, Outcome, Strictness
 use crate::input::{self, InputError, Limits};
 use crate::registry::{FormatEntry, Registry};
 
-/// A detection confidence at or above this makes a directory one input rather than a tree
-/// of inputs, and picks a format without `--from`.
-pub const CONFIDENT: u8 = 50;
+pub use crate::registry::CONFIDENT;
 
 /// One input of a run.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -248,21 +248,151 @@ impl Registry {
     /// The readable formats that recognise this bundle, most confident first (ties in
     /// registry order). Only formats whose input shape fits are asked.
     pub fn detect(&self, bundle: &Bundle, is_directory: bool) -> Vec<(&FormatEntry, Detection)> {
-        let mut found: Vec<(&FormatEntry, Detection)> = self
+        let candidates: Vec<&FormatEntry> = self
             .formats
             .iter()
             .filter(|f| f.info.reads && (f.info.input == InputShape::Directory) == is_directory)
-            .map(|f| (f, f.format.detect(bundle)))
-            .filter(|(_, confidence)| *confidence > 0)
             .collect();
-        found.sort_by_key(|(_, confidence)| std::cmp::Reverse(*confidence));
-        found
+        let candidates = by_extension(candidates, bundle);
+        // A large file is first shown as its start: most formats tell themselves apart by
+        // their first keys, and a full text would be copied to and parsed by every plugin.
+        if let Some(prefix) = prefix_of(bundle) {
+            let found = rank(&candidates, &prefix);
+            if found.first().is_some_and(|(_, confidence)| *confidence >= CONFIDENT) {
+                return found;
+            }
+        }
+        rank(&candidates, bundle)
     }
+}
+
+/// How much of a large file the first round of detection sees.
+pub const DETECTION_PREFIX: usize = 64 * 1024;
+
+/// A detection confidence at or above this makes a directory one input rather than a tree
+/// of inputs, and ends detection at its first round.
+pub const CONFIDENT: Detection = 50;
+
+/// The formats that declare the entry file's extension, or all of them when none does (a
+/// format that declares no extensions is always asked).
+fn by_extension<'a>(candidates: Vec<&'a FormatEntry>, bundle: &Bundle) -> Vec<&'a FormatEntry> {
+    let Some(extension) = bundle.entry_file().and_then(|(name, _)| name.rsplit_once('.')).map(|(_, e)| e) else {
+        return candidates;
+    };
+    let declares = |f: &FormatEntry| f.info.extensions.iter().any(|e| e.eq_ignore_ascii_case(extension));
+    if !candidates.iter().any(|f| declares(f)) {
+        return candidates;
+    }
+    candidates.into_iter().filter(|f| f.info.extensions.is_empty() || declares(f)).collect()
+}
+
+/// The bundle with its entry file cut to [`DETECTION_PREFIX`] bytes (at a character
+/// boundary), when it is longer.
+fn prefix_of(bundle: &Bundle) -> Option<Bundle> {
+    let (name, text) = bundle.entry_file()?;
+    if text.len() <= DETECTION_PREFIX {
+        return None;
+    }
+    let end = (0..=DETECTION_PREFIX).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+    let mut prefix = Bundle { entry: Some(name.to_owned()), ..Bundle::default() };
+    prefix.files.insert(name.to_owned(), text[..end].to_owned());
+    Some(prefix)
+}
+
+/// Every candidate's confidence that `bundle` is its own, most confident first, zeros left out.
+fn rank<'a>(candidates: &[&'a FormatEntry], bundle: &Bundle) -> Vec<(&'a FormatEntry, Detection)> {
+    let mut found: Vec<(&FormatEntry, Detection)> =
+        candidates.iter().map(|f| (*f, f.format.detect(bundle))).filter(|(_, confidence)| *confidence > 0).collect();
+    found.sort_by_key(|(_, confidence)| std::cmp::Reverse(*confidence));
+    found
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A format that claims a file when its text contains `marker`, counting what it was shown.
+    struct Marker {
+        id: &'static str,
+        extensions: &'static [&'static str],
+        marker: &'static str,
+        shown: std::sync::Mutex<Vec<usize>>,
+    }
+
+    impl Format for Marker {
+        fn info(&self) -> FormatInfo {
+            FormatInfo {
+                id: self.id.into(),
+                aliases: vec![],
+                description: String::new(),
+                version: "0".into(),
+                reads: true,
+                writes: false,
+                input: InputShape::File,
+                extensions: self.extensions.iter().map(|e| e.to_string()).collect(),
+                options: None,
+            }
+        }
+        fn detect(&self, input: &Bundle) -> Detection {
+            let (_, text) = input.entry_file().unwrap();
+            self.shown.lock().unwrap().push(text.len());
+            if text.contains(self.marker) { 90 } else { 0 }
+        }
+        fn read(&self, _: &Bundle, _: &Options) -> toolport_core::Outcome<toolport_core::ToolSet> {
+            unreachable!()
+        }
+        fn write(&self, _: &toolport_core::ToolSet, _: &Options) -> toolport_core::Outcome<Bundle> {
+            unreachable!()
+        }
+    }
+
+    fn registry(formats: Vec<Arc<Marker>>) -> Registry {
+        let mut registry = Registry::default();
+        for format in formats {
+            registry.add_linked(format);
+        }
+        registry
+    }
+
+    fn marker(id: &'static str, extensions: &'static [&'static str], marker: &'static str) -> Arc<Marker> {
+        Arc::new(Marker { id, extensions, marker, shown: Default::default() })
+    }
+
+    fn file(name: &str, text: String) -> Bundle {
+        let mut bundle = Bundle { entry: Some(name.into()), ..Bundle::default() };
+        bundle.files.insert(name.into(), text);
+        bundle
+    }
+
+    #[test]
+    fn a_large_file_is_settled_by_its_start_when_a_format_is_sure() {
+        let (early, late) = (marker("early", &["json"], "EARLY"), marker("late", &["json"], "LATE"));
+        let registry = registry(vec![early.clone(), late.clone()]);
+        let big = format!("EARLY{}LATE", " ".repeat(DETECTION_PREFIX * 2));
+        let found = registry.detect(&file("spec.json", big.clone()), false);
+        assert_eq!(found.iter().map(|(f, c)| (f.info.id.as_str(), *c)).collect::<Vec<_>>(), [("early", 90)]);
+        assert_eq!(*late.shown.lock().unwrap(), [DETECTION_PREFIX], "only the start is shown");
+
+        // Nobody is sure from the start: everyone sees the whole file.
+        let unsure = format!("{}LATE", " ".repeat(DETECTION_PREFIX * 2));
+        let found = registry.detect(&file("spec.json", unsure.clone()), false);
+        assert_eq!(found.iter().map(|(f, _)| f.info.id.as_str()).collect::<Vec<_>>(), ["late"]);
+        assert_eq!(late.shown.lock().unwrap()[1..], [DETECTION_PREFIX, unsure.len()]);
+    }
+
+    #[test]
+    fn formats_that_declare_other_extensions_are_not_asked() {
+        let (json, yaml, any) =
+            (marker("json", &["json"], "x"), marker("yaml", &["yaml"], "x"), marker("any", &[], "x"));
+        let registry = registry(vec![json.clone(), yaml.clone(), any.clone()]);
+        let ids = |name: &str| -> Vec<String> {
+            registry.detect(&file(name, "x".into()), false).iter().map(|(f, _)| f.info.id.clone()).collect()
+        };
+        assert_eq!(ids("a.yaml"), ["yaml", "any"]);
+        assert_eq!(ids("a.JSON"), ["json", "any"]);
+        assert_eq!(ids("a.txt"), ["json", "yaml", "any"], "an extension nobody declares asks everyone");
+        assert_eq!(ids("stdin"), ["json", "yaml", "any"]);
+    }
 
     #[test]
     fn did_you_mean_finds_typos_only() {
