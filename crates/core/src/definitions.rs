@@ -22,6 +22,7 @@ use indexmap::IndexMap;
 use serde_json::Value;
 
 use crate::limits::{EXPANSION_FACTOR, MIN_EXPANSION_NODES};
+use crate::schema_merge::{self, MergePolicy};
 use crate::source::child;
 use crate::{AdditionalProperties, Diagnostic, Schema, SchemaType, ToolSet, codes};
 
@@ -615,94 +616,9 @@ pub fn loose(definition: &Schema) -> Schema {
 }
 
 /// Fills what `base` (the fields beside a reference) leaves unset from `definition`: what
-/// `base` says wins, properties are combined by name, extras by key.
+/// `base` says wins, properties are combined by name, extras by key ([`MergePolicy::Refine`]).
 pub fn refine(base: &mut Schema, definition: Schema) {
-    fn fill<T>(slot: &mut Option<T>, value: Option<T>) {
-        if slot.is_none() {
-            *slot = value;
-        }
-    }
-    let Schema {
-        reference,
-        kind,
-        nullable,
-        title,
-        description,
-        default,
-        enumeration,
-        value_set,
-        examples,
-        format,
-        multiline,
-        minimum,
-        maximum,
-        exclusive_minimum,
-        exclusive_maximum,
-        min_length,
-        max_length,
-        pattern,
-        min_items,
-        max_items,
-        unique_items,
-        items,
-        properties,
-        additional_properties,
-        any_of,
-        extras,
-    } = definition;
-    fill(&mut base.reference, reference);
-    fill(&mut base.kind, kind);
-    base.nullable |= nullable;
-    fill(&mut base.title, title);
-    fill(&mut base.description, description);
-    fill(&mut base.default, default);
-    fill(&mut base.enumeration, enumeration);
-    fill(&mut base.value_set, value_set);
-    if base.examples.is_empty() {
-        base.examples = examples;
-    }
-    fill(&mut base.format, format);
-    base.multiline |= multiline;
-    fill(&mut base.minimum, minimum);
-    fill(&mut base.maximum, maximum);
-    fill(&mut base.exclusive_minimum, exclusive_minimum);
-    fill(&mut base.exclusive_maximum, exclusive_maximum);
-    fill(&mut base.min_length, min_length);
-    fill(&mut base.max_length, max_length);
-    fill(&mut base.pattern, pattern);
-    fill(&mut base.min_items, min_items);
-    fill(&mut base.max_items, max_items);
-    base.unique_items |= unique_items;
-    fill(&mut base.items, items);
-    // By name, the first of a name kept (a set, not a scan per property: both lists can be long).
-    if base.properties.is_empty() && properties.len() <= 1 {
-        base.properties = properties;
-    } else if !properties.is_empty() {
-        let mut named: HashSet<String> = base.properties.iter().map(|p| p.name.clone()).collect();
-        base.properties.extend(properties.into_iter().filter(|p| named.insert(p.name.clone())));
-    }
-    fill(&mut base.additional_properties, additional_properties);
-    if base.any_of.is_empty() {
-        base.any_of = any_of;
-    }
-    if base.extras.is_empty() {
-        // The usual case (a bare reference): every entry would be inserted as is, in order.
-        base.extras = extras;
-        return;
-    }
-    for (format_id, value) in extras {
-        match (base.extras.get_mut(&format_id), value) {
-            (Some(Value::Object(mine)), Value::Object(theirs)) => {
-                for (k, v) in theirs {
-                    mine.entry(k).or_insert(v);
-                }
-            }
-            (None, value) => {
-                base.extras.insert(format_id, value);
-            }
-            _ => {}
-        }
-    }
+    schema_merge::merge(base, definition, MergePolicy::Refine);
 }
 
 /// A name for a new definition that does not collide with `taken`: `name`, else `name_2`,

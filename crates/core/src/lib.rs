@@ -14,6 +14,7 @@ pub mod loss;
 pub mod model;
 pub mod names;
 pub mod nesting;
+pub mod schema_merge;
 pub mod source;
 
 pub use bundle::Bundle;

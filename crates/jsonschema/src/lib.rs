@@ -33,6 +33,7 @@ use std::collections::{HashMap, HashSet};
 
 use indexmap::IndexMap;
 use serde_json::{Map, Number, Value};
+use toolport_core::schema_merge::{self, MergePolicy};
 use toolport_core::source::child;
 use toolport_core::{AdditionalProperties, Diagnostic, EnumValue, Property, Schema, SchemaType, ValueSet, codes};
 
@@ -659,109 +660,19 @@ fn jsonschema_extras(schema: &mut Schema) -> &mut Map<String, Value> {
 }
 
 /// Merges `other` into `base` (an `allOf` member, or a referenced schema under sibling
-/// keywords): what `base` says wins; properties and examples are combined.
+/// keywords): what `base` says wins; properties and examples are combined
+/// ([`MergePolicy::Conjunction`]).
 fn merge(base: &mut Schema, other: Schema) {
-    let Schema {
-        reference,
-        kind,
-        nullable,
-        title,
-        description,
-        default,
-        enumeration,
-        value_set,
-        examples,
-        format,
-        multiline,
-        minimum,
-        maximum,
-        exclusive_minimum,
-        exclusive_maximum,
-        min_length,
-        max_length,
-        pattern,
-        min_items,
-        max_items,
-        unique_items,
-        items,
-        properties,
-        additional_properties,
-        any_of,
-        extras,
-    } = other;
-    fn fill<T>(slot: &mut Option<T>, value: Option<T>) {
-        if slot.is_none() {
-            *slot = value;
-        }
-    }
-    fill(&mut base.reference, reference);
-    fill(&mut base.kind, kind);
-    base.nullable |= nullable;
-    fill(&mut base.title, title);
-    fill(&mut base.description, description);
-    fill(&mut base.default, default);
-    fill(&mut base.enumeration, enumeration);
-    fill(&mut base.value_set, value_set);
-    for example in examples {
-        if !base.examples.contains(&example) {
-            base.examples.push(example);
-        }
-    }
-    fill(&mut base.format, format);
-    base.multiline |= multiline;
-    fill(&mut base.minimum, minimum);
-    fill(&mut base.maximum, maximum);
-    fill(&mut base.exclusive_minimum, exclusive_minimum);
-    fill(&mut base.exclusive_maximum, exclusive_maximum);
-    fill(&mut base.min_length, min_length);
-    fill(&mut base.max_length, max_length);
-    fill(&mut base.pattern, pattern);
-    fill(&mut base.min_items, min_items);
-    fill(&mut base.max_items, max_items);
-    base.unique_items |= unique_items;
-    match (&mut base.items, items) {
-        (Some(mine), Some(theirs)) => merge(mine, *theirs),
-        (slot @ None, theirs) => *slot = theirs,
-        _ => {}
-    }
-    for property in properties {
-        match base.properties.iter_mut().find(|p| p.name == property.name) {
-            Some(mine) => {
-                mine.required |= property.required;
-                merge(&mut mine.schema, property.schema);
-            }
-            None => base.properties.push(property),
-        }
-    }
-    fill(&mut base.additional_properties, additional_properties);
-    if base.any_of.is_empty() {
-        base.any_of = any_of;
-    } else if !any_of.is_empty() {
-        // Both sides have alternatives: keep the second set as written rather than guess.
-        let values: Vec<Value> = any_of.iter().map(|s| write(s, Dialect::JsonSchema, "").0).collect();
-        jsonschema_extras(base).entry("allOf").or_insert_with(|| Value::Array(Vec::new()));
-        if let Some(Value::Array(all)) = jsonschema_extras(base).get_mut("allOf") {
-            all.push(Value::Object(Map::from_iter([("anyOf".to_owned(), Value::Array(values))])));
-        }
-    }
-    for (format_id, value) in extras {
-        match (base.extras.get_mut(&format_id), value) {
-            (Some(Value::Object(mine)), Value::Object(theirs)) => {
-                for (k, v) in theirs {
-                    if k == "required"
-                        && let (Some(Value::Array(a)), Value::Array(b)) = (mine.get_mut("required"), &v)
-                    {
-                        a.extend(b.iter().cloned());
-                        continue;
-                    }
-                    mine.entry(k).or_insert(v);
-                }
-            }
-            (None, value) => {
-                base.extras.insert(format_id, value);
-            }
-            _ => {}
-        }
+    schema_merge::merge(base, other, MergePolicy::Conjunction { keep_alternatives });
+}
+
+/// Both sides of a merge have alternatives: the second set is kept as written (an `allOf`
+/// member `{anyOf: [...]}` in the extras) rather than guessed at.
+fn keep_alternatives(base: &mut Schema, any_of: Vec<Schema>) {
+    let values: Vec<Value> = any_of.iter().map(|s| write(s, Dialect::JsonSchema, "").0).collect();
+    jsonschema_extras(base).entry("allOf").or_insert_with(|| Value::Array(Vec::new()));
+    if let Some(Value::Array(all)) = jsonschema_extras(base).get_mut("allOf") {
+        all.push(Value::Object(Map::from_iter([("anyOf".to_owned(), Value::Array(values))])));
     }
 }
 
