@@ -8,8 +8,10 @@
 
 pub mod evals;
 pub mod read;
-pub mod ts;
 pub mod write;
+
+/// The TypeScript reader, where tests and library users have always found it.
+pub use read::ts;
 
 use serde_json::Value;
 use toolport_plugin::{Bundle, Detection, Format, FormatInfo, InputShape, Options, Outcome, ToolSet};

@@ -6,7 +6,9 @@ use toolport_plugin::nesting::{self, Syntax};
 use toolport_plugin::source::{Locator, child, parse_json};
 use toolport_plugin::{Bundle, Creator, Diagnostic, Icon, Outcome, Tool, ToolSet, Version, codes};
 
-use crate::{AI_FILES, FORMAT_ID, evals, ts};
+use crate::{AI_FILES, FORMAT_ID, evals};
+
+pub mod ts;
 
 /// package.json keys that map into the model; every other key is kept in extras as written.
 pub const MAPPED_KEYS: [&str; 8] = ["name", "title", "description", "icon", "author", "version", "tools", "ai"];
