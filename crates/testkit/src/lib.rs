@@ -106,6 +106,87 @@ pub fn write_ok(format: &dyn Format, model: &ToolSet) -> (Bundle, Vec<Diagnostic
     expect_ok(format.write(model, &Options::default()), "write")
 }
 
+/// Options naming the output as the host does for an input called `name` (its stem).
+pub fn output_named(name: &str) -> Options {
+    let mut options = Options::default();
+    options.set(Options::OUTPUT_NAME, name);
+    options
+}
+
+/// What one read then write gave: the model read, the bundle written, and each side's
+/// diagnostics.
+#[derive(Debug)]
+pub struct Trip {
+    pub model: ToolSet,
+    pub read_diagnostics: Vec<Diagnostic>,
+    pub written: Bundle,
+    pub write_diagnostics: Vec<Diagnostic>,
+}
+
+impl Trip {
+    /// The written entry file, path and text (the only file, for a writer that writes one).
+    pub fn output(&self) -> (&str, &str) {
+        self.written.entry_file().unwrap_or_else(|| {
+            let paths: Vec<&String> = self.written.files.keys().collect();
+            panic!("no single output file among {paths:?}")
+        })
+    }
+}
+
+/// Reads `input` with `format` (default options) and writes the model back with `options`,
+/// failing the test on errors.
+pub fn read_write(format: &dyn Format, input: &Bundle, options: &Options, context: &str) -> Trip {
+    let (model, read_diagnostics) = expect_ok(format.read(input, &Options::default()), &format!("{context}: read"));
+    let (written, write_diagnostics) = expect_ok(format.write(&model, options), &format!("{context}: write"));
+    Trip { model, read_diagnostics, written, write_diagnostics }
+}
+
+/// A same-format round trip of a JSON document: [`read_write`], then the written file is the
+/// same JSON as the input's entry file, and reading it back gives the same model.
+#[track_caller]
+pub fn round_trip(format: &dyn Format, input: &Bundle, options: &Options, context: &str) -> Trip {
+    let trip = read_write(format, input, options, context);
+    let (_, original) = input.entry_file().expect("the input has an entry file");
+    let (path, text) = trip.output();
+    assert_same_json(&json(original), &json(text), context);
+    let (again, _) = read_ok(format, &Bundle::single(path, text));
+    assert_eq!(again, trip.model, "{context}: read -> write -> read changed the model");
+    trip
+}
+
+fn json(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}):\n{text}"))
+}
+
+/// The round trip of `fixtures/<folder>/<file>`, a JSON document, written as `<stem>.json` and
+/// reporting nothing on writing. See [`assert_fixture_round_trip!`] for its snapshots.
+#[track_caller]
+pub fn fixture_round_trip(format: &dyn Format, folder: &str, file: &str) -> Trip {
+    let stem = file.trim_end_matches(".json");
+    let trip = round_trip(format, &load(&fixture(&format!("{folder}/{file}"))), &output_named(stem), file);
+    assert!(trip.write_diagnostics.is_empty(), "same-format write reported:\n{}", render(&trip.write_diagnostics));
+    assert_eq!(trip.output().0, format!("{stem}.json"), "the output file");
+    trip
+}
+
+#[doc(hidden)]
+pub use insta;
+
+/// [`fixture_round_trip`] with golden snapshots of the model (`<stem>.model`), the read
+/// diagnostics (`<stem>.read-diagnostics`) and the written text (`<stem>.written`). A macro,
+/// so the snapshots are named after the calling module and kept beside its file.
+#[macro_export]
+macro_rules! assert_fixture_round_trip {
+    ($format:expr, $folder:expr, $file:expr) => {{
+        let file: &str = $file;
+        let stem = file.trim_end_matches(".json");
+        let trip = $crate::fixture_round_trip(&$format, $folder, file);
+        $crate::insta::assert_json_snapshot!(format!("{stem}.model"), trip.model);
+        $crate::insta::assert_snapshot!(format!("{stem}.read-diagnostics"), $crate::render(&trip.read_diagnostics));
+        $crate::insta::assert_snapshot!(format!("{stem}.written"), trip.output().1);
+    }};
+}
+
 /// Asserts two JSON values are equal as JSON (object key order ignored, `1` ≠ `1.0`), showing
 /// a line diff of their pretty forms when not.
 #[track_caller]
