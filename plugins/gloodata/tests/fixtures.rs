@@ -4,30 +4,23 @@
 use serde_json::{Value, json};
 use toolport_format_gloodata::Gloodata;
 use toolport_plugin::display::display_line;
-use toolport_plugin::{Diagnostic, Format, ToolSet};
-use toolport_testkit::{assert_same_json, fixture, load, read_ok, render, write_ok};
+use toolport_plugin::{Diagnostic, Format, Options, ToolSet};
+use toolport_testkit::{fixture, load, read_ok, render, round_trip};
 
 /// Reads a fixture, checks the round trip, snapshots model, output and diagnostics.
 fn check(name: &str) -> ToolSet {
     let bundle = load(&fixture(&format!("gloodata/{name}.json")));
-    let (_, source) = bundle.entry_file().unwrap();
-    let original: Value = serde_json::from_str(source).unwrap();
     assert!(Gloodata.detect(&bundle) >= 90, "{name}: not detected");
+    let trip = round_trip(&Gloodata, &bundle, &Options::default(), name);
+    let (path, text) = trip.output();
+    assert_eq!(path, format!("{}.json", trip.model.id.as_deref().unwrap_or("extension")));
 
-    let (model, read_diagnostics) = read_ok(&Gloodata, &bundle);
-    let (written, write_diagnostics) = write_ok(&Gloodata, &model);
-    let (path, text) = written.entry_file().unwrap();
-    assert_eq!(path, format!("{}.json", model.id.as_deref().unwrap_or("extension")));
-    assert_same_json(&original, &serde_json::from_str(text).unwrap(), name);
-    let (again, _) = read_ok(&Gloodata, &written);
-    assert_eq!(model, again, "{name}: model changed on a second trip");
-
-    let diagnostics: Vec<Diagnostic> = read_diagnostics.into_iter().chain(write_diagnostics).collect();
-    insta::assert_json_snapshot!(format!("{name}__model"), model);
+    let diagnostics: Vec<Diagnostic> = trip.read_diagnostics.iter().chain(&trip.write_diagnostics).cloned().collect();
+    insta::assert_json_snapshot!(format!("{name}__model"), trip.model);
     insta::assert_snapshot!(format!("{name}__written"), text);
     let rendered = if diagnostics.is_empty() { "(no diagnostics)\n".to_owned() } else { render(&diagnostics) };
     insta::assert_snapshot!(format!("{name}__diagnostics"), rendered);
-    model
+    trip.model
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! The shared corpus: both SkyDeck cases read, and the strict one round-trips exactly.
 
-mod common;
+use crate::common;
 
 use common::{json, read_path, report, stem, write_named};
 use toolport_plugin::Severity;

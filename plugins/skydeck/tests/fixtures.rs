@@ -1,40 +1,34 @@
 //! Hand-written fixtures under fixtures/skydeck/: golden snapshots of what is read, written and
 //! reported, and an exact round trip for every strict (`.json`) fixture.
 
-mod common;
+use crate::common;
 
-use common::{json, read_path, report, stem, write_named};
+use common::{report, stem};
+use toolport_format_skydeck::SkyDeck;
 use toolport_plugin::Severity;
-use toolport_testkit::{assert_same_json, files_in, fixture};
+use toolport_testkit::{files_in, fixture, load, output_named, read_write, round_trip};
 
 /// Reads a fixture, checks the (severity, code, path) of its read diagnostics, snapshots the
 /// whole report, and for strict JSON checks that writing gives back the same document.
 fn check(file: &str, expect: &[(Severity, &str, &str)]) {
     let path = fixture(&format!("skydeck/{file}"));
-    let (model, read_diagnostics) = read_path(&path);
+    let (input, options) = (load(&path), output_named(&stem(&path)));
+    let trip = if file.ends_with(".json") {
+        // Written back as the same document, and read back as the same model.
+        let trip = round_trip(&SkyDeck, &input, &options, file);
+        assert!(trip.write_diagnostics.is_empty(), "{file}: {:?}", trip.write_diagnostics);
+        trip
+    } else {
+        read_write(&SkyDeck, &input, &options, file)
+    };
     let found: Vec<(Severity, &str, &str)> =
-        read_diagnostics.iter().map(|d| (d.severity, d.code.as_str(), d.path.as_str())).collect();
-    assert_eq!(found, expect, "{file}:\n{}", common::lines(&read_diagnostics));
-    let (bundle, write_diagnostics) = write_named(&model, &stem(&path));
-    let written_name = format!("{}.json", stem(&path));
-    let written = bundle.get(&written_name).unwrap_or_else(|| panic!("{file}: no {written_name}"));
-    if file.ends_with(".json") {
-        let original = std::fs::read_to_string(&path).unwrap();
-        assert_same_json(&json(&original), &json(written), file);
-        assert!(write_diagnostics.is_empty(), "{file}: {write_diagnostics:?}");
-        // And read → write → read gives the same model.
-        let again = toolport_testkit::expect_ok(
-            toolport_plugin::Format::read(
-                &toolport_format_skydeck::SkyDeck,
-                &toolport_plugin::Bundle::single(written_name.clone(), written),
-                &Default::default(),
-            ),
-            file,
-        )
-        .0;
-        assert_eq!(again, model, "{file}: model after a round trip");
-    }
-    insta::assert_snapshot!(stem(&path), report(&model, &read_diagnostics, &bundle, &write_diagnostics));
+        trip.read_diagnostics.iter().map(|d| (d.severity, d.code.as_str(), d.path.as_str())).collect();
+    assert_eq!(found, expect, "{file}:\n{}", common::lines(&trip.read_diagnostics));
+    assert_eq!(trip.output().0, format!("{}.json", stem(&path)), "{file}: the output file");
+    insta::assert_snapshot!(
+        stem(&path),
+        report(&trip.model, &trip.read_diagnostics, &trip.written, &trip.write_diagnostics)
+    );
 }
 
 use Severity::{Info, Warning};

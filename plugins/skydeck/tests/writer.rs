@@ -1,6 +1,6 @@
 //! Writing SkyDeck from a model of another shape: what is carried, changed, generated and lost.
 
-mod common;
+use crate::common;
 
 use serde_json::json;
 use toolport_format_skydeck::SkyDeck;

@@ -6,7 +6,7 @@ use std::path::Path;
 use serde_json::Value;
 use toolport_format_skydeck::SkyDeck;
 use toolport_plugin::{Bundle, Diagnostic, Format, Options, ToolSet};
-use toolport_testkit::{expect_ok, load};
+use toolport_testkit::{expect_ok, load, output_named};
 
 /// Reads a file, failing the test on errors.
 pub fn read_path(path: &Path) -> (ToolSet, Vec<Diagnostic>) {
@@ -15,9 +15,7 @@ pub fn read_path(path: &Path) -> (ToolSet, Vec<Diagnostic>) {
 
 /// Writes with the host's suggested output name, failing the test on errors.
 pub fn write_named(model: &ToolSet, output_name: &str) -> (Bundle, Vec<Diagnostic>) {
-    let mut options = Options::default();
-    options.set(Options::OUTPUT_NAME, output_name);
-    expect_ok(SkyDeck.write(model, &options), "write")
+    expect_ok(SkyDeck.write(model, &output_named(output_name)), "write")
 }
 
 /// One line per diagnostic, as `convert` prints them.
