@@ -1,6 +1,6 @@
 //! The writer enforces OpenAI's rules on any model: names, and strict mode when asked for.
 
-mod support;
+use crate::support;
 
 use serde_json::{Value, json};
 use toolport_format_openai::OpenAi;
