@@ -14,23 +14,23 @@
 //! - Model fields OpenAPI has no place for (other formats' extras, display hints, value-set
 //!   names, enum labels, Vertex's renames) never sit in the operations, parameters and
 //!   schemas a model reads: they are kept, for the round trip, in one top-level `x-toolport`
-//!   section keyed by JSON pointer (`write::BOOKKEEPING`), which the reader puts back first.
+//!   section keyed by JSON pointer (see `bookkeeping.rs`), which the reader puts back first.
 
 use serde_json::Value;
 use toolport_plugin::{
     Bundle, Detection, Diagnostic, Format, FormatInfo, InputShape, OptionSpec, Options, Outcome, ToolSet, codes,
 };
 
+mod bookkeeping;
+mod http;
 mod read;
+mod verbatim;
 mod vertex;
 mod write;
 
 pub use vertex::Vertex;
 
 pub(crate) const ID: &str = "openapi";
-/// Prefix of the keys toolport writes for model fields OpenAPI has no place for.
-pub(crate) const XT: &str = "x-toolport-";
-pub(crate) const METHODS: &[&str] = &["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 
 /// The `openapi` format: a plain OpenAPI 3.0 or 3.1 document.
 #[derive(Debug, Default)]

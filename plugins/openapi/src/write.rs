@@ -5,7 +5,7 @@
 //! operation has the digest recorded at read time is unchanged, and its operation as written
 //! in the source (with its `$ref`s) is emitted instead, so a same-format round trip is exact.
 //! Model fields OpenAPI has no place for go to `x-toolport-*` keys, which the reader restores;
-//! the last step moves every one of them into the top-level section [`BOOKKEEPING`].
+//! the last step moves every one of them into the top-level section [`bookkeeping::SECTION`].
 
 use std::collections::{HashMap, HashSet};
 
@@ -20,7 +20,9 @@ use toolport_plugin::{
 };
 
 use crate::ID;
-use crate::read::{digest, method_hints};
+use crate::bookkeeping::{self, AUTH_MARK};
+use crate::http::method_hints;
+use crate::verbatim;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Mode {
@@ -672,11 +674,6 @@ pub(crate) fn security_schemes(auth: &[Auth]) -> Map<String, Value> {
     schemes
 }
 
-/// Marks a scheme written as a bearer token for an auth kind OpenAPI cannot state without
-/// what the source did not give (see [`bearer_stand_in`]); bookkeeping, so kept out of the
-/// scheme a reader sees (see [`BOOKKEEPING`]).
-pub(crate) const AUTH_MARK: &str = "x-toolport-auth";
-
 /// Whether `auth` is written as `http`/`bearer`: OAuth 2.0 (and a Google service account,
 /// which calls with an OAuth 2.0 token) needs `flows`, OpenID Connect its
 /// `openIdConnectUrl`; without them the scheme is invalid, and what the caller sends is a
@@ -827,10 +824,7 @@ pub(crate) fn document(set: &ToolSet, mode: Mode, vertex: &VertexParts) -> Writt
 
     // servers
     let servers = servers_value(&set.servers);
-    let preserved = |key: &str, regenerated: &Value| -> Option<Value> {
-        let record = ext.get(key)?;
-        (record.get("digest")?.as_str()? == digest(regenerated)).then(|| record.get("raw").cloned()).flatten()
-    };
+    let preserved = |key: &str, regenerated: &Value| verbatim::unchanged(ext.get(key), || regenerated).cloned();
     // `url: [API_SERVICE_URL]` (a placeholder YAML reads as a list) was read as the text it
     // means, and the reader keeps no record of the list (no OpenAPI reader takes it).
     let mut servers_out = preserved("servers", &servers).unwrap_or_else(|| servers.clone());
@@ -957,11 +951,9 @@ pub(crate) fn document(set: &ToolSet, mode: Mode, vertex: &VertexParts) -> Writt
             }
         }
         let tool_ext = tool.extras.get(ID);
-        let recorded = tool_ext.and_then(|e| e.get("digest")).and_then(Value::as_str);
-        let raw = tool_ext.and_then(|e| e.get("raw"));
-        let operation = match (mode, recorded, raw) {
-            (Mode::OpenApi, Some(recorded), Some(raw)) if recorded == digest(&regenerated) => raw.clone(),
-            (Mode::Vertex, Some(recorded), Some(raw))
+        let operation = match mode {
+            Mode::OpenApi if let Some(raw) = verbatim::unchanged(tool_ext, || &regenerated) => raw.clone(),
+            Mode::Vertex
                 if name == tool.name
                     && dialect_is_30(source_version)
                     && !(describe_summaries && tool_ext.is_some_and(|e| e.get("descriptionFromSummary").is_some()))
@@ -969,7 +961,7 @@ pub(crate) fn document(set: &ToolSet, mode: Mode, vertex: &VertexParts) -> Writt
                     // Path-level parameters are left out of Vertex's path items (below), and an
                     // operation as written does not have them.
                     && tool.http.as_ref().and_then(|h| path_items.get(&h.path)).is_none_or(|item| item.get("parameters").is_none())
-                    && recorded == digest(&source_writer.operation(tool, &name, Some(i)).0)
+                    && let Some(raw) = verbatim::unchanged(tool_ext, || source_writer.operation(tool, &name, Some(i)).0)
                     && raw_is_vertex_clean(raw, clean_root.get_or_init(|| components_root(set))) =>
             {
                 raw.clone()
@@ -1135,67 +1127,8 @@ pub(crate) fn document(set: &ToolSet, mode: Mode, vertex: &VertexParts) -> Writt
         Mode::OpenApi => set.extras.contains_key(ID) && !from_vertex,
         Mode::Vertex => from_vertex,
     };
-    let section = bookkeeping_out(&mut doc, !same_format);
-    if !section.is_empty() {
-        doc.insert(BOOKKEEPING.into(), Value::Object(section));
-    }
+    bookkeeping::move_into_section(&mut doc, !same_format);
     Written { document: Value::Object(doc), names, diagnostics: out }
-}
-
-/// The top-level section that holds toolport's bookkeeping: JSON pointer of an object in the
-/// document → the `x-toolport-*` keys that belong to it.
-///
-/// Where bookkeeping lives: model fields OpenAPI has no place for (another format's extras
-/// and display hints, value-set names, enum labels, Vertex's renames, …) are kept so that the
-/// same-format round trip (write, read, write) gives the same document, but never inside the
-/// operations, parameters and schemas a model reads: the writers build them inline (the
-/// reader's digests of regenerated operations are taken on that form) and [`bookkeeping_out`]
-/// moves every one into this section as the last step; the reader puts them back first
-/// (`read::bookkeeping_in`). A document from elsewhere has no section and gets none back.
-pub(crate) const BOOKKEEPING: &str = "x-toolport";
-
-/// Moves every `x-toolport-*` key of the document into the [`BOOKKEEPING`] section, by the
-/// pointer of the object that held it, and with `no_false_nullable` removes `nullable: false`.
-/// Values a user wrote (other `x-` extensions, examples, defaults, enums) are not searched.
-fn bookkeeping_out(doc: &mut Map<String, Value>, no_false_nullable: bool) -> Map<String, Value> {
-    fn walk(map: &mut Map<String, Value>, at: &str, section: &mut Map<String, Value>, no_false_nullable: bool) {
-        if no_false_nullable && map.get("nullable") == Some(&Value::Bool(false)) {
-            map.shift_remove("nullable");
-        }
-        if map.keys().any(|k| k.starts_with(crate::XT)) {
-            let mut kept = Map::new();
-            let mut moved = Map::new();
-            for (key, value) in std::mem::take(map) {
-                if key.starts_with(crate::XT) {
-                    moved.insert(key, value);
-                } else {
-                    kept.insert(key, value);
-                }
-            }
-            *map = kept;
-            section.insert(at.to_owned(), Value::Object(moved));
-        }
-        for (key, value) in map.iter_mut() {
-            if key.starts_with("x-") || matches!(key.as_str(), "example" | "examples" | "default" | "enum" | "const") {
-                continue;
-            }
-            let at = child(at, key);
-            match value {
-                Value::Object(inner) => walk(inner, &at, section, no_false_nullable),
-                Value::Array(items) => {
-                    for (i, item) in items.iter_mut().enumerate() {
-                        if let Value::Object(inner) = item {
-                            walk(inner, &child(&at, i.to_string()), section, no_false_nullable);
-                        }
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
-    let mut section = Map::new();
-    walk(doc, "", &mut section, no_false_nullable);
-    section
 }
 
 fn dialect_is_30(version: Option<&str>) -> bool {

@@ -1,0 +1,127 @@
+//! The document as a whole: its version, and the parts that are not paths (info, servers,
+//! security schemes, components, other top-level keys).
+
+use serde_json::{Map, Value};
+use toolport_plugin::jsonschema::{Dialect, Reader};
+use toolport_plugin::{Diagnostic, ToolSet, codes};
+
+use super::{info, keep, paths, security, servers, x_toolport};
+use crate::ID;
+use crate::bookkeeping::XT;
+
+/// Reads a document prepared by [`super::read_document`].
+pub(super) fn read_prepared(doc: &Value) -> Result<(ToolSet, Vec<Diagnostic>), Diagnostic> {
+    let Some(root) = doc.as_object() else {
+        return Err(Diagnostic::error(codes::INPUT_INVALID, "", "an OpenAPI document must be an object"));
+    };
+    let mut diagnostics = Vec::new();
+    let (version, dialect) = version(root, &mut diagnostics)?;
+
+    let mut reader = Reader::new(doc, dialect);
+    let mut set = ToolSet::default();
+    let mut extras = Map::new();
+    extras.insert("openapi".into(), Value::String(version));
+    if !matches!(root.get("openapi"), Some(Value::String(_))) {
+        extras.insert("openapiRaw".into(), root["openapi"].clone());
+    }
+
+    info::read_info(root.get("info"), &mut set, &mut extras, &mut diagnostics);
+    set.servers = servers::read_servers(root.get("servers"), "/servers", &mut diagnostics);
+    // A URL YAML read as a list is written as the text it was read as (no reader takes a
+    // list there), so that form is not kept.
+    let list_url = root.get("servers").and_then(Value::as_array).is_some_and(|s| s.iter().any(|s| s["url"].is_array()));
+    if !list_url {
+        keep::keep_servers(&mut extras, root.get("servers"), &set.servers);
+    }
+
+    let schemes = root.get("components").and_then(|c| c.get("securitySchemes"));
+    if let Some(Value::Object(schemes)) = schemes {
+        security::read_security_schemes(&mut reader, schemes, &mut set.auth);
+        keep::keep_security_schemes(&mut extras, schemes, &set.auth);
+    }
+
+    let document = rest_of_document(root, &mut extras);
+    x_toolport::restore_set(root, &mut set, &mut diagnostics);
+
+    let path_items = paths::read_paths(&mut reader, root.get("paths"), dialect, &mut set.tools, &mut diagnostics);
+    if !path_items.is_empty() {
+        extras.insert("pathItems".into(), Value::Object(path_items));
+    }
+    if !document.is_empty() {
+        extras.insert("document".into(), Value::Object(document));
+    }
+    set.extras.insert(ID.into(), Value::Object(extras));
+    // Named schemas (`#/components/schemas/X`) were read once each, as definitions.
+    set.definitions = reader.take_definitions();
+    diagnostics.extend(reader.take_diagnostics());
+    Ok((set, diagnostics))
+}
+
+/// The OpenAPI version as written, and the schema dialect it implies. `Err` for Swagger 2.0, a
+/// document without a version, and versions other than 3.
+fn version(root: &Map<String, Value>, diagnostics: &mut Vec<Diagnostic>) -> Result<(String, Dialect), Diagnostic> {
+    if root.contains_key("swagger") {
+        return Err(Diagnostic::error(
+            codes::INPUT_UNSUPPORTED,
+            "/swagger",
+            "Swagger 2.0 is not OpenAPI 3; convert it first (for example with `npx swagger2openapi in.json -o out.yaml`), then convert the result",
+        ));
+    }
+    let version = match root.get("openapi") {
+        Some(Value::String(v)) => v.clone(),
+        Some(other) => other.to_string(),
+        None => {
+            return Err(Diagnostic::error(
+                codes::INPUT_INVALID,
+                "",
+                "not an OpenAPI document: there is no `openapi` version key",
+            ));
+        }
+    };
+    let dialect = if version.starts_with("3.0") {
+        Dialect::OpenApi30
+    } else if version.starts_with("3.1") {
+        Dialect::OpenApi31
+    } else if version.starts_with('3') {
+        diagnostics.push(Diagnostic::warning(
+            codes::INPUT_TOLERATED,
+            "/openapi",
+            format!("OpenAPI {version} is newer than 3.1; read as 3.1"),
+        ));
+        Dialect::OpenApi31
+    } else {
+        return Err(Diagnostic::error(
+            codes::INPUT_UNSUPPORTED,
+            "/openapi",
+            format!("OpenAPI {version} is not supported; this reader reads OpenAPI 3.0 and 3.1"),
+        ));
+    };
+    Ok((version, dialect))
+}
+
+/// The top-level keys the model has no place for (components but the security schemes,
+/// tags, external docs, …), kept as written. Whether the document had security schemes is
+/// noted in `extras`.
+fn rest_of_document(root: &Map<String, Value>, extras: &mut Map<String, Value>) -> Map<String, Value> {
+    let mut document = Map::new();
+    for (key, value) in root {
+        match key.as_str() {
+            "openapi" | "info" | "servers" | "paths" => {}
+            "components" => {
+                let mut components = value.as_object().cloned().unwrap_or_default();
+                components.remove("securitySchemes");
+                if !components.is_empty() || !value.is_object() {
+                    document.insert(key.clone(), Value::Object(components));
+                }
+                if value.as_object().is_some_and(|c| c.contains_key("securitySchemes")) {
+                    extras.insert("hasSecuritySchemes".into(), Value::Bool(true));
+                }
+            }
+            _ if key.starts_with(XT) => {}
+            _ => {
+                document.insert(key.clone(), value.clone());
+            }
+        }
+    }
+    document
+}
