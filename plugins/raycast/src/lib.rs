@@ -6,12 +6,18 @@
 //! remembers where `ai` came from (and its shape), so raycast → raycast gives back the same
 //! package.json and AI file. TypeScript is parsed with oxc; the writer regenerates it.
 
-pub mod evals;
+pub mod extension;
 pub mod read;
 pub mod write;
 
 /// The TypeScript reader, where tests and library users have always found it.
 pub use read::ts;
+
+/// Evals both ways: the reader's half and the writer's half side by side.
+pub mod evals {
+    pub use crate::read::evals::{read_evals, read_expectation, read_matcher};
+    pub use crate::write::evals::{write_evals, write_expectation, write_matcher};
+}
 
 use serde_json::Value;
 use toolport_plugin::{Bundle, Detection, Format, FormatInfo, InputShape, Options, Outcome, ToolSet};

@@ -12,10 +12,11 @@ use toolport_plugin::names::{NameMap, NameRules, sanitize};
 use toolport_plugin::source::child;
 use toolport_plugin::{Bundle, Diagnostic, Icon, Options, Outcome, ToolSet, Version, codes};
 
-use crate::read::{TOOL_KEYS, is_safe_name};
-use crate::{FORMAT_ID, evals};
+use crate::FORMAT_ID;
+use crate::extension::{TOOL_KEYS, is_safe_name};
 
 mod code;
+pub mod evals;
 mod http;
 mod types;
 

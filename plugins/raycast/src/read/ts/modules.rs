@@ -109,15 +109,12 @@ pub(super) enum TypeDef<'a, 'm> {
     Enum(&'m TSEnumDeclaration<'a>),
 }
 
+/// A named type declaration found, and the index of the module that declares it.
+pub(super) type Declared<'a, 'm> = (usize, TypeDef<'a, 'm>);
+
 impl<'a, 'm> Ctx<'a, 'm> {
     /// Finds a named type in `module` or through its imports.
-    pub(super) fn lookup(
-        &mut self,
-        module: usize,
-        name: &str,
-        at: Span,
-        depth: usize,
-    ) -> Option<(usize, TypeDef<'a, 'm>)> {
+    pub(super) fn lookup(&mut self, module: usize, name: &str, at: Span, depth: usize) -> Option<Declared<'a, 'm>> {
         if depth > MAX_DEPTH {
             return None;
         }
@@ -181,13 +178,7 @@ impl<'a, 'm> Ctx<'a, 'm> {
     }
 
     /// A name exported by `module`, directly or re-exported from another relative module.
-    fn lookup_exported(
-        &mut self,
-        module: usize,
-        name: &str,
-        at: Span,
-        depth: usize,
-    ) -> Option<(usize, TypeDef<'a, 'm>)> {
+    fn lookup_exported(&mut self, module: usize, name: &str, at: Span, depth: usize) -> Option<Declared<'a, 'm>> {
         let m: &'m Module<'a> = &self.modules[module];
         for statement in &m.program.body {
             match statement {
