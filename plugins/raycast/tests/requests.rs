@@ -1,9 +1,10 @@
 //! What the generated tools send at run time: each case runs a written tool under node with a
 //! fetch that records the request (tests/tsc/run-tools.js) and compares method, URL,
 //! content type and body with what the API expects. Needs node and tests/tsc's node_modules
-//! (see tsc_check.rs); TOOLPORT_SKIP_TSC=1 skips it where node is missing.
+//! (installed once per run, see `common::node_ready`); TOOLPORT_SKIP_TSC=1 skips it where node
+//! is missing.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -182,22 +183,9 @@ fn cases() -> Vec<Case> {
     ]
 }
 
-fn node_ready() -> bool {
-    let node = Command::new("node").arg("--version").output().is_ok_and(|o| o.status.success());
-    let project = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/tsc");
-    if node && project.join("node_modules/typescript").exists() {
-        return true;
-    }
-    assert!(
-        std::env::var("TOOLPORT_SKIP_TSC").as_deref() == Ok("1"),
-        "node and tests/tsc/node_modules are needed (run the tsc_check test once, or `npm ci` in tests/tsc), or set TOOLPORT_SKIP_TSC=1"
-    );
-    false
-}
-
 #[test]
 fn generated_tools_send_what_the_api_expects() {
-    if !node_ready() {
+    if !common::node_ready() {
         return;
     }
     let outcome = Raycast.write(&model(), &Options::default());
@@ -206,7 +194,7 @@ fn generated_tools_send_what_the_api_expects() {
     common::write_to_disk(&bundle, dir.path());
     let cases = cases();
     let calls: Vec<Value> = cases.iter().map(|c| json!({"tool": c.tool, "input": c.input})).collect();
-    let project = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/tsc");
+    let project = common::npm_project();
     let mut child = Command::new("node")
         .arg(project.join("run-tools.js"))
         .arg(dir.path())

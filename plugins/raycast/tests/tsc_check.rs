@@ -10,7 +10,7 @@
 //!
 //! Without node and npm the tests fail, unless TOOLPORT_SKIP_TSC=1 says to skip them.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -18,44 +18,6 @@ use std::process::Command;
 use toolport_format_raycast::Raycast;
 use toolport_plugin::{Format, Options, ToolSet};
 use toolport_testkit::{fixture, load, workspace_root};
-
-fn tool_available(program: &str) -> bool {
-    Command::new(program).arg("--version").output().is_ok_and(|o| o.status.success())
-}
-
-fn npm_project() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/tsc")
-}
-
-/// Whether node is here (installing the npm project if needed); false only when skipping.
-fn ready() -> bool {
-    if !tool_available("node") || !tool_available("npm") {
-        if std::env::var("TOOLPORT_SKIP_TSC").as_deref() == Ok("1") {
-            eprintln!("skipped: node/npm not found and TOOLPORT_SKIP_TSC=1");
-            return false;
-        }
-        panic!(
-            "node and npm are needed to type-check written extensions (install Node.js 20+), or set TOOLPORT_SKIP_TSC=1 to skip"
-        );
-    }
-    let project = npm_project();
-    if project.join("node_modules/typescript/bin/tsc").exists() && project.join("node_modules/@raycast/api").exists() {
-        return true;
-    }
-    let output = Command::new("npm")
-        .args(["ci", "--ignore-scripts", "--no-audit", "--no-fund"])
-        .current_dir(&project)
-        .output()
-        .expect("run npm ci");
-    assert!(
-        output.status.success(),
-        "npm ci in {} failed:\n{}{}",
-        project.display(),
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    true
-}
 
 #[cfg(unix)]
 fn link(target: &Path, link: &Path) {
@@ -181,10 +143,10 @@ fn run(command: &mut Command, what: &str) -> String {
 
 #[test]
 fn every_written_extension_type_checks_and_raycast_reads_its_tools() {
-    if !ready() {
+    if !common::node_ready() {
         return;
     }
-    let project = npm_project();
+    let project = common::npm_project();
     let root = tempfile::tempdir().unwrap();
     let dirs = write_extensions(root.path());
     link(&project.join("node_modules"), &root.path().join("node_modules"));
@@ -233,10 +195,10 @@ fn every_written_extension_type_checks_and_raycast_reads_its_tools() {
 
 #[test]
 fn ray_build_builds_a_written_extension() {
-    if !ready() {
+    if !common::node_ready() {
         return;
     }
-    let project = npm_project();
+    let project = common::npm_project();
     let bundle = Raycast.write(&common::http_model(), &Options::default()).value.expect("write");
     let dir = tempfile::tempdir().unwrap();
     common::write_to_disk(&bundle, dir.path());

@@ -1,7 +1,7 @@
 //! The writer on a model from another format: fetch bodies from HTTP bindings, safe file
 //! names, generated manifest fields, and the losses it reports.
 
-mod common;
+use crate::common;
 
 use insta::assert_snapshot;
 use toolport_format_raycast::Raycast;

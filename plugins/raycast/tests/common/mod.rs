@@ -88,3 +88,49 @@ pub fn write_to_disk(bundle: &toolport_plugin::Bundle, dir: &std::path::Path) {
         std::fs::write(target, text).unwrap();
     }
 }
+
+/// The npm project the written extensions are checked against (tests/tsc).
+pub fn npm_project() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/tsc")
+}
+
+/// Whether node is here, with the npm project installed; false only when skipping. Tests run
+/// on threads of one process: the first to ask installs the project (`npm ci`), the others
+/// wait for it instead of running npm in the same folder or finding it half installed.
+pub fn node_ready() -> bool {
+    static READY: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *READY.get_or_init(install_npm_project)
+}
+
+fn install_npm_project() -> bool {
+    if !tool_available("node") || !tool_available("npm") {
+        if std::env::var("TOOLPORT_SKIP_TSC").as_deref() == Ok("1") {
+            eprintln!("skipped: node/npm not found and TOOLPORT_SKIP_TSC=1");
+            return false;
+        }
+        panic!(
+            "node and npm are needed to type-check and run written extensions (install Node.js 20+), or set TOOLPORT_SKIP_TSC=1 to skip"
+        );
+    }
+    let project = npm_project();
+    if project.join("node_modules/typescript/bin/tsc").exists() && project.join("node_modules/@raycast/api").exists() {
+        return true;
+    }
+    let output = std::process::Command::new("npm")
+        .args(["ci", "--ignore-scripts", "--no-audit", "--no-fund"])
+        .current_dir(&project)
+        .output()
+        .expect("run npm ci");
+    assert!(
+        output.status.success(),
+        "npm ci in {} failed:\n{}{}",
+        project.display(),
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    true
+}
+
+fn tool_available(program: &str) -> bool {
+    std::process::Command::new(program).arg("--version").output().is_ok_and(|o| o.status.success())
+}
