@@ -293,14 +293,6 @@ fn formats(registry: &Registry, json: bool) -> Result<ExitStatus> {
     Ok(ExitStatus::Ok)
 }
 
-fn item(path: &std::path::Path) -> InputItem {
-    InputItem {
-        path: path.to_path_buf(),
-        relative: path.file_name().map(Into::into).unwrap_or_else(|| path.to_path_buf()),
-        found_by_walking: false,
-    }
-}
-
 /// `convert inspect`: reads one input as convert does (the same flags, detection, options
 /// and diagnostics) and prints the model.
 fn inspect(registry: &Registry, input: &std::path::Path, read: &ReadArgs, global: &GlobalArgs) -> Result<ExitStatus> {
@@ -309,7 +301,7 @@ fn inspect(registry: &Registry, input: &std::path::Path, read: &ReadArgs, global
     if let Some(hint) = Some(input).filter(|p| !p.exists() && p.as_os_str() != "-").and_then(subcommand_hint) {
         return Err(UsageError(hint).into());
     }
-    let item = item(input);
+    let item = InputItem::given(input);
     let verbosity = Verbosity::new(global.quiet, global.verbose);
     let print = |diagnostics: &[toolport_core::Diagnostic]| {
         let shown: Vec<(&InputItem, &toolport_core::Diagnostic)> = diagnostics.iter().map(|d| (&item, d)).collect();

@@ -21,9 +21,20 @@ pub struct InputItem {
     pub relative: PathBuf,
     /// Found by walking a directory (so an unrecognised file is skipped, not an error).
     pub found_by_walking: bool,
+    /// A directory (following links) when the input was found; asked once, not per use.
+    pub is_dir: bool,
 }
 
 impl InputItem {
+    /// An input named directly (not found by walking), `-` for standard input.
+    pub fn given(path: &Path) -> InputItem {
+        if path.as_os_str() == "-" {
+            return InputItem { path: path.into(), relative: "stdin".into(), found_by_walking: false, is_dir: false };
+        }
+        let relative = path.file_name().map(PathBuf::from).unwrap_or_else(|| path.to_path_buf());
+        InputItem { path: path.to_path_buf(), relative, found_by_walking: false, is_dir: path.is_dir() }
+    }
+
     pub fn is_stdin(&self) -> bool {
         self.path.as_os_str() == "-"
     }
@@ -38,7 +49,7 @@ impl InputItem {
         let name = self.relative.file_name().or_else(|| self.path.file_name());
         let name = name.map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let stem = match name.rsplit_once('.') {
-            _ if self.path.is_dir() => name.as_str(),
+            _ if self.is_dir => name.as_str(),
             Some((stem, _)) if !stem.is_empty() => stem,
             _ => name.as_str(),
         };
@@ -57,13 +68,15 @@ impl InputItem {
         if self.is_stdin() {
             return Vec::new();
         }
-        let root = if self.path.is_dir() {
+        let root = if self.is_dir {
             self.path.clone()
         } else {
             self.path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf()
         };
         let mut files: Vec<PathBuf> = bundle.files.keys().chain(&bundle.other_files).map(|f| root.join(f)).collect();
-        files.push(self.path.clone());
+        if !files.contains(&self.path) {
+            files.push(self.path.clone());
+        }
         files
     }
 }
@@ -76,7 +89,7 @@ pub fn find_inputs(registry: &Registry, args: &[PathBuf], from: Option<&FormatEn
     let mut items = Vec::new();
     for arg in args {
         if arg.as_os_str() == "-" {
-            items.push(InputItem { path: arg.clone(), relative: "stdin".into(), found_by_walking: false });
+            items.push(InputItem::given(arg));
             continue;
         }
         // A directory is walked unless it is itself one input: a directory format recognises
@@ -90,8 +103,7 @@ pub fn find_inputs(registry: &Registry, args: &[PathBuf], from: Option<&FormatEn
         } else {
             // A path that cannot be read is still an input: loading it reports why, and the
             // other inputs go on.
-            let relative = arg.file_name().map(PathBuf::from).unwrap_or_else(|| arg.clone());
-            items.push(InputItem { path: arg.clone(), relative, found_by_walking: false });
+            items.push(InputItem::given(arg));
         }
     }
     items
@@ -99,13 +111,23 @@ pub fn find_inputs(registry: &Registry, args: &[PathBuf], from: Option<&FormatEn
 
 fn walk(registry: &Registry, root: &Path, dir: &Path, from: Option<&FormatEntry>, items: &mut Vec<InputItem>) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
-    let mut paths: Vec<PathBuf> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
+    // The entry's own type spares a stat per file; only a link is followed to see what it is.
+    let mut paths: Vec<(PathBuf, bool)> = entries
+        .filter_map(Result::ok)
+        .map(|e| {
+            let is_dir = match e.file_type() {
+                Ok(kind) if !kind.is_symlink() => kind.is_dir(),
+                _ => e.path().is_dir(),
+            };
+            (e.path(), is_dir)
+        })
+        .collect();
     paths.sort();
-    for path in paths {
+    for (path, is_dir) in paths {
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let relative = path.strip_prefix(root).map(Path::to_path_buf).unwrap_or_else(|_| path.clone());
-        let item = InputItem { path: path.clone(), relative, found_by_walking: true };
-        if path.is_dir() {
+        let item = InputItem { path: path.clone(), relative, found_by_walking: true, is_dir };
+        if is_dir {
             if input::is_skipped_dir(&name) {
                 continue;
             }
@@ -211,7 +233,7 @@ pub fn load<'r>(
     from: Option<&'r FormatEntry>,
     limits: &Limits,
 ) -> Result<(&'r FormatEntry, Bundle), ResolveError> {
-    let is_dir = !item.is_stdin() && item.path.is_dir();
+    let is_dir = item.is_dir;
     let load_as = |shape: InputShape, name: &str| -> Result<Bundle, InputError> {
         if item.is_stdin() {
             input::load_stdin(&mut std::io::stdin().lock(), limits)
@@ -259,7 +281,7 @@ pub fn detection_hint(
     bundle: &Bundle,
     given: &FormatEntry,
 ) -> Option<Diagnostic> {
-    let is_dir = !item.is_stdin() && item.path.is_dir();
+    let is_dir = item.is_dir;
     let (found, _) = registry.detect(bundle, is_dir).into_iter().find(|(_, confidence)| *confidence >= CONFIDENT)?;
     if found.info.id == given.info.id {
         return None;

@@ -136,20 +136,13 @@ impl<'a> Source<'a> {
     /// `stdin` for a document given as text or bytes, `input` for a dict of files.
     fn stem(&self) -> String {
         match self {
-            Source::Path(path) => item(path).stem(),
+            Source::Path(path) => InputItem::given(path).stem(),
             Source::Data(_) => "stdin".to_owned(),
             Source::Files(..) => "input".to_owned(),
         }
     }
 }
 
-fn item(path: &Path) -> InputItem {
-    InputItem {
-        path: path.to_path_buf(),
-        relative: path.file_name().map(Into::into).unwrap_or_else(|| path.to_path_buf()),
-        found_by_walking: false,
-    }
-}
 
 /// Why an input was not even read: `usage` (a format name or an option is wrong) or `input`
 /// (the input cannot be loaded or recognised), with a message and its diagnostics.
@@ -185,7 +178,7 @@ fn load<'r>(
     let from = from.map(|f| registry.format(f)).transpose().map_err(|e| Refusal::usage(e.to_string()))?;
     let limits = Limits::default();
     let (bundle, is_dir) = match source {
-        Source::Path(path) => return Ok(pipeline::load(registry, &item(path), from, &limits)?),
+        Source::Path(path) => return Ok(pipeline::load(registry, &InputItem::given(path), from, &limits)?),
         Source::Data(data) => {
             let bundle = input::load_stdin(&mut &data[..], &limits).map_err(ResolveError::from)?;
             (bundle, false)
