@@ -1,4 +1,6 @@
+use indexmap::IndexMap;
 use serde_json::{Value, json};
+use toolport_core::{EnumValue, Schema, SchemaType, ValueSet};
 
 use super::*;
 
