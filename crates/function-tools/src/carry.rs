@@ -4,7 +4,8 @@
 //! names of what cannot travel, in place of a generic `loss/extras`.
 
 use serde_json::{Map, Value};
-use toolport_core::{Diagnostic, Tool, ToolSet};
+use toolport_core::source::child;
+use toolport_core::{Diagnostic, Options, Tool, ToolSet, codes};
 
 /// Each function format's id and the key its tool extras keep the input schema under
 /// (`<key>` verbatim, `<key>Root` for the root's other keys).
@@ -61,6 +62,42 @@ pub fn strictness(tool: &Tool, target: &str) -> Strictness {
         found.strict |= STRICT_FORMATS.contains(format) && extras.get("strict") == Some(&Value::Bool(true));
     }
     found
+}
+
+/// Whether a tool is written in strict mode: as the `strict` option says, else as its own
+/// source said (`strict: true` in `extras`, the target format's) or another function format
+/// did (`carried`, [`strictness`]).
+pub fn strict_wanted(options: &Options, extras: &Map<String, Value>, carried: Strictness) -> bool {
+    match options.get("strict") {
+        Some("true") => true,
+        Some("false") => false,
+        _ => extras.get("strict") == Some(&Value::Bool(true)) || carried.strict,
+    }
+}
+
+/// Whether the tool named `tool` at `path` is written strict, given what making its input
+/// schema strict gave (`made`: the changes, or why it cannot be): the changes are reported,
+/// or a warning that the tool was written without strict mode.
+pub fn strict_made(
+    made: Result<Vec<Diagnostic>, String>,
+    tool: &str,
+    path: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> bool {
+    match made {
+        Ok(changes) => {
+            diagnostics.extend(changes);
+            true
+        }
+        Err(reason) => {
+            diagnostics.push(Diagnostic::warning(
+                codes::CHANGED_VALUE,
+                child(path, "strict"),
+                format!("tool `{tool}` was written without strict mode: {reason}"),
+            ));
+            false
+        }
+    }
 }
 
 /// Closes a written input schema's root (`additionalProperties: false`) when it has no

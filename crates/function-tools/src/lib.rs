@@ -6,5 +6,9 @@
 pub mod carry;
 pub mod clean;
 pub mod common;
+pub mod descriptions;
+pub mod names;
 pub mod properties;
+pub mod read;
 pub mod schema;
+pub mod write;

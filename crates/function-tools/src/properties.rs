@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 use toolport_core::names::NameRules;
 use toolport_core::{Diagnostic, codes};
 
-use crate::common::name_map;
+use crate::names::name_map;
 
 /// Renames the properties of every object in `schema` (at model path `path`) that break
 /// `rules`; `target` names the platform in the diagnostics.

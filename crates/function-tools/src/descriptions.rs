@@ -1,0 +1,97 @@
+//! The best description a written tool has: its own, else its title, else one made from its
+//! name and HTTP binding.
+
+use toolport_core::source::child;
+use toolport_core::{Diagnostic, ToolSet, codes};
+
+use crate::names::ascii;
+
+/// The description each tool is written with, in tool order: its own; else its title (what
+/// an OpenAPI operation's `summary` becomes); else one made from its name and HTTP binding,
+/// with a `generated/content` diagnostic. Empty texts count as none. A model read from the
+/// format being written (`model.extras` has its id) is written as it was read, so a
+/// same-format round trip gives the same document. A title used as the description is no
+/// longer reported as lost (its `loss/*` diagnostic at `/tools/<i>/title` is removed).
+pub fn descriptions(model: &ToolSet, format: &str, diagnostics: &mut Vec<Diagnostic>) -> Vec<Option<String>> {
+    let same_format = model.extras.contains_key(format);
+    let present = |text: &Option<String>| text.as_deref().filter(|t| !t.trim().is_empty()).map(str::to_owned);
+    let mut titles_used = std::collections::HashSet::new();
+    let mut out = Vec::with_capacity(model.tools.len());
+    for (i, tool) in model.tools.iter().enumerate() {
+        let own = present(&tool.description);
+        if own.is_some() || same_format {
+            out.push(own.or_else(|| tool.description.clone()));
+            continue;
+        }
+        let path = child("/tools", i.to_string());
+        if let Some(title) = present(&tool.title) {
+            titles_used.insert(child(&path, "title"));
+            out.push(Some(title));
+            continue;
+        }
+        let text = generated_description(tool);
+        diagnostics.push(Diagnostic::info(
+            codes::GENERATED,
+            child(&path, "description"),
+            format!(
+                "tool `{}` has no description or summary; {format} was given one made from its name: \"{text}\"",
+                tool.name
+            ),
+        ));
+        out.push(Some(text));
+    }
+    if !titles_used.is_empty() {
+        diagnostics.retain(|d| !(d.code.starts_with("loss/") && titles_used.contains(&d.path)));
+    }
+    out
+}
+
+/// A description made from a tool's name (its words, `listPetsByOwner` -> "List pets by
+/// owner") and its HTTP binding (`GET /pets`).
+pub fn generated_description(tool: &toolport_core::Tool) -> String {
+    let words = words(&ascii(&tool.name));
+    let mut text = match words.split_first() {
+        Some((first, rest)) => {
+            let mut first: Vec<char> = first.chars().collect();
+            if let Some(c) = first.first_mut() {
+                *c = c.to_ascii_uppercase();
+            }
+            std::iter::once(first.into_iter().collect::<String>())
+                .chain(rest.iter().cloned())
+                .collect::<Vec<_>>()
+                .join(" ")
+        }
+        None => format!("Calls `{}`", tool.name),
+    };
+    if let Some(http) = &tool.http {
+        text.push_str(&format!(" ({} {})", http.method, http.path));
+    }
+    text.push('.');
+    text
+}
+
+/// The words of an identifier, lower-cased: split at `_`, `-`, `.`, `/`, spaces and camelCase.
+fn words(name: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut previous: Option<char> = None;
+    for c in name.chars() {
+        if !c.is_ascii_alphanumeric() {
+            if !word.is_empty() {
+                words.push(std::mem::take(&mut word));
+            }
+        } else {
+            let boundary =
+                c.is_ascii_uppercase() && previous.is_some_and(|p| p.is_ascii_lowercase() || p.is_ascii_digit());
+            if boundary && !word.is_empty() {
+                words.push(std::mem::take(&mut word));
+            }
+            word.push(c.to_ascii_lowercase());
+        }
+        previous = Some(c);
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words
+}
