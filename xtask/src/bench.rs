@@ -12,7 +12,10 @@
 //!   on the same input, Stripe to openai, files written by both;
 //! - scaling (`--scaling-only` runs just this): inputs that once made readers or writers
 //!   super-linear, generated at 1x, 2x, 4x and 8x their base size, with time and peak memory
-//!   at each size and the growth from 1x to 8x (linear is about 8x).
+//!   at each size and the growth from 1x to 8x (linear is about 8x);
+//! - with `--peers` (`--peers-only` runs just this): OpenAPI to MCP side by side with
+//!   openapi-mcp-generator and FastMCP, installed at pinned versions into target/peers
+//!   (bench/peers.rs).
 //!
 //! Timings are wall clock on this machine; only the ratios are meant to be compared.
 
@@ -23,6 +26,8 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 
 use crate::{cargo, root};
+
+mod peers;
 
 const BATCH: usize = 10_000;
 
@@ -40,6 +45,11 @@ pub fn run(args: &[String]) -> Result<()> {
     let _ = std::fs::remove_dir_all(&work);
     if args.iter().any(|a| a == "--scaling-only") {
         scaling(&convert, &work)?;
+        let _ = std::fs::remove_dir_all(&work);
+        return Ok(());
+    }
+    if args.iter().any(|a| a == "--peers-only") {
+        peers::run(&convert, &work)?;
         let _ = std::fs::remove_dir_all(&work);
         return Ok(());
     }
@@ -153,6 +163,10 @@ pub fn run(args: &[String]) -> Result<()> {
     println!();
     scaling(&convert, &work)?;
     println!();
+    if args.iter().any(|a| a == "--peers") {
+        peers::run(&convert, &work)?;
+        println!();
+    }
     println!("(work files in {}; removed)", work.display());
     let _ = std::fs::remove_dir_all(&work);
     Ok(())

@@ -9,7 +9,8 @@
 //!   `dist/`): `DIR/convert`, `DIR/toolport-plugin-host` and `DIR/plugins/*`.
 //! - `install [--data-dir DIR] [--bin-dir DIR] [--debug]`: release-build and install into the
 //!   user data directory, with `convert` linked into `~/.local/bin` (install.rs).
-//! - `bench`: the benchmarks (see bench.rs); prints ratios measured in one run.
+//! - `bench [--peers | --peers-only | --scaling-only]`: the benchmarks (see bench.rs); prints
+//!   ratios measured in one run; `--peers` adds toolport side by side with its peers.
 //! - `fuzz [--seconds N] [--seed S] [--format ID]...`: mutation fuzzing of every reader (fuzz.rs).
 //! - `new-plugin NAME --path DIR`: scaffold a standalone plugin crate outside the workspace.
 
@@ -38,7 +39,7 @@ fn main() -> Result<()> {
         "new-plugin" => new_plugin::run(&rest),
         _ => {
             eprintln!(
-                "usage: cargo xtask <test [ARGS] | convert ARGS | dist [DIR] | bench | fuzz [--seconds N] | install [--data-dir DIR] [--bin-dir DIR] | new-plugin NAME --path DIR>"
+                "usage: cargo xtask <test [ARGS] | convert ARGS | dist [DIR] | bench [--peers | --peers-only | --scaling-only] | fuzz [--seconds N] | install [--data-dir DIR] [--bin-dir DIR] | new-plugin NAME --path DIR>"
             );
             std::process::exit(2)
         }
