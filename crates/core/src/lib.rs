@@ -9,6 +9,7 @@ pub mod definitions;
 pub mod diagnostic;
 pub mod display;
 pub mod format;
+pub mod json_kind;
 pub mod limits;
 pub mod loss;
 pub mod model;

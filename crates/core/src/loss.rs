@@ -12,6 +12,7 @@
 use serde::Serialize;
 use serde::ser;
 
+use crate::json_kind::kind_in_plain_words;
 use crate::source::child;
 use crate::{AdditionalProperties, Diagnostic, Extras, Schema, ToolSet, codes};
 
@@ -301,9 +302,9 @@ pub fn foreign_extras_loss(extras_path: &str, target: &str, key: &str, value: &s
     } else {
         let what = match value {
             serde_json::Value::Object(map) if !map.is_empty() => {
-                listed(map.iter().map(|(k, v)| format!("`{k}` ({})", value_kind(v))).collect())
+                listed(map.iter().map(|(k, v)| format!("`{k}` ({})", kind_in_plain_words(v))).collect())
             }
-            other => value_kind(other).to_owned(),
+            other => kind_in_plain_words(other).to_owned(),
         };
         format!("{target} cannot hold {key}'s own data (kept to write {key} back the same way): {what}; left out")
     };
@@ -319,18 +320,6 @@ fn listed(items: Vec<String>) -> String {
         text.push_str(&format!(" and {more} more"));
     }
     text
-}
-
-/// A value's kind in words: `true/false`, `a number`, `text`, `a list of 3`, `an object`.
-fn value_kind(value: &serde_json::Value) -> &'static str {
-    match value {
-        serde_json::Value::Null => "null",
-        serde_json::Value::Bool(_) => "true/false",
-        serde_json::Value::Number(_) => "a number",
-        serde_json::Value::String(_) => "text",
-        serde_json::Value::Array(_) => "a list",
-        serde_json::Value::Object(_) => "an object",
-    }
 }
 
 fn loss(key: &str, path: &str, what: &str, target: &str) -> Diagnostic {

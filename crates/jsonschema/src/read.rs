@@ -7,6 +7,7 @@ use std::collections::{HashMap, HashSet};
 
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
+use toolport_core::json_kind::kind_of;
 use toolport_core::source::child;
 use toolport_core::{AdditionalProperties, Diagnostic, EnumValue, Property, Schema, SchemaType, codes};
 
@@ -392,16 +393,5 @@ fn set_u64(slot: &mut Option<u64>, value: &Value) -> bool {
             false
         }
         None => true,
-    }
-}
-
-fn kind_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }

@@ -4,6 +4,7 @@
 
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
+use toolport_plugin::json_kind::kind_of;
 use toolport_plugin::source::{Locator, child, parse_json};
 use toolport_plugin::{
     ArgDisplay, Bundle, Diagnostic, Display, EnumValue, Example, Expectation, Options, Outcome, Parameter, Schema,
@@ -714,15 +715,4 @@ fn entries(value: &Value) -> Option<Vec<EnumValue>> {
             _ => None,
         })
         .collect()
-}
-
-fn kind_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "an object",
-    }
 }

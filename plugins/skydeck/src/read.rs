@@ -8,6 +8,7 @@
 use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
+use toolport_plugin::json_kind::kind_of;
 use toolport_plugin::names::{NameRules, sanitize};
 use toolport_plugin::source::{Locator, child};
 use toolport_plugin::{
@@ -673,15 +674,4 @@ fn allowed_values(schema: &Schema) -> Option<Vec<Value>> {
         _ => schema.enumeration.as_ref()?,
     };
     Some(values.iter().map(|v| v.value.clone()).collect())
-}
-
-fn kind_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
