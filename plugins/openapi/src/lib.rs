@@ -1,8 +1,9 @@
 //! Vertex AI Extension import bodies (`vertex`) and plain OpenAPI 3.0/3.1 documents
 //! (`openapi`).
 //!
-//! Reading gives one tool per operation (see `read.rs`); writing regenerates operations from
-//! the model, and writes an unchanged operation exactly as its source had it (see `write.rs`).
+//! Reading gives one tool per operation (see `read/`); writing regenerates operations from
+//! the model, and writes an unchanged operation exactly as its source had it (see `write/` and
+//! `verbatim.rs`). The Vertex import body around such a spec is `vertex.rs`.
 //!
 //! Output choices:
 //! - `openapi` writes `<name>.yaml`, or `<name>.json` when the source document was JSON; the

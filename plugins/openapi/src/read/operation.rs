@@ -66,7 +66,7 @@ pub(super) fn read_operation(
     // A model reads the tool's description: an operation with only a `summary` (the petstore,
     // OpenAI's own spec) or a blank `description` (116 of GitHub's) gets the summary as its
     // description. The record says where it came from (`true`, or the blank text), so the
-    // writer gives back what the source said (see `OpWriter::operation`).
+    // writer gives back what the source said (see `write::operation`).
     if tool.description.as_deref().is_none_or(|d| d.trim().is_empty())
         && let Some(summary) = tool.title.as_ref().filter(|s| !s.trim().is_empty())
     {

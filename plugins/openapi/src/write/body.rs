@@ -1,0 +1,179 @@
+//! The request body: one parameter as the whole body, or the body parameters as the
+//! properties of an object (every parameter of a tool without an HTTP binding).
+
+use serde_json::{Map, Value};
+use toolport_plugin::{Diagnostic, ParamLocation, Parameter, Property, Schema, SchemaType, Tool, codes};
+
+use super::Mode;
+use super::operation::OpWriter;
+use super::parameter::ParameterNames;
+
+/// Whether `p` is sent in the body: a tool without an HTTP binding (synthesized as
+/// `POST /<name>`) sends every parameter there.
+pub(super) fn in_body(tool: &Tool, p: &Parameter) -> bool {
+    tool.http.is_none() || p.location.is_none_or(|l| l == ParamLocation::Body)
+}
+
+impl OpWriter<'_> {
+    /// The `requestBody`, or `None` when the tool has no body parameter and its source
+    /// operation had no request body. `ext` is the tool's `extras["openapi"]`.
+    pub(super) fn request_body(
+        &self,
+        tool: &Tool,
+        ext: &Map<String, Value>,
+        names: &mut ParameterNames,
+        base: &str,
+        out: &mut Vec<Diagnostic>,
+    ) -> Option<Map<String, Value>> {
+        let synthesized = tool.http.is_none();
+        let body_ext = ext.get("body").and_then(Value::as_object);
+        let body_params: Vec<(usize, &Parameter)> =
+            tool.parameters.iter().enumerate().filter(|(_, p)| in_body(tool, p)).collect();
+        if body_params.is_empty() && body_ext.is_none() {
+            return None;
+        }
+        let mut request =
+            body_ext.and_then(|b| b.get("request")).and_then(Value::as_object).cloned().unwrap_or_default();
+        let other_content = request.remove("content");
+        let body_parameter = tool.http.as_ref().and_then(|h| h.body_parameter.as_deref());
+        let whole = body_parameter.and_then(|n| body_params.iter().find(|(_, p)| p.name == n));
+        let schema = match whole {
+            Some(&(i, p)) => self.whole_body_schema(i, p, &mut request, base, out),
+            None => {
+                if synthesized && body_params.iter().any(|(_, p)| p.required) {
+                    request.insert("required".into(), Value::Bool(true));
+                }
+                let source_schema = body_ext.and_then(|b| b.get("schema"));
+                self.properties_body_schema(source_schema, &body_params, names, base, out)
+            }
+        };
+        let no_schema =
+            body_ext.is_some_and(|b| b.get("noSchema") == Some(&Value::Bool(true))) && body_params.is_empty();
+        let content_type = tool.http.as_ref().and_then(|h| h.body_content_type.clone());
+        if content_type.is_some() || !body_params.is_empty() || synthesized {
+            let mut media = Map::new();
+            if !no_schema {
+                media.insert("schema".into(), Value::Object(schema));
+            }
+            if let Some(Value::Object(rest)) = body_ext.and_then(|b| b.get("media")) {
+                media.extend(rest.clone());
+            }
+            let mut content = Map::new();
+            content.insert(content_type.unwrap_or_else(|| "application/json".into()), Value::Object(media));
+            if let Some(Value::Object(others)) = other_content {
+                content.extend(others);
+            }
+            let mut ordered = Map::new();
+            if let Some(description) = request.remove("description") {
+                ordered.insert("description".into(), description);
+            }
+            ordered.insert("content".into(), Value::Object(content));
+            ordered.extend(request);
+            request = ordered;
+        } else if let Some(others) = other_content {
+            request.insert("content".into(), others);
+        }
+        Some(request)
+    }
+
+    /// The schema of a body that is one parameter (the `i`th); for Vertex, which reads a body
+    /// as the function's parameters, an object with that parameter as its only property.
+    fn whole_body_schema(
+        &self,
+        i: usize,
+        p: &Parameter,
+        request: &mut Map<String, Value>,
+        base: &str,
+        out: &mut Vec<Diagnostic>,
+    ) -> Map<String, Value> {
+        if p.required || request.contains_key("required") {
+            request.insert("required".into(), Value::Bool(p.required));
+        }
+        let mut schema = p.schema.clone();
+        if self.mode == Mode::Vertex && schema.kind != Some(SchemaType::Object) {
+            out.push(Diagnostic::warning(
+                codes::CHANGED_SCHEMA,
+                format!("{base}/parameters/{i}"),
+                format!("Vertex needs an object request body: `{}` is wrapped as its only property", p.name),
+            ));
+            let property = Property { name: p.name.clone(), required: p.required, schema };
+            schema = Schema { properties: vec![property], ..Schema::of(SchemaType::Object) };
+        }
+        self.schema(&schema, &format!("{base}/parameters/{i}/schema"), out)
+    }
+
+    /// The object schema of a body whose properties are the body parameters: the source's body
+    /// schema (`source_schema`, its other keywords) with each parameter a property.
+    fn properties_body_schema(
+        &self,
+        source_schema: Option<&Value>,
+        body_params: &[(usize, &Parameter)],
+        names: &mut ParameterNames,
+        base: &str,
+        out: &mut Vec<Diagnostic>,
+    ) -> Map<String, Value> {
+        let mut schema = source_schema
+            .and_then(|s| <Schema as serde::Deserialize>::deserialize(s).ok())
+            .unwrap_or_else(|| Schema::of(SchemaType::Object));
+        let mut paths = Vec::new();
+        for (i, p) in body_params {
+            let written = names.written(p, *i, out);
+            schema.properties.push(Property { name: written, required: p.required, schema: p.schema.clone() });
+            paths.push(format!("{base}/parameters/{i}/schema"));
+        }
+        // Diagnostics of each property point at its parameter.
+        let map = self.schema(&Schema { properties: Vec::new(), ..schema.clone() }, &format!("{base}/http"), out);
+        if schema.properties.is_empty() {
+            return map;
+        }
+        let mut properties = Map::new();
+        let mut required = Vec::new();
+        for (property, path) in schema.properties.iter().zip(&paths) {
+            properties.insert(property.name.clone(), Value::Object(self.schema(&property.schema, path, out)));
+            if property.required {
+                required.push(Value::String(property.name.clone()));
+            }
+        }
+        with_properties(map, properties, required)
+    }
+}
+
+/// `map`, an object schema, with `properties` and `required` (before the names `map` requires)
+/// placed in the canonical key order: properties after the scalar keywords, `required` after
+/// them.
+fn with_properties(
+    map: Map<String, Value>,
+    mut properties: Map<String, Value>,
+    mut required: Vec<Value>,
+) -> Map<String, Value> {
+    let mut ordered = Map::new();
+    let mut inserted = false;
+    for (k, v) in map {
+        if !inserted && matches!(k.as_str(), "required" | "additionalProperties" | "anyOf" | "oneOf") {
+            ordered.insert("properties".into(), Value::Object(std::mem::take(&mut properties)));
+            inserted = true;
+        }
+        if k == "required" {
+            if let Value::Array(more) = v {
+                required.extend(more);
+            }
+            continue;
+        }
+        ordered.insert(k, v);
+    }
+    if !inserted {
+        ordered.insert("properties".into(), Value::Object(properties));
+    }
+    if required.is_empty() {
+        return ordered;
+    }
+    let mut with_required = Map::new();
+    for (k, v) in ordered {
+        let is_properties = k == "properties";
+        with_required.insert(k, v);
+        if is_properties {
+            with_required.insert("required".into(), Value::Array(std::mem::take(&mut required)));
+        }
+    }
+    with_required
+}

@@ -1,0 +1,141 @@
+//! `components`: the schemas of the set's definitions, the security schemes, and the source's
+//! other components as written.
+
+use indexmap::IndexMap;
+use serde_json::{Map, Value};
+use toolport_plugin::jsonschema::Dialect;
+use toolport_plugin::source::child;
+use toolport_plugin::{Diagnostic, ToolSet, codes};
+
+use super::schema::schema_map;
+use super::security::write_security_schemes;
+use super::{Mode, dialect_is_30};
+
+/// The document's `components`, or `None` when it has none. `ext` is the set's
+/// `extras["openapi"]`; the auth entry at `auth_config` is Vertex's `authConfig`; `paths` is
+/// the written `paths`, whose references decide which schemas a Vertex spec needs.
+pub(super) fn write_components(
+    set: &ToolSet,
+    ext: &Map<String, Value>,
+    mode: Mode,
+    dialect: Dialect,
+    auth_config: Option<usize>,
+    paths: Option<&Value>,
+    out: &mut Vec<Diagnostic>,
+) -> Option<Map<String, Value>> {
+    let empty = Map::new();
+    let document_ext = ext.get("document").and_then(Value::as_object).unwrap_or(&empty);
+    let schemes = write_security_schemes(set, ext, auth_config, out);
+    let mut components = document_ext.get("components").and_then(Value::as_object).cloned().unwrap_or_default();
+    // Taken, leaving an empty map in its place (where the written schemas go, key order kept).
+    let source_schemas = match components.get_mut("schemas") {
+        Some(Value::Object(schemas)) => Some(std::mem::take(schemas)),
+        _ => None,
+    };
+    let source_version = ext.get("openapi").and_then(Value::as_str);
+    let cleared = mode == Mode::Vertex && !dialect_is_30(source_version);
+    if cleared && components.keys().any(|k| k != "schemas") {
+        out.push(Diagnostic::info(
+            codes::CHANGED_VALUE,
+            "/extras/openapi/document/components",
+            "the OpenAPI 3.1 components other than schemas were left out of the Vertex 3.0 spec; operations carry them inline",
+        ));
+    }
+    if cleared {
+        components.clear();
+    }
+    // What refers to schemas: the paths and the other components (responses, parameters, …).
+    let referrers: Vec<&Value> =
+        paths.into_iter().chain(components.iter().filter(|(k, _)| *k != "schemas").map(|(_, v)| v)).collect();
+    let schemas = component_schemas(set, mode, dialect, source_schemas, &referrers, out);
+    if !schemas.is_empty() {
+        components.insert("schemas".into(), Value::Object(schemas));
+    } else if mode == Mode::Vertex {
+        components.remove("schemas");
+    }
+    if schemes.as_object().is_some_and(|s| !s.is_empty()) || ext.contains_key("hasSecuritySchemes") {
+        components.insert("securitySchemes".into(), schemes);
+    }
+    (!components.is_empty() || (document_ext.contains_key("components") && !cleared)).then_some(components)
+}
+
+/// `components.schemas` for the set's definitions. OpenAPI keeps every definition, and a
+/// source's schema as written where reading it back gives the same definition (so a same-format
+/// round trip is exact); Vertex gets only those the written document refers to, in the Gemini
+/// subset. Operations and other components written verbatim may refer to source schemas the
+/// model has no definition for (error responses): those are copied as written.
+fn component_schemas(
+    set: &ToolSet,
+    mode: Mode,
+    dialect: Dialect,
+    source: Option<Map<String, Value>>,
+    referrers: &[&Value],
+    out: &mut Vec<Diagnostic>,
+) -> Map<String, Value> {
+    use toolport_plugin::definitions::{name_in_reference, referenced_directly, refs_in_value};
+    // The source's schemas, moved (not copied) under the root the schema reader resolves in.
+    let mut holder = Map::new();
+    holder.insert("schemas".into(), Value::Object(source.unwrap_or_default()));
+    let mut root = Map::new();
+    root.insert("components".into(), Value::Object(holder));
+    let root = Value::Object(root);
+    let source = root["components"]["schemas"].as_object();
+    let mut schemas = Map::new();
+    let names: Vec<String> = match mode {
+        Mode::OpenApi => set.definitions.keys().cloned().collect(),
+        Mode::Vertex => {
+            let mut refs = Vec::new();
+            for referrer in referrers {
+                refs_in_value(referrer, &mut refs);
+            }
+            let mut pending: Vec<String> = refs.into_iter().filter_map(name_in_reference).collect();
+            let mut names: IndexMap<String, ()> = IndexMap::new();
+            while let Some(name) = pending.pop() {
+                if names.contains_key(&name) {
+                    continue;
+                }
+                if let Some(definition) = set.definitions.get(&name) {
+                    // The worklist follows these further: the closure is the same.
+                    pending.extend(referenced_directly(definition, &set.definitions));
+                } else if let Some(raw) = source.and_then(|s| s.get(&name)) {
+                    let mut refs = Vec::new();
+                    refs_in_value(raw, &mut refs);
+                    pending.extend(refs.into_iter().filter_map(name_in_reference));
+                } else {
+                    continue;
+                }
+                names.insert(name, ());
+            }
+            names.sort_keys();
+            names.into_keys().collect()
+        }
+    };
+    let mut reader = toolport_plugin::jsonschema::Reader::new(&root, dialect);
+    for name in names {
+        let Some(definition) = set.definitions.get(&name) else {
+            if let Some(raw) = source.and_then(|s| s.get(&name)) {
+                schemas.insert(name, raw.clone());
+            }
+            continue;
+        };
+        let path = child("/definitions", &name);
+        if mode == Mode::OpenApi
+            && let Some(raw) = source.and_then(|s| s.get(&name))
+            && reader.read(raw, &child("/components/schemas", &name)) == *definition
+        {
+            schemas.insert(name, raw.clone());
+            continue;
+        }
+        let written = schema_map(dialect, Some(&set.value_sets), definition, &path, out);
+        schemas.insert(name, Value::Object(written));
+    }
+    // Schemas of the source no definition came from (unused ones) stay as written.
+    if mode == Mode::OpenApi {
+        for (name, raw) in source.into_iter().flatten() {
+            if !schemas.contains_key(name) {
+                schemas.insert(name.clone(), raw.clone());
+            }
+        }
+    }
+    schemas
+}

@@ -1,0 +1,104 @@
+//! The document as a whole: its version and dialect, its parts in order, the source's other
+//! top-level keys, and the bookkeeping moved out of the way last.
+
+use serde_json::{Map, Value};
+use toolport_plugin::jsonschema::Dialect;
+use toolport_plugin::{Diagnostic, ToolSet, codes};
+
+use super::{Mode, VertexParts, Written, components, info, paths, servers, x_toolport};
+use crate::{ID, bookkeeping};
+
+/// Writes `set` as an OpenAPI document (for `mode`).
+pub(crate) fn document(set: &ToolSet, mode: Mode, vertex: &VertexParts) -> Written {
+    let mut out = Vec::new();
+    let empty = Map::new();
+    let ext = set.extras.get(ID).and_then(Value::as_object).unwrap_or(&empty);
+    let version = version(ext, mode, &mut out);
+    let dialect = match mode {
+        Mode::Vertex => Dialect::Gemini,
+        Mode::OpenApi if version.starts_with("3.0") => Dialect::OpenApi30,
+        Mode::OpenApi => Dialect::OpenApi31,
+    };
+    let mut doc = Map::new();
+    doc.insert("openapi".into(), ext.get("openapiRaw").cloned().unwrap_or(Value::String(version)));
+    let info = info::write_info(set, ext, vertex.fallback_title.as_deref(), &mut out);
+    doc.insert("info".into(), Value::Object(info));
+    if let Some(servers) = servers::write_servers(set, ext, mode, vertex.base_url, &mut out) {
+        doc.insert("servers".into(), servers);
+    }
+    let (paths, names) = paths::write_paths(set, mode, dialect, ext, &mut out);
+    doc.insert("paths".into(), Value::Object(paths));
+    let components =
+        components::write_components(set, ext, mode, dialect, vertex.auth_config, doc.get("paths"), &mut out);
+    let document_ext = ext.get("document").and_then(Value::as_object).unwrap_or(&empty);
+    for (k, v) in document_ext {
+        if k != "components" {
+            doc.insert(k.clone(), v.clone());
+        }
+    }
+    if let Some(components) = components {
+        doc = with_components(doc, components);
+    }
+    x_toolport::set_fields(set, mode, vertex.carried_by_body, &mut doc);
+
+    // Every model field is carried above (`x-toolport-*` keys where OpenAPI has no place);
+    // the schema writer reports what schemas lose, and Vertex parameters drop other formats'
+    // extras.
+    if mode == Mode::Vertex {
+        for (i, tool) in set.tools.iter().enumerate() {
+            for (j, parameter) in tool.parameters.iter().enumerate() {
+                for key in parameter.extras.keys().filter(|k| k.as_str() != ID) {
+                    out.push(Diagnostic::loss(
+                        codes::LOSS_EXTRAS,
+                        format!("/tools/{i}/parameters/{j}/extras/{key}"),
+                        format!("vertex cannot hold data only {key} has on a parameter"),
+                    ));
+                }
+            }
+        }
+    }
+    // `nullable: false` says what leaving it out says; it stays only in what the source format
+    // itself wrote (the same-format round trip gives the document back).
+    let from_vertex = set.extras.contains_key("vertex");
+    let same_format = match mode {
+        Mode::OpenApi => set.extras.contains_key(ID) && !from_vertex,
+        Mode::Vertex => from_vertex,
+    };
+    bookkeeping::move_into_section(&mut doc, !same_format);
+    Written { document: Value::Object(doc), names, diagnostics: out }
+}
+
+/// The OpenAPI version to write: the source's (for Vertex, 3.0 only), else 3.0.3.
+fn version(ext: &Map<String, Value>, mode: Mode, out: &mut Vec<Diagnostic>) -> String {
+    match (mode, ext.get("openapi").and_then(Value::as_str)) {
+        (Mode::OpenApi, Some(v)) => v.to_owned(),
+        (Mode::Vertex, Some(v)) if v.starts_with("3.0") => v.to_owned(),
+        (Mode::Vertex, Some(v)) => {
+            out.push(Diagnostic::warning(
+                codes::CHANGED_VALUE,
+                "/extras/openapi/openapi",
+                format!("Vertex reads OpenAPI 3.0: the {v} document is written as 3.0.3"),
+            ));
+            "3.0.3".into()
+        }
+        (_, None) => "3.0.3".into(),
+    }
+}
+
+/// `doc` with `components` placed after the keys that come before it in OpenAPI's order.
+fn with_components(doc: Map<String, Value>, mut components: Map<String, Value>) -> Map<String, Value> {
+    let mut ordered = Map::new();
+    let mut placed = false;
+    for (k, v) in doc {
+        if !placed && !matches!(k.as_str(), "openapi" | "info" | "servers" | "paths" | "jsonSchemaDialect" | "webhooks")
+        {
+            ordered.insert("components".into(), Value::Object(std::mem::take(&mut components)));
+            placed = true;
+        }
+        ordered.insert(k, v);
+    }
+    if !placed {
+        ordered.insert("components".into(), Value::Object(components));
+    }
+    ordered
+}

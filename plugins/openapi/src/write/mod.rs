@@ -1,0 +1,69 @@
+//! Canonical model → OpenAPI document, for the `openapi` writer and (in [`Mode::Vertex`]) the
+//! spec inside a Vertex import body.
+//!
+//! Operations are regenerated from the model. A tool read from OpenAPI whose regenerated
+//! operation has the digest recorded at read time is unchanged, and its operation as written
+//! in the source (with its `$ref`s) is emitted instead (see `crate::verbatim`), so a
+//! same-format round trip is exact. Model fields OpenAPI has no place for go to
+//! `x-toolport-*` keys, which the reader restores; the last step moves every one of them into
+//! the top-level section [`crate::bookkeeping::SECTION`].
+//!
+//! The parts mirror `read/`: `document` (version, the order of the parts, the rest of the
+//! document), `info`, `servers`, `security`, `paths` (tool names, paths, which operations are
+//! written as the source had them), `operation`, `parameter`, `body`, `responses`, and
+//! `x_toolport`; beside them `schema` (one schema in the target's dialect) and `components`.
+
+use serde_json::Value;
+use toolport_plugin::Diagnostic;
+
+mod body;
+mod components;
+mod document;
+mod info;
+mod operation;
+mod parameter;
+mod paths;
+mod responses;
+mod schema;
+mod security;
+mod servers;
+mod vertex_subset;
+mod x_toolport;
+
+pub(crate) use document::document;
+pub(crate) use operation::OpWriter;
+pub(crate) use security::security_schemes;
+pub(crate) use servers::servers_value;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mode {
+    OpenApi,
+    /// Vertex's rules: one server, Vertex function and parameter names, the Gemini schema
+    /// subset, an operationId and a response on every operation, OpenAPI 3.0.
+    Vertex,
+}
+
+/// What the Vertex writer tells the document builder.
+#[derive(Debug, Default)]
+pub(crate) struct VertexParts<'a> {
+    /// Index of the auth entry that is the Vertex `authConfig` (not an OpenAPI scheme).
+    pub auth_config: Option<usize>,
+    /// Tool-set fields the import body carries (left out of the spec's `x-toolport-*` keys).
+    pub carried_by_body: &'a [&'a str],
+    pub base_url: Option<&'a str>,
+    /// `info.title` when the tool set has neither title nor id: made from the output's name.
+    pub fallback_title: Option<String>,
+}
+
+/// The document and, per tool, the name it was written under.
+#[derive(Debug)]
+pub(crate) struct Written {
+    pub document: Value,
+    pub names: Vec<String>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Whether the source's OpenAPI version (none: not an OpenAPI source) is 3.0.
+fn dialect_is_30(version: Option<&str>) -> bool {
+    version.is_none_or(|v| v.starts_with("3.0"))
+}

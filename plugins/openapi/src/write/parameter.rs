@@ -1,0 +1,128 @@
+//! Parameters other than the body's: the names they are written under (Vertex's rules), and
+//! one model parameter → a parameter object.
+
+use serde_json::{Map, Value, json};
+use toolport_plugin::names::{NameMap, NameRules};
+use toolport_plugin::source::child;
+use toolport_plugin::{Diagnostic, ParamLocation, Parameter, Tool, codes};
+
+use super::body::in_body;
+use super::operation::OpWriter;
+use super::{Mode, x_toolport};
+use crate::ID;
+
+/// The names parameters are written under: the name the source had (a body property renamed
+/// in the model keeps its own), or under Vertex's rules a valid name, each change recorded
+/// (`renamed`: written name → model name) for the reader.
+pub(super) struct ParameterNames<'a> {
+    vertex: bool,
+    names: NameMap,
+    /// The tool's diagnostic path.
+    base: &'a str,
+    pub(super) renamed: Map<String, Value>,
+}
+
+impl<'a> ParameterNames<'a> {
+    pub(super) fn new(mode: Mode, base: &'a str) -> Self {
+        ParameterNames {
+            vertex: mode == Mode::Vertex,
+            names: NameMap::new(NameRules::PARAMETER),
+            base,
+            renamed: Map::new(),
+        }
+    }
+
+    /// The name the `i`th parameter, `p`, is written under.
+    pub(super) fn written(&mut self, p: &Parameter, i: usize, out: &mut Vec<Diagnostic>) -> String {
+        let original = p.extras.get(ID).and_then(|e| e.get("name")).and_then(Value::as_str).unwrap_or(&p.name);
+        if !self.vertex {
+            return original.to_owned();
+        }
+        let assigned = self.names.assign(original);
+        if assigned != original {
+            out.push(Diagnostic::warning(
+                codes::CHANGED_NAME,
+                child(&format!("{}/parameters/{i}", self.base), "name"),
+                format!(
+                    "Vertex parameter names must match {}: `{original}` is written `{assigned}`",
+                    NameRules::PARAMETER.pattern
+                ),
+            ));
+            self.renamed.insert(assigned.clone(), Value::String(p.name.clone()));
+        }
+        assigned
+    }
+}
+
+impl OpWriter<'_> {
+    /// The operation's `parameters`: the tool's parameters that are not sent in the body.
+    pub(super) fn parameters(
+        &self,
+        tool: &Tool,
+        names: &mut ParameterNames,
+        base: &str,
+        out: &mut Vec<Diagnostic>,
+    ) -> Vec<Value> {
+        let mut parameters = Vec::new();
+        for (i, p) in tool.parameters.iter().enumerate() {
+            if in_body(tool, p) {
+                continue;
+            }
+            let written = names.written(p, i, out);
+            parameters.push(Value::Object(self.parameter(p, &written, &format!("{base}/parameters/{i}"), out)));
+        }
+        parameters
+    }
+
+    /// The parameter object for `p`, written as `name`; `path` is its diagnostic path.
+    fn parameter(&self, p: &Parameter, name: &str, path: &str, out: &mut Vec<Diagnostic>) -> Map<String, Value> {
+        let empty = Map::new();
+        let ext = p.extras.get(ID).and_then(Value::as_object).unwrap_or(&empty);
+        let place = p.location.unwrap_or(ParamLocation::Query);
+        let mut schema = p.schema.clone();
+        let on_schema = ext.get("descriptionOnSchema") == Some(&Value::Bool(true));
+        let description = if on_schema { None } else { schema.description.take() };
+        if let Some(Value::String(own)) = ext.get("schemaDescription") {
+            schema.description = Some(own.clone());
+        }
+        let mut m = Map::new();
+        m.insert("name".into(), Value::from(name));
+        m.insert("in".into(), Value::from(place.as_str()));
+        if let Some(description) = description {
+            m.insert("description".into(), Value::String(description));
+        }
+        if p.required || place == ParamLocation::Path {
+            if !p.required {
+                out.push(Diagnostic::warning(
+                    codes::CHANGED_VALUE,
+                    child(path, "required"),
+                    format!("path parameter `{name}` must be required in OpenAPI; written as required"),
+                ));
+            }
+            m.insert("required".into(), Value::Bool(true));
+        } else if ext.get("requiredFalse") == Some(&Value::Bool(true)) {
+            m.insert("required".into(), Value::Bool(false));
+        }
+        let written = self.schema(&schema, &child(path, "schema"), out);
+        match ext.get("content").and_then(Value::as_str) {
+            Some(media_type) if self.mode == Mode::OpenApi => {
+                let mut media = Map::new();
+                media.insert("schema".into(), Value::Object(written));
+                if let Some(Value::Object(rest)) = ext.get("media") {
+                    media.extend(rest.clone());
+                }
+                m.insert("content".into(), json!({ media_type: media }));
+            }
+            _ => drop(m.insert("schema".into(), Value::Object(written))),
+        }
+        if let Some(Value::Object(rest)) = ext.get("param") {
+            for (k, v) in rest {
+                m.entry(k.clone()).or_insert_with(|| v.clone());
+            }
+        }
+        if self.mode == Mode::OpenApi {
+            x_toolport::insert_foreign(&mut m, &p.extras, false);
+        }
+        m
+    }
+}

@@ -1,0 +1,84 @@
+//! The responses: the modelled one (the tool's output) under its status, the source's others
+//! as written, and a `200` where an operation needs one.
+
+use serde_json::{Map, Value, json};
+use toolport_plugin::{Diagnostic, Tool, codes};
+
+use super::Mode;
+use super::operation::OpWriter;
+
+/// The description of a response the model says nothing about.
+const SUCCESS: &str = "Successful response";
+
+impl OpWriter<'_> {
+    /// The `responses`, or `None` when there are none to write. `ext` is the tool's
+    /// `extras["openapi"]`; `from_openapi` says the tool was read from an OpenAPI operation.
+    pub(super) fn responses(
+        &self,
+        tool: &Tool,
+        ext: &Map<String, Value>,
+        from_openapi: bool,
+        base: &str,
+        out: &mut Vec<Diagnostic>,
+    ) -> Option<Value> {
+        let vertex = self.mode == Mode::Vertex;
+        let responses_ext = ext.get("responses").and_then(Value::as_object);
+        if let Some(raw) = responses_ext.and_then(|r| r.get("raw")) {
+            return Some(raw.clone());
+        }
+        let mut responses = Map::new();
+        let status = responses_ext.and_then(|r| r.get("status")).and_then(Value::as_str).unwrap_or("200").to_owned();
+        if let Some(reference) = responses_ext.and_then(|r| r.get("ref")) {
+            responses.insert(status, reference.clone());
+        } else if let Some(output) = &tool.output {
+            let mut response = Map::new();
+            let no_description = responses_ext.is_some_and(|r| r.get("noDescription") == Some(&Value::Bool(true)));
+            match (&output.description, no_description && !vertex) {
+                (Some(d), _) => drop(response.insert("description".into(), Value::from(d.as_str()))),
+                (None, false) => drop(response.insert("description".into(), Value::from(SUCCESS))),
+                (None, true) => {}
+            }
+            if output.content_type.is_some() || output.schema.is_some() {
+                let mut media = Map::new();
+                if let Some(schema) = &output.schema {
+                    media.insert(
+                        "schema".into(),
+                        Value::Object(self.schema(schema, &format!("{base}/output/schema"), out)),
+                    );
+                }
+                if let Some(Value::Object(rest)) = responses_ext.and_then(|r| r.get("media")) {
+                    media.extend(rest.clone());
+                }
+                let mut content = Map::new();
+                let content_type = output.content_type.clone().unwrap_or_else(|| "application/json".into());
+                content.insert(content_type, Value::Object(media));
+                if let Some(Value::Object(others)) = responses_ext.and_then(|r| r.get("content")) {
+                    content.extend(others.clone());
+                }
+                response.insert("content".into(), Value::Object(content));
+            } else if let Some(content) = responses_ext.and_then(|r| r.get("emptyContent")) {
+                response.insert("content".into(), content.clone());
+            }
+            if let Some(Value::Object(rest)) = responses_ext.and_then(|r| r.get("response")) {
+                response.extend(rest.clone());
+            }
+            responses.insert(status, Value::Object(response));
+        }
+        if let Some(Value::Object(others)) = responses_ext.and_then(|r| r.get("others")) {
+            for (k, v) in others {
+                responses.entry(k.clone()).or_insert_with(|| v.clone());
+            }
+        }
+        if responses.is_empty() && (vertex || !from_openapi || responses_ext.is_some()) {
+            if vertex && from_openapi {
+                out.push(Diagnostic::warning(
+                    codes::CHANGED_VALUE,
+                    format!("{base}/output"),
+                    "Vertex needs a response on every operation: a `200` response was added",
+                ));
+            }
+            responses.insert("200".into(), json!({"description": SUCCESS}));
+        }
+        (!responses.is_empty()).then_some(Value::Object(responses))
+    }
+}
