@@ -1,7 +1,7 @@
 //! Batch migration: many inputs in parallel, one bad input never stops the others, outputs
 //! never collide, the same bytes whatever --jobs is, and a report a script can parse.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 

@@ -3,7 +3,7 @@
 //! meaning, and mistakes (a misspelt name, a wrong `--from`, a file-like `-o`) are caught
 //! with a hint.
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeSet;
 use std::path::Path;

@@ -5,7 +5,7 @@
 //! an error saying why. The accepted/total matrix is printed and written to
 //! target/conformance/matrix.md (README shows it).
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -2,7 +2,7 @@
 //! plugins are found and listed, broken plugins fail clearly while the others keep working,
 //! bad input gets one clear line and the documented exit code, outputs never overwrite inputs.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 

@@ -3,7 +3,7 @@
 //! written here from the targets' documentation rather than from the writers' own code.
 //! Plugins are loaded as the dynamic libraries `convert` uses, through the host's registry.
 
-mod support;
+use crate::support;
 
 use std::collections::HashSet;
 

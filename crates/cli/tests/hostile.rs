@@ -3,7 +3,7 @@
 //! and always ends with its summary and report, outputs honour the umask, staging never
 //! outlives a run, and no input aborts the process or runs away with time or memory.
 
-mod support;
+use crate::support;
 
 use std::path::{Path, PathBuf};
 

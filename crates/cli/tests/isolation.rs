@@ -2,7 +2,7 @@
 //! `--plugin-dir` runs in its own process (isolation `auto`), and each way it can break
 //! becomes an `error[plugin/*]` naming its file while the other inputs and formats go on.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 

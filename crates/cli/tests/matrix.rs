@@ -2,7 +2,7 @@
 //! an error and read back with its own format; the seed's map tool survives a trip through
 //! every format and back to Gloodata with its parameters.
 
-mod support;
+use crate::support;
 
 use std::path::PathBuf;
 

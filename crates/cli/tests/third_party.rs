@@ -2,7 +2,7 @@
 //! scaffold a plugin with `cargo xtask new-plugin`, build it as its own cargo project, and
 //! convert through it with `--plugin-dir`.
 
-mod support;
+use crate::support;
 
 use std::process::Command;
 

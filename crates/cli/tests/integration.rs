@@ -1,0 +1,13 @@
+//! The integration tests, one module per file of tests/, built as one test binary so the
+//! dependency graph is linked once, not once per file.
+
+mod batch;
+mod command_line;
+mod conformance;
+mod foundation;
+mod function_tools;
+mod hostile;
+mod isolation;
+mod matrix;
+mod support;
+mod third_party;
