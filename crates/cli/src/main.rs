@@ -67,6 +67,7 @@ pub fn subcommand_hint(input: &std::path::Path) -> Option<String> {
 const INTERRUPTED: i32 = 130;
 
 fn main() -> ExitCode {
+    toolport_host::allocator::tune();
     let cli = Cli::parse();
     // An interrupted run places nothing and leaves no staging folder behind.
     let _ = ctrlc::set_handler(|| {

@@ -10,10 +10,12 @@
 //!   from the `toolport-plugin-host` executable (its source: `src/bin/toolport-plugin-host.rs`);
 //! - [`output`] plans where a written bundle goes (no path escapes the output directory, no
 //!   input is overwritten, no two outputs collide) and writes atomically;
-//! - [`pipeline`] runs one input: load, detect, read, write.
+//! - [`pipeline`] runs one input: load, detect, read, write;
+//! - [`allocator`] tunes glibc's allocator for large documents, once per process.
 //!
 //! Plugins never touch the file system: all I/O is here.
 
+pub mod allocator;
 pub mod discovery;
 pub mod input;
 pub mod output;
