@@ -8,7 +8,8 @@ use serde_json::Value;
 use toolport_plugin::source::child;
 use toolport_plugin::{AdditionalProperties, Diagnostic, Schema, SchemaType, ToolSet, codes};
 
-use super::code::{is_identifier, jsdoc, json_string, property_key};
+use super::jsdoc::jsdoc;
+use super::syntax::{is_identifier, json_string, property_key};
 
 /// One property of an object type: name, required, schema and its path in the model.
 pub(super) type Member<'s> = (String, bool, &'s Schema, String);

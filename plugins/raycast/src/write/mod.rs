@@ -1,0 +1,130 @@
+//! Writing an extension directory a developer can build: package.json, the AI file when the
+//! source had one, tsconfig.json and one `src/tools/<name>.ts` per tool with a typed `Input`,
+//! JSDoc for every description, a `confirmation` export and a body (a `fetch` call when the
+//! tool has an HTTP binding, else an explicit "not implemented" error).
+
+//!
+//! The parts: `names` chooses file and extension names, `manifest` writes package.json, `ai`
+//! the instructions and evals (`evals`) in it or in the AI file, `ts` every TypeScript file,
+//! and `http` plans the request of a tool with an HTTP binding for `ts` to write.
+
+mod ai;
+pub mod evals;
+mod http;
+mod manifest;
+mod names;
+mod ts;
+
+use serde_json::{Value, json};
+use toolport_plugin::loss::{Carried, uncarried};
+use toolport_plugin::{Bundle, Options, Outcome, ToolSet};
+
+use crate::FORMAT_ID;
+use manifest::{DEFAULT_ICON, DEFAULT_ICON_PNG};
+
+pub use ts::{GENERATED_STUB, HELPER, HELPER_PATH};
+
+const CARRIED: Carried = Carried {
+    tool_set: &[
+        "id",
+        "title",
+        "description",
+        "instructions",
+        "version",
+        "creator",
+        "icon",
+        "servers",
+        "examples",
+        "value_sets",
+        "extras",
+    ],
+    tool: &["title", "description", "usage_notes", "icon", "confirmation", "hints", "http"],
+    parameter: &["required", "location"],
+    schema: &[
+        "type",
+        "nullable",
+        "description",
+        "default",
+        "enum",
+        "value_set",
+        "examples",
+        "items",
+        "properties",
+        "additional_properties",
+        "any_of",
+    ],
+    example: &["prompt", "mocks", "expected", "used_as_example", "extras"],
+};
+
+pub fn write(model: &ToolSet, options: &Options) -> Outcome<Bundle> {
+    // Raycast's TypeScript types are written inline: references are inlined first, so only
+    // real losses (a recursive definition cut short) are reported.
+    let (resolved, cuts) = toolport_plugin::definitions::resolve(model);
+    let model = &resolved;
+    let mut diagnostics = uncarried(model, FORMAT_ID, &CARRIED);
+    diagnostics.extend(cuts);
+    let set_extras = model.extras.get(FORMAT_ID).and_then(Value::as_object).cloned().unwrap_or_default();
+    let from_raycast = set_extras.contains_key("manifest") || set_extras.contains_key("no_package_json");
+
+    // Tool file names: names that are already safe stay; others are slugged, never colliding.
+    let file_names = names::tool_file_names(model, from_raycast, &mut diagnostics);
+    let rename = |name: &str| -> String {
+        model.tools.iter().position(|t| t.name == name).map_or_else(|| name.to_owned(), |i| file_names[i].clone())
+    };
+
+    let id = names::extension_id(model, options, from_raycast, &mut diagnostics);
+    let mut bundle = Bundle::default();
+
+    // ai: instructions and evals, plus whatever the source's ai object had besides.
+    let ai = ai::ai_object(model, &set_extras, &id, from_raycast, &rename, &mut diagnostics);
+    let ai_in_package = ai::place(ai, &set_extras, &mut bundle);
+
+    let tools = manifest::tool_entries(model, &file_names, &set_extras, from_raycast, &mut diagnostics);
+    let package = if from_raycast && set_extras.contains_key("no_package_json") {
+        None
+    } else {
+        Some(manifest::manifest(model, &id, tools, ai_in_package, &set_extras, from_raycast, &mut diagnostics))
+    };
+    if let Some(package) = &package {
+        bundle.insert("package.json", pretty(package));
+        // The manifest names an icon Raycast must find in assets/: the placeholder when it is
+        // the one the writer chose (a source's own icon file is not part of its model).
+        if package.get("icon").and_then(Value::as_str) == Some(DEFAULT_ICON) && !from_raycast {
+            bundle.binary_files.insert(format!("assets/{DEFAULT_ICON}"), DEFAULT_ICON_PNG.to_vec());
+        }
+    }
+    bundle.insert("tsconfig.json", pretty(&tsconfig()));
+    ts::tool_files(model, &file_names, &mut bundle, &mut diagnostics);
+    if let Some(package) = &package {
+        ts::command_sources(package, from_raycast, &id, &file_names, &mut bundle, &mut diagnostics);
+    }
+    Outcome::ok(bundle, diagnostics)
+}
+
+/// JSON as the extension's files hold it: pretty, with a final newline.
+pub fn pretty(value: &Value) -> String {
+    let mut text = serde_json::to_string_pretty(value).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// The tsconfig.json of a Raycast extension (as `create-extension` writes it).
+fn tsconfig() -> Value {
+    json!({
+        "$schema": "https://json.schemastore.org/tsconfig",
+        "include": ["src/**/*"],
+        "compilerOptions": {
+            "lib": ["ES2023"],
+            "module": "commonjs",
+            "target": "ES2022",
+            "strict": true,
+            "isolatedModules": true,
+            "esModuleInterop": true,
+            "skipLibCheck": true,
+            "forceConsistentCasingInFileNames": true,
+            "jsx": "react-jsx",
+            "resolveJsonModule": true,
+            "types": ["node"]
+        }
+    })
+}
