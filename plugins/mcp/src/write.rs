@@ -1,0 +1,225 @@
+//! Writing MCP tools from the model, mirroring [`crate::read`]: what a read kept under
+//! `extras["mcp"]` is given back while it still says the same, output schemas are object
+//! schemas ([`crate::output`]), and a renamed tool keeps its original name in `_meta`.
+
+use serde_json::{Map, Value, json};
+use toolport_plugin::function_tools::carry::{self, Holds};
+use toolport_plugin::function_tools::common::{Shape, extras_object};
+use toolport_plugin::function_tools::descriptions::descriptions;
+use toolport_plugin::function_tools::names::tool_names;
+use toolport_plugin::function_tools::schema::{self, Expansion, SchemaWriter};
+use toolport_plugin::function_tools::write::{by_shape, give_back_kept, report_output_fields};
+use toolport_plugin::loss::{Carried, uncarried};
+use toolport_plugin::source::child;
+use toolport_plugin::{Diagnostic, Options, Output, Tool, ToolSet, codes};
+
+use crate::icons::{first_icon, icon_src};
+use crate::{DIALECT, HINT_KEYS, ID, MCP_NAME, ORIGINAL_NAME_META, output};
+
+const CARRIED: Carried = Carried {
+    tool_set: &["definitions"],
+    tool: &["title", "description", "icon", "output", "hints"],
+    parameter: &["required"],
+    schema: schema::CARRIED_SCHEMA,
+    example: &[],
+};
+
+/// What every tool of one document is written with.
+struct Context<'a> {
+    writer: SchemaWriter<'a>,
+    outputs: output::Mode,
+    /// Output schemas that lost definitions to `shallow`, and those wrapped as `{result}`.
+    shallowed: usize,
+    wrapped: usize,
+}
+
+/// The MCP document of `model`, in the shape its source had (else `{"tools": [...]}`).
+pub fn document(model: &ToolSet, options: &Options) -> (Value, Vec<Diagnostic>) {
+    let mut diagnostics = uncarried(model, ID, &CARRIED);
+    carry::name_foreign_losses(model, ID, Holds { strict: false, closed: true }, &mut diagnostics);
+    let outputs = output::Mode::from_options(options, model, &mut diagnostics);
+    let names = tool_names(model, MCP_NAME, ID, &mut diagnostics);
+    let descriptions = descriptions(model, ID, &mut diagnostics);
+    let set_extras = extras_object(&model.extras, ID);
+    let expansion = Expansion::for_model(model);
+    let writer = SchemaWriter::for_model(DIALECT, model, &expansion);
+    let mut context = Context { writer, outputs, shallowed: 0, wrapped: 0 };
+    let mut tools = Vec::with_capacity(model.tools.len());
+    for (i, ((tool, name), description)) in model.tools.iter().zip(&names).zip(descriptions).enumerate() {
+        let path = child("/tools", i.to_string());
+        tools.push(write_tool(tool, name, description, &path, &mut context, &mut diagnostics));
+    }
+    let with_outputs = model.tools.iter().filter(|t| t.output.as_ref().is_some_and(|o| o.schema.is_some())).count();
+    report_outputs(&context, with_outputs, &mut diagnostics);
+    (by_shape(tools, &set_extras, Shape::Wrapped, "tools"), diagnostics)
+}
+
+/// What the document's output schemas lost or had changed, said once for all of them.
+fn report_outputs(context: &Context, with_outputs: usize, diagnostics: &mut Vec<Diagnostic>) {
+    if context.outputs == output::Mode::None && with_outputs > 0 {
+        diagnostics.push(Diagnostic::loss(
+            codes::LOSS_SCHEMA,
+            "",
+            format!("`{}=none`: the output schemas of {with_outputs} tools were left out", output::OPTION),
+        ));
+    }
+    if context.shallowed > 0 {
+        diagnostics.push(Diagnostic::loss(
+            codes::LOSS_SCHEMA,
+            "",
+            format!(
+                "`{}=shallow`: {} output schemas were written without the definitions they refer to, each use of one a loose schema with its description (`--option {}=full` writes them whole)",
+                output::OPTION,
+                context.shallowed,
+                output::OPTION
+            ),
+        ));
+    }
+    if context.wrapped > 0 {
+        diagnostics.push(Diagnostic::warning(
+            codes::CHANGED_SCHEMA,
+            "",
+            format!(
+                "MCP output schemas are object schemas: {} results that are not objects (arrays, strings, unions, nullable objects) were wrapped as `{{\"result\": …}}` (a server returns them as `structuredContent.result`)",
+                context.wrapped
+            ),
+        ));
+    }
+}
+
+fn write_tool(
+    tool: &Tool,
+    name: &str,
+    description: Option<String>,
+    path: &str,
+    context: &mut Context,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Value {
+    let writer = context.writer;
+    let extras = extras_object(&tool.extras, ID);
+    // MCP clients show a title in place of the name: an empty one would show nothing.
+    let title = tool.title.as_ref().filter(|t| !t.trim().is_empty());
+    let mut out = Map::new();
+    out.insert("name".into(), name.into());
+    let title_in_annotations = extras.get("titleIn").and_then(Value::as_str) == Some("annotations");
+    if let Some(title) = title
+        && !title_in_annotations
+    {
+        out.insert("title".into(), title.clone().into());
+    }
+    write_icons(tool, &extras, path, &mut out, diagnostics);
+    if let Some(description) = description {
+        out.insert("description".into(), description.into());
+    }
+
+    if !(extras.get("noInputSchema") == Some(&Value::Bool(true)) && tool.parameters.is_empty()) {
+        let at = child(path, "parameters");
+        let mut input = schema::write_input(writer, &tool.parameters, &extras, "inputSchema", &at, diagnostics);
+        let strictness = carry::strictness(tool, ID);
+        if strictness.closed || strictness.strict {
+            carry::close_root(&mut input);
+        }
+        out.insert("inputSchema".into(), input);
+    }
+    if let Some(output) = &tool.output
+        && let Some(schema) = write_output(output, &extras, &child(path, "output"), context, diagnostics)
+    {
+        out.insert("outputSchema".into(), schema);
+    }
+
+    let annotations_title =
+        if title_in_annotations { title.cloned().map(Value::from) } else { extras.get("annotationsTitle").cloned() };
+    let annotations = write_annotations(tool, annotations_title, &extras);
+    if !annotations.is_empty() {
+        out.insert("annotations".into(), Value::Object(annotations));
+    }
+    if let Some(meta) = write_meta(tool, name, &extras) {
+        out.insert("_meta".into(), meta);
+    }
+    give_back_kept(&mut out, &extras);
+    Value::Object(out)
+}
+
+/// The icons the source had while they still say the tool's icon, else the icon as a `src`.
+fn write_icons(
+    tool: &Tool,
+    extras: &Map<String, Value>,
+    path: &str,
+    out: &mut Map<String, Value>,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let kept_icons = extras.get("icons").filter(|icons| first_icon(icons) == tool.icon);
+    if let Some(icons) = kept_icons {
+        out.insert("icons".into(), icons.clone());
+    } else if let Some(icon) = &tool.icon {
+        match icon_src(icon) {
+            Some(src) => {
+                out.insert("icons".into(), json!([{ "src": src }]));
+            }
+            None => diagnostics.push(Diagnostic::loss(
+                codes::LOSS_FIELD,
+                child(path, "icon"),
+                "MCP icons are URIs; a relative icon path cannot be carried",
+            )),
+        }
+    }
+}
+
+/// The `outputSchema` of `output` (at model path `path`), an object schema, unless the
+/// `output_schema` option leaves it out; the output's other fields are reported lost.
+fn write_output(
+    output: &Output,
+    extras: &Map<String, Value>,
+    path: &str,
+    context: &mut Context,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Value> {
+    report_output_fields(output, path, "MCP describes a tool's output only by `outputSchema`", diagnostics);
+    let schema = output.schema.as_ref().filter(|_| context.outputs != output::Mode::None)?;
+    let writer = context.writer;
+    let at = child(path, "schema");
+    let (mut root, wrapped) = output::object_root(schema, writer.definitions);
+    context.wrapped += usize::from(wrapped);
+    if context.outputs == output::Mode::Shallow {
+        let (cut, shallowed) = output::shallow(&root, writer.definitions, wrapped, &at);
+        root = cut;
+        context.shallowed += usize::from(shallowed);
+    }
+    // The source's own schema comes back when it still says the same (an MCP round trip).
+    Some(schema::write_single(writer, &root, extras, "outputSchema", &at, diagnostics))
+}
+
+/// `annotations`: the title when the source kept it there, the hints, and the source's other
+/// annotation keys.
+fn write_annotations(tool: &Tool, title: Option<Value>, extras: &Map<String, Value>) -> Map<String, Value> {
+    let mut annotations = Map::new();
+    if let Some(title) = title {
+        annotations.insert("title".into(), title);
+    }
+    let mut hints = tool.hints.clone();
+    for (key, field) in HINT_KEYS {
+        if let Some(flag) = field(&mut hints) {
+            annotations.insert((*key).into(), (*flag).into());
+        }
+    }
+    if let Some(Value::Object(unknown)) = extras.get("annotations") {
+        annotations.extend(unknown.iter().map(|(k, v)| (k.clone(), v.clone())));
+    }
+    annotations
+}
+
+/// The source's `_meta`, with the tool's original name when it was written as `name`.
+fn write_meta(tool: &Tool, name: &str, extras: &Map<String, Value>) -> Option<Value> {
+    let mut meta = extras.get("_meta").cloned();
+    if name != tool.name {
+        let map = match &mut meta {
+            Some(Value::Object(map)) => map,
+            _ => {
+                meta = Some(Value::Object(Map::new()));
+                meta.as_mut().and_then(Value::as_object_mut).expect("just made an object")
+            }
+        };
+        map.insert(ORIGINAL_NAME_META.into(), tool.name.clone().into());
+    }
+    meta
+}
