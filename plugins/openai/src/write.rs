@@ -1,0 +1,126 @@
+//! Writing OpenAI function tools from the model, mirroring [`crate::read`]: each tool in the
+//! form asked for or read (Chat Completions or Responses), strict where asked for or read
+//! ([`crate::strict`]), built-in tools put back in place ([`crate::builtin`]).
+
+use serde_json::{Map, Value};
+use toolport_plugin::function_tools::carry::{self, Holds};
+use toolport_plugin::function_tools::common::{Shape, extras_object};
+use toolport_plugin::function_tools::descriptions::descriptions;
+use toolport_plugin::function_tools::names::tool_names;
+use toolport_plugin::function_tools::schema::{self, Expansion, SchemaWriter};
+use toolport_plugin::function_tools::write::{by_shape, give_back_kept};
+use toolport_plugin::loss::{Carried, uncarried};
+use toolport_plugin::source::child;
+use toolport_plugin::{Diagnostic, Options, Tool, ToolSet};
+
+use crate::{DIALECT, ID, NAME_RULES, builtin, strict};
+
+const CARRIED: Carried = Carried {
+    tool_set: &["definitions"],
+    tool: &["description"],
+    parameter: &["required"],
+    schema: schema::CARRIED_SCHEMA,
+    example: &[],
+};
+
+/// The OpenAI document of `model`, in the shape its source had (else an array of tools).
+pub fn document(model: &ToolSet, options: &Options) -> (Value, Vec<Diagnostic>) {
+    let mut diagnostics = uncarried(model, ID, &CARRIED);
+    carry::name_foreign_losses(model, ID, Holds { strict: true, closed: true }, &mut diagnostics);
+    let expansion = Expansion::for_model(model);
+    let writer = SchemaWriter::for_model(DIALECT, model, &expansion);
+    let names = tool_names(model, NAME_RULES, ID, &mut diagnostics);
+    let descriptions = descriptions(model, ID, &mut diagnostics);
+    let set_extras = extras_object(&model.extras, ID);
+    let tools: Vec<Value> = model
+        .tools
+        .iter()
+        .zip(&names)
+        .zip(descriptions)
+        .enumerate()
+        .map(|(i, ((tool, name), description))| {
+            let path = child("/tools", i.to_string());
+            write_tool(tool, name, description, &path, writer, options, &mut diagnostics)
+        })
+        .collect();
+    let tools = builtin::put_back(tools, &set_extras);
+    (by_shape(tools, &set_extras, Shape::Array, "tools"), diagnostics)
+}
+
+fn write_tool(
+    tool: &Tool,
+    name: &str,
+    description: Option<String>,
+    path: &str,
+    writer: SchemaWriter,
+    options: &Options,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Value {
+    let extras = extras_object(&tool.extras, ID);
+    let mut function = Map::new();
+    function.insert("name".into(), name.into());
+    if let Some(description) = description {
+        function.insert("description".into(), description.into());
+    }
+    // Strictness another function format gave the tool (Anthropic's `strict`, a closed input).
+    let carried = carry::strictness(tool, ID);
+    let strict = carry::strict_wanted(options, &extras, carried);
+    let omit_parameters = extras.get("noParameters") == Some(&Value::Bool(true)) && tool.parameters.is_empty();
+    if !omit_parameters || strict {
+        let at = child(path, "parameters");
+        let mut parameters = schema::write_input(writer, &tool.parameters, &extras, "parameters", &at, diagnostics);
+        if carried.closed {
+            carry::close_root(&mut parameters);
+        }
+        let strict_written =
+            strict && carry::strict_made(strict::make_strict(&mut parameters, &at), &tool.name, path, diagnostics);
+        function.insert("parameters".into(), parameters);
+        write_strict_flag(&mut function, &extras, options, strict_written);
+    } else {
+        write_strict_flag(&mut function, &extras, options, false);
+    }
+    give_back_kept(&mut function, &extras);
+    in_form(function, &extras, options)
+}
+
+/// The tool of `function` in the form asked for, else the source's: Chat Completions
+/// (`{"type": "function", "function": {...}}`, with the outer keys the source had) or the
+/// Responses API's flat tool.
+fn in_form(function: Map<String, Value>, extras: &Map<String, Value>, options: &Options) -> Value {
+    let responses = match options.get("form") {
+        Some("responses") => true,
+        Some("chat") => false,
+        _ => extras.get("form").and_then(Value::as_str) == Some("responses"),
+    };
+    let with_type = extras.get("noType") != Some(&Value::Bool(true));
+    let mut out = Map::new();
+    if with_type {
+        out.insert("type".into(), "function".into());
+    }
+    if responses {
+        out.extend(function);
+    } else {
+        out.insert("function".into(), Value::Object(function));
+        if let Some(Value::Object(keep)) = extras.get("keepOuter") {
+            out.extend(keep.iter().map(|(k, v)| (k.clone(), v.clone())));
+        }
+    }
+    Value::Object(out)
+}
+
+/// `strict` as the source wrote it, unless strict mode was asked for or had to be turned off.
+fn write_strict_flag(function: &mut Map<String, Value>, extras: &Map<String, Value>, options: &Options, on: bool) {
+    let asked = options.get("strict").is_some();
+    match extras.get("strict") {
+        Some(written) if !asked && (written == &Value::Bool(on) || !on && !written.as_bool().unwrap_or(false)) => {
+            function.insert("strict".into(), written.clone());
+        }
+        Some(_) => {
+            function.insert("strict".into(), on.into());
+        }
+        None if asked || on => {
+            function.insert("strict".into(), on.into());
+        }
+        None => {}
+    }
+}
