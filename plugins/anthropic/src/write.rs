@@ -1,0 +1,107 @@
+//! Writing Anthropic tools from the model, mirroring [`crate::read`]: examples become
+//! `input_examples` ([`crate::examples`]), and a tool is strict where asked for or read
+//! ([`crate::strict`]), its schemas then inlined.
+
+use serde_json::{Map, Value};
+use toolport_plugin::definitions;
+use toolport_plugin::function_tools::carry::{self, Holds};
+use toolport_plugin::function_tools::common::{Shape, extras_object};
+use toolport_plugin::function_tools::descriptions::descriptions;
+use toolport_plugin::function_tools::names::tool_names;
+use toolport_plugin::function_tools::schema::{self, Expansion, SchemaWriter};
+use toolport_plugin::function_tools::write::{by_shape, give_back_kept};
+use toolport_plugin::loss::{Carried, uncarried};
+use toolport_plugin::source::child;
+use toolport_plugin::{Diagnostic, Options, Tool, ToolSet};
+
+use crate::examples::input_examples;
+use crate::{DIALECT, ID, NAME_RULES, strict};
+
+const CARRIED: Carried = Carried {
+    tool_set: &["examples", "definitions"],
+    tool: &["description"],
+    parameter: &["required"],
+    schema: schema::CARRIED_SCHEMA,
+    example: &["prompt", "expected"],
+};
+
+/// The Anthropic document of `model`, in the shape its source had (else an array of tools).
+pub fn document(model: &ToolSet, options: &Options) -> (Value, Vec<Diagnostic>) {
+    let mut diagnostics = uncarried(model, ID, &CARRIED);
+    carry::name_foreign_losses(model, ID, Holds { strict: true, closed: true }, &mut diagnostics);
+    let expansion = Expansion::for_model(model);
+    let writer = SchemaWriter::for_model(DIALECT, model, &expansion);
+    let names = tool_names(model, NAME_RULES, ID, &mut diagnostics);
+    let mut descriptions = descriptions(model, ID, &mut diagnostics).into_iter();
+    let input_examples = input_examples(model, &mut diagnostics);
+    let set_extras = extras_object(&model.extras, ID);
+    let tools: Vec<Value> = model
+        .tools
+        .iter()
+        .zip(&names)
+        .enumerate()
+        .map(|(i, (tool, name))| {
+            let examples = input_examples.get(&i).cloned().unwrap_or_default();
+            let written = Written { description: descriptions.next().flatten(), examples };
+            write_tool(tool, name, written, &child("/tools", i.to_string()), writer, options, &mut diagnostics)
+        })
+        .collect();
+    (by_shape(tools, &set_extras, Shape::Array, "tools"), diagnostics)
+}
+
+/// What a tool is written with besides itself: its description (its own or the best
+/// available, [`descriptions`]) and its input examples.
+struct Written {
+    description: Option<String>,
+    examples: Vec<Value>,
+}
+
+fn write_tool(
+    tool: &Tool,
+    name: &str,
+    written: Written,
+    path: &str,
+    writer: SchemaWriter,
+    options: &Options,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Value {
+    let extras = extras_object(&tool.extras, ID);
+    let mut out = Map::new();
+    out.insert("name".into(), name.into());
+    let Written { description, examples } = written;
+    if let Some(description) = description {
+        out.insert("description".into(), description.into());
+    }
+    // Strictness another function format gave the tool (OpenAI's `strict`, a closed input).
+    let carried = carry::strictness(tool, ID);
+    let strict = carry::strict_wanted(options, &extras, carried);
+    let mut strict_written = strict;
+    if !(extras.get("noInputSchema") == Some(&Value::Bool(true)) && tool.parameters.is_empty()) {
+        let at = child(path, "parameters");
+        // Strict schemas are written without `$ref`s, inlined; a recursive definition cannot be
+        // inlined, so it stays a `$ref` and strict mode is refused below (`make_strict`).
+        let recursive = tool.parameters.iter().find_map(|p| definitions::recursive(&p.schema, writer.definitions));
+        let writer = if strict && recursive.is_none() { writer.inlined() } else { writer };
+        let mut input = schema::write_input(writer, &tool.parameters, &extras, "input_schema", &at, diagnostics);
+        if carried.closed {
+            carry::close_root(&mut input);
+        }
+        strict_written =
+            strict && carry::strict_made(strict::make_strict(&mut input, &at), &tool.name, path, diagnostics);
+        out.insert("input_schema".into(), input);
+    }
+    if !examples.is_empty() || extras.get("emptyInputExamples") == Some(&Value::Bool(true)) {
+        out.insert("input_examples".into(), Value::Array(examples));
+    }
+    match extras.get("strict") {
+        Some(written) if written.as_bool() == Some(strict_written) => {
+            out.insert("strict".into(), written.clone());
+        }
+        _ if strict_written || extras.contains_key("strict") || options.get("strict").is_some() => {
+            out.insert("strict".into(), strict_written.into());
+        }
+        _ => {}
+    }
+    give_back_kept(&mut out, &extras);
+    Value::Object(out)
+}
