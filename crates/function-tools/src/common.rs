@@ -134,10 +134,3 @@ pub fn extras_object(extras: &IndexMap<String, Value>, format: &str) -> Map<Stri
         _ => Map::new(),
     }
 }
-
-// Where these lived before the reader and writer pieces got their own modules, for the
-// plugins not yet split along them.
-pub use crate::descriptions::descriptions;
-pub use crate::names::tool_names;
-pub use crate::read::{optional_string, string, tool_list};
-pub use crate::write::json_bundle;

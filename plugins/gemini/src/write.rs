@@ -1,0 +1,181 @@
+//! Writing Gemini function declarations from the model, mirroring [`crate::read`]: schemas in
+//! Gemini's OpenAPI subset ([`crate::subset`], each forced change reported) or, with
+//! `schema=json` or as read, in JSON Schema; declarations back in their `tools` groups.
+
+use serde_json::{Map, Value, json};
+use toolport_plugin::function_tools::carry::{self, Holds};
+use toolport_plugin::function_tools::common::{Shape, extras_object};
+use toolport_plugin::function_tools::descriptions::descriptions;
+use toolport_plugin::function_tools::names::tool_names;
+use toolport_plugin::function_tools::properties::sanitize_property_names;
+use toolport_plugin::function_tools::schema::{self, Expansion, SchemaWriter};
+use toolport_plugin::function_tools::write::{by_shape, give_back_kept, report_output_fields, wrapped};
+use toolport_plugin::jsonschema::Dialect;
+use toolport_plugin::loss::{Carried, uncarried};
+use toolport_plugin::source::child;
+use toolport_plugin::{Diagnostic, Options, Output, Tool, ToolSet};
+
+use crate::{ID, NAME_RULES, PARAMETER_RULES, subset};
+
+const CARRIED: Carried = Carried {
+    tool_set: &["definitions"],
+    tool: &["description", "output"],
+    parameter: &["required"],
+    schema: schema::CARRIED_SCHEMA,
+    example: &[],
+};
+
+/// The Gemini document of `model`, in the shape its source had (else
+/// `{"functionDeclarations": [...]}`).
+pub fn document(model: &ToolSet, options: &Options) -> (Value, Vec<Diagnostic>) {
+    let mut diagnostics = uncarried(model, ID, &CARRIED);
+    let json_form = options.get("schema") == Some("json");
+    carry::name_foreign_losses(model, ID, Holds { strict: false, closed: json_form }, &mut diagnostics);
+    let names = tool_names(model, NAME_RULES, ID, &mut diagnostics);
+    let mut descriptions = descriptions(model, ID, &mut diagnostics).into_iter();
+    let set_extras = extras_object(&model.extras, ID);
+    let expansion = Expansion::for_model(model);
+    let schemas = SchemaWriter::for_model(Dialect::Gemini, model, &expansion);
+    let mut declarations: Vec<(usize, Value)> = Vec::new();
+    for (i, (tool, name)) in model.tools.iter().zip(&names).enumerate() {
+        let extras = extras_object(&tool.extras, ID);
+        let group = extras.get("group").and_then(Value::as_u64).unwrap_or(0) as usize;
+        let path = child("/tools", i.to_string());
+        let named = Named { name, description: descriptions.next().flatten() };
+        declarations.push((group, write_declaration(schemas, tool, named, &extras, &path, options, &mut diagnostics)));
+    }
+    let document = match set_extras.get("shape").and_then(Value::as_str) {
+        Some("tools") => wrapped("tools", grouped(declarations, &set_extras), &set_extras),
+        _ => {
+            let declarations = declarations.into_iter().map(|(_, d)| d).collect();
+            by_shape(declarations, &set_extras, Shape::Wrapped, "functionDeclarations")
+        }
+    };
+    (document, diagnostics)
+}
+
+/// The `tools` entries of a document read in that shape: each group's declarations, in order,
+/// with the group's other keys, and the other entries (`googleSearch`, …) where they were.
+/// Declarations of groups that no longer exist join the first group.
+fn grouped(declarations: Vec<(usize, Value)>, set_extras: &Map<String, Value>) -> Vec<Value> {
+    let groups = match set_extras.get("groups") {
+        Some(Value::Array(groups)) => groups.clone(),
+        _ => vec![json!({})],
+    };
+    // Each group's declarations, in order, sorted out in one pass.
+    let known = groups.len();
+    let mut members: Vec<Vec<Value>> = vec![Vec::new(); known];
+    let mut strays: Vec<Value> = Vec::new();
+    for (g, declaration) in declarations {
+        match members.get_mut(g) {
+            Some(group) => group.push(declaration),
+            None => strays.push(declaration),
+        }
+    }
+    let mut tools = Vec::with_capacity(groups.len());
+    for (group, members) in groups.iter().zip(members) {
+        if let Some(entry) = group.get("entry") {
+            tools.push(entry.clone());
+            continue;
+        }
+        let mut entry = Map::new();
+        entry.insert("functionDeclarations".into(), Value::Array(members));
+        entry.extend(group.as_object().into_iter().flatten().map(|(k, v)| (k.clone(), v.clone())));
+        tools.push(Value::Object(entry));
+    }
+    if !strays.is_empty()
+        && let Some(Value::Array(first)) =
+            tools.iter_mut().find_map(|t| t.get_mut("functionDeclarations")).map(|v| &mut *v)
+    {
+        first.extend(strays);
+    }
+    tools
+}
+
+/// A declaration's name and description as written.
+struct Named<'n> {
+    name: &'n str,
+    description: Option<String>,
+}
+
+/// `schemas` is the document's writer; each schema is written in the dialect its key asks for.
+fn write_declaration(
+    schemas: SchemaWriter,
+    tool: &Tool,
+    named: Named,
+    extras: &Map<String, Value>,
+    path: &str,
+    options: &Options,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Value {
+    let json_schema = match options.get("schema") {
+        Some("json") => true,
+        Some(_) => false,
+        None => extras.get("jsonSchema") == Some(&Value::Bool(true)),
+    };
+    let upper = extras.get("upperCaseTypes") == Some(&Value::Bool(true));
+    let mut out = Map::new();
+    out.insert("name".into(), named.name.into());
+    if let Some(description) = named.description {
+        out.insert("description".into(), description.into());
+    }
+    let (key, dialect) =
+        if json_schema { ("parametersJsonSchema", Dialect::JsonSchema) } else { ("parameters", Dialect::Gemini) };
+    let writer = SchemaWriter { dialect, ..schemas };
+    // Gemini rejects an object schema without properties: a function without parameters has none,
+    // unless its source wrote an empty one.
+    if !tool.parameters.is_empty() || extras.get("emptyParameters") == Some(&Value::Bool(true)) {
+        let at = child(path, "parameters");
+        let mut value = schema::write_input(writer, &tool.parameters, extras, key, &at, diagnostics);
+        if !json_schema {
+            subset::enforce(&mut value, &at, diagnostics);
+        } else if carry::strictness(tool, ID).closed {
+            carry::close_root(&mut value);
+        }
+        sanitize_property_names(&mut value, PARAMETER_RULES, "Gemini", &at, diagnostics);
+        // Upper-case type names are the OpenAPI subset's spelling; JSON Schema's are lower-case.
+        if upper && !json_schema {
+            subset::upper_types(&mut value);
+        }
+        out.insert(key.into(), value);
+    }
+    if let Some(output) = &tool.output
+        && let Some((key, value)) =
+            write_response(schemas, output, extras, &child(path, "output"), options, diagnostics)
+    {
+        out.insert(key.into(), value);
+    }
+    give_back_kept(&mut out, extras);
+    Value::Object(out)
+}
+
+/// The key and schema of a declaration's result (`response`, or `responseJsonSchema` when
+/// asked for or read); the output's other fields are reported lost.
+fn write_response(
+    schemas: SchemaWriter,
+    output: &Output,
+    extras: &Map<String, Value>,
+    path: &str,
+    options: &Options,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<(&'static str, Value)> {
+    report_output_fields(output, path, "Gemini describes a result only by its schema", diagnostics);
+    let schema = output.schema.as_ref()?;
+    let json_response = match options.get("schema") {
+        Some("json") => true,
+        Some(_) => false,
+        None => extras.get("responseJsonSchema") == Some(&Value::Bool(true)),
+    };
+    let (key, dialect) =
+        if json_response { ("responseJsonSchema", Dialect::JsonSchema) } else { ("response", Dialect::Gemini) };
+    let writer = SchemaWriter { dialect, ..schemas };
+    let at = child(path, "schema");
+    let mut value = schema::write_single(writer, schema, extras, key, &at, diagnostics);
+    if !json_response {
+        subset::enforce(&mut value, &at, diagnostics);
+    }
+    if extras.get("upperCaseTypes") == Some(&Value::Bool(true)) && !json_response {
+        subset::upper_types(&mut value);
+    }
+    Some((key, value))
+}
