@@ -5,6 +5,9 @@
 //! Reading keeps every package.json key the model has no place for in `extras["raycast"]`, and
 //! remembers where `ai` came from (and its shape), so raycast → raycast gives back the same
 //! package.json and AI file. TypeScript is parsed with oxc; the writer regenerates it.
+//!
+//! `read` and `write` mirror each other (manifest, ai, evals, TypeScript); neither imports the
+//! other, and what both must agree on lives in `extension`.
 
 pub mod extension;
 pub mod read;

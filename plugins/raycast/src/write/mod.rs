@@ -2,7 +2,6 @@
 //! source had one, tsconfig.json and one `src/tools/<name>.ts` per tool with a typed `Input`,
 //! JSDoc for every description, a `confirmation` export and a body (a `fetch` call when the
 //! tool has an HTTP binding, else an explicit "not implemented" error).
-
 //!
 //! The parts: `names` chooses file and extension names, `manifest` writes package.json, `ai`
 //! the instructions and evals (`evals`) in it or in the AI file, `ts` every TypeScript file,
