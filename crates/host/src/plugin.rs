@@ -389,7 +389,7 @@ impl PluginFormat {
         let outcome: Outcome<Box<RawValue>> = self.plugin.call(Op::Read, self.index, &request);
         let Outcome { value, diagnostics } = self.name_plugin(outcome, "read");
         let Some(raw) = value else { return Outcome { value: None, diagnostics } };
-        let failure = match decode_message::<ModelVersion>(raw.get().as_bytes()) {
+        let failure = match ModelVersion::of(raw.get()) {
             Ok(v) if v.schema_version == MODEL_SCHEMA_MAJOR => {
                 return Outcome { value: Some(RawModel(raw)), diagnostics };
             }

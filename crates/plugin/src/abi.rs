@@ -312,6 +312,27 @@ impl ModelVersion {
     pub fn version(self) -> MajorMinor {
         MajorMinor { major: self.schema_version, minor: self.schema_minor }
     }
+
+    /// The versions of a model's JSON, from its leading keys when it starts the way this SDK
+    /// writes it (`{"schema_version":1,"schema_minor":1,`): a model is megabytes, and its
+    /// version is all the host needs to look at. Anything else is decoded in full.
+    pub fn of(model_json: &str) -> Result<ModelVersion, serde_json::Error> {
+        fn number(text: &str) -> Option<(u32, &str)> {
+            let end = text.find(|c: char| !c.is_ascii_digit()).unwrap_or(text.len());
+            Some((text[..end].parse().ok()?, &text[end..]))
+        }
+        let leading = model_json.strip_prefix("{\"schema_version\":").and_then(number).and_then(|(major, rest)| {
+            let (minor, rest) = match rest.strip_prefix(",\"schema_minor\":") {
+                Some(rest) => number(rest)?,
+                None => (0, rest),
+            };
+            rest.starts_with(',').then_some(ModelVersion { schema_version: major, schema_minor: minor })
+        });
+        match leading {
+            Some(version) => Ok(version),
+            None => decode_message(model_json.as_bytes()),
+        }
+    }
 }
 
 /// Decodes one JSON message crossing the boundary (a request, a response, the model). Types
@@ -411,6 +432,26 @@ fn keep_unknown(
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// The version read from a model's leading keys is the one a full decode finds, for the
+    /// SDK's own output and for any other spelling of the envelope.
+    #[test]
+    fn a_models_version_is_read_from_its_leading_keys() {
+        let written = serde_json::to_string(&ToolSet::default().versioned()).unwrap();
+        let full: ModelVersion = decode_message(written.as_bytes()).unwrap();
+        assert_eq!(ModelVersion::of(&written).unwrap().version(), full.version());
+        for (text, expect) in [
+            (r#"{"schema_version":7,"schema_minor":3,"tool_set":{}}"#, Some((7, 3))),
+            (r#"{"schema_version":2,"tool_set":{}}"#, Some((2, 0))),
+            (r#"{ "tool_set": {}, "schema_minor": 4, "schema_version": 1 }"#, Some((1, 4))),
+            (r#"{"schema_version":99999999999,"tool_set":{}}"#, None),
+            (r#"{"schema_version":1"#, None),
+            (r#"{"tool_set":{}}"#, None),
+        ] {
+            let got = ModelVersion::of(text).ok().map(|v| (v.schema_version, v.schema_minor));
+            assert_eq!(got, expect, "{text}");
+        }
+    }
 
     /// What the host writes from borrowed data is what the plugin reads into owned data.
     #[test]
