@@ -1,27 +1,12 @@
 //! Same-format round trips of the hand-written fixtures in fixtures/anthropic/: read -> write gives
 //! back the same JSON document, and the model and the written text are golden snapshots.
 
-use serde_json::Value;
 use toolport_format_anthropic::Anthropic;
 use toolport_plugin::{Bundle, Format, Options};
-use toolport_testkit::{assert_same_json, expect_ok, fixture, load, read_ok, render};
+use toolport_testkit::render;
 
 fn check(file: &str) {
-    let path = fixture(&format!("anthropic/{file}"));
-    let stem = file.trim_end_matches(".json");
-    let (model, read_diagnostics) = read_ok(&Anthropic, &load(&path));
-    let mut options = Options::default();
-    options.set(Options::OUTPUT_NAME, stem);
-    let (bundle, write_diagnostics) = expect_ok(Anthropic.write(&model, &options), "write");
-    assert!(write_diagnostics.is_empty(), "same-format write reported:\n{}", render(&write_diagnostics));
-    let text = bundle.get(&format!("{stem}.json")).expect("the output file");
-    let original: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    assert_same_json(&original, &serde_json::from_str(text).unwrap(), file);
-    let (again, _) = read_ok(&Anthropic, &Bundle::single(format!("{stem}.json"), text));
-    assert_eq!(again, model, "read -> write -> read changed the model");
-    insta::assert_json_snapshot!(format!("{stem}.model"), model);
-    insta::assert_snapshot!(format!("{stem}.read-diagnostics"), render(&read_diagnostics));
-    insta::assert_snapshot!(format!("{stem}.written"), text);
+    toolport_testkit::assert_fixture_round_trip!(Anthropic, "anthropic", file);
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! The writer enforces Gemini's rules on any model: function names and the schema subset.
 
-mod support;
+use crate::support;
 
 use serde_json::{Value, json};
 use support::violations;

@@ -1,7 +1,7 @@
 //! Every real document in ../shared/corpus/openapi and ../shared/corpus/vertex: reads, tool
 //! counts, exact same-format round trips, and Vertex output that follows Vertex's rules.
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 

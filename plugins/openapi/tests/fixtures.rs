@@ -1,7 +1,7 @@
 //! Hand-written fixtures (fixtures/openapi, fixtures/vertex): golden models and outputs, and
 //! exact same-format round trips.
 
-mod common;
+use crate::common;
 
 use common::{parse, read_openapi, read_vertex, validate_vertex};
 use toolport_format_openapi::{OpenApi, Vertex};

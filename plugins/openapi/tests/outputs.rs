@@ -4,7 +4,7 @@
 //! auth schemes OpenAPI accepts, server URLs as text, YAML that reads the same under YAML 1.1,
 //! and Vertex bodies with every field the platform requires.
 
-mod common;
+use crate::common;
 
 use common::{parse, read_openapi, read_vertex};
 use serde_json::{Value, json};
