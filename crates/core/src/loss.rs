@@ -9,12 +9,12 @@
 //! [`crate::definitions::resolve`] first and passes the resolved model here, so it reports only
 //! the cuts `resolve` itself reports.
 
-use serde::Serialize;
-use serde::ser;
+use serde::de::{self, Deserialize, Deserializer, Visitor};
+use serde::{Serialize, ser};
 
 use crate::json_kind::kind_in_plain_words;
 use crate::source::child;
-use crate::{AdditionalProperties, Diagnostic, Extras, Schema, ToolSet, codes};
+use crate::{AdditionalProperties, Diagnostic, Example, Extras, Parameter, Schema, Tool, ToolSet, codes};
 
 /// The model fields (by their JSON names) a writer carries, per level of the model.
 #[derive(Clone, Copy, Debug, Default)]
@@ -31,12 +31,40 @@ pub struct Carried<'a> {
     pub example: &'a [&'a str],
 }
 
+impl Carried<'_> {
+    /// The names listed that are not fields of the model level they are listed for, as
+    /// (level, name): the fields are the JSON names the model types declare to serde
+    /// ([`declared_fields`]), so a field added to the model is known here at once.
+    pub fn unknown_names(&self) -> Vec<(&'static str, &str)> {
+        let levels = [
+            ("tool_set", self.tool_set, declared_fields::<ToolSet>()),
+            ("tool", self.tool, declared_fields::<Tool>()),
+            ("parameter", self.parameter, declared_fields::<Parameter>()),
+            ("schema", self.schema, declared_fields::<Schema>()),
+            ("example", self.example, declared_fields::<Example>()),
+        ];
+        let mut unknown = Vec::new();
+        for (level, listed, fields) in levels {
+            unknown.extend(listed.iter().filter(|name| !fields.contains(name)).map(|name| (level, *name)));
+        }
+        unknown
+    }
+}
+
 /// Every field present in `model` that `carried` leaves out, as loss diagnostics. Extras of
 /// formats other than `format_id` are reported too (a writer keeps only its own).
 ///
 /// The model is walked typed; at each level the present fields are the keys its JSON form
 /// would have ([`field_names`]), so nothing is serialized (a resolved model can be huge).
+///
+/// In debug builds (every test), a name in `carried` that is not a field of the model level it
+/// is listed for panics ([`Carried::unknown_names`]): a typo would otherwise report nothing.
 pub fn uncarried(model: &ToolSet, format_id: &str, carried: &Carried) -> Vec<Diagnostic> {
+    #[cfg(debug_assertions)]
+    {
+        let unknown = carried.unknown_names();
+        assert!(unknown.is_empty(), "`Carried` lists names that are not model fields (level, name): {unknown:?}");
+    }
     let mut out = Vec::new();
     let target = format_id;
     for key in field_names(model) {
@@ -158,6 +186,40 @@ fn field_names<T: Serialize + ?Sized>(value: &T) -> Vec<&'static str> {
     // Only structs are accepted; anything else ends the walk with an error and no names.
     let _ = value.serialize(FieldNames(&mut names));
     names
+}
+
+/// The JSON names of every field of the struct `T`, present or not: the list its derived
+/// `Deserialize` gives the deserializer (empty for a type that does not deserialize a struct).
+fn declared_fields<'de, T: Deserialize<'de>>() -> &'static [&'static str] {
+    let mut fields: &'static [&'static str] = &[];
+    // The deserializer only records the list and fails, so no value is ever made.
+    let _ = T::deserialize(DeclaredFields(&mut fields));
+    fields
+}
+
+struct DeclaredFields<'a>(&'a mut &'static [&'static str]);
+
+impl<'de> Deserializer<'de> for DeclaredFields<'_> {
+    type Error = de::value::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
+        Err(de::Error::custom("not a struct"))
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        fields: &'static [&'static str],
+        _: V,
+    ) -> Result<V::Value, Self::Error> {
+        *self.0 = fields;
+        Err(de::Error::custom("only the field names were wanted"))
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf option unit
+        unit_struct newtype_struct seq tuple tuple_struct map enum identifier ignored_any
+    }
 }
 
 struct FieldNames<'a>(&'a mut Vec<&'static str>);
@@ -374,6 +436,38 @@ mod tests {
         own.tools[0].prompt = None;
         own.tools[0].parameters.clear();
         assert!(uncarried(&own, "skydeck", &carried).is_empty(), "own extras are not a loss");
+    }
+
+    #[test]
+    fn declared_fields_are_the_json_names_of_every_field() {
+        let fields = declared_fields::<Schema>();
+        assert!(fields.contains(&"type") && fields.contains(&"enum") && fields.contains(&"additional_properties"));
+        assert!(!fields.contains(&"kind") && !fields.contains(&"enumeration"), "the Rust names are not the JSON ones");
+        let tool = Tool { prompt: Some("p".into()), output: Some(Default::default()), ..Tool::new("t") };
+        let present = field_names(&tool);
+        assert!(present.len() >= 3 && present.iter().all(|name| declared_fields::<Tool>().contains(name)));
+        assert!(declared_fields::<Tool>().len() > present.len(), "absent fields are declared too");
+    }
+
+    #[test]
+    fn a_name_that_is_not_a_model_field_is_caught() {
+        let carried = Carried { tool: &["title", "promt"], schema: &["type", "enumeration"], ..Carried::default() };
+        assert_eq!(carried.unknown_names(), [("tool", "promt"), ("schema", "enumeration")]);
+        let every_level = Carried {
+            tool_set: &["id", "definitions"],
+            tool: &["output", "hints"],
+            parameter: &["required", "location"],
+            schema: &["reference", "any_of"],
+            example: &["prompt", "expected"],
+        };
+        assert_eq!(every_level.unknown_names(), []);
+    }
+
+    #[cfg(debug_assertions)]
+    #[test]
+    #[should_panic(expected = "(\"tool\", \"promt\")")]
+    fn writers_fail_their_tests_on_a_misspelt_name() {
+        uncarried(&ToolSet::default(), "target", &Carried { tool: &["promt"], ..Carried::default() });
     }
 
     #[test]
