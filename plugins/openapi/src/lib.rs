@@ -3,7 +3,7 @@
 //!
 //! Reading gives one tool per operation (see `read/`); writing regenerates operations from
 //! the model, and writes an unchanged operation exactly as its source had it (see `write/` and
-//! `verbatim.rs`). The Vertex import body around such a spec is `vertex.rs`.
+//! `verbatim.rs`). The Vertex import body around such a spec is `vertex/`.
 //!
 //! Output choices:
 //! - `openapi` writes `<name>.yaml`, or `<name>.json` when the source document was JSON; the
@@ -76,10 +76,7 @@ impl Format for OpenApi {
     }
 
     fn read(&self, input: &Bundle, _options: &Options) -> Outcome<ToolSet> {
-        let Some((file, text)) = input.entry_file() else {
-            return Outcome::fail(Diagnostic::error(codes::INPUT_MISSING_FILE, "", "no input file"));
-        };
-        let (doc, syntax) = match parse_any(file, text) {
+        let (file, text, doc, syntax) = match parse_entry(input) {
             Ok(parsed) => parsed,
             Err(e) => return Outcome::fail(e),
         };
@@ -135,6 +132,15 @@ pub(crate) fn pretty_json(value: &Value) -> String {
     let mut text = serde_json::to_string_pretty(value).unwrap_or_default();
     text.push('\n');
     text
+}
+
+/// The entry file of `input`, parsed: its name, its text, the document and its syntax.
+pub(crate) fn parse_entry(input: &Bundle) -> Result<(&str, &str, Value, &'static str), Diagnostic> {
+    let Some((file, text)) = input.entry_file() else {
+        return Err(Diagnostic::error(codes::INPUT_MISSING_FILE, "", "no input file"));
+    };
+    let (doc, syntax) = parse_any(file, text)?;
+    Ok((file, text, doc, syntax))
 }
 
 /// Parses JSON or YAML (by content: YAML is a superset, but JSON errors are clearer).

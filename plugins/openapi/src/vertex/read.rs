@@ -1,0 +1,214 @@
+//! Import body → tool set: the spec (inline or the file beside the body) read as OpenAPI, the
+//! body's fields mapped onto the set, the rest kept in `extras["vertex"]`.
+
+use serde_json::{Map, Value};
+use toolport_plugin::{Bundle, Diagnostic, ToolSet, codes};
+
+use super::auth::read_auth_config;
+use super::examples::read_example;
+use super::{VX, get, others, text};
+use crate::{parse_any, read};
+
+/// Reads an import body. `file` is its name in `input`, which holds the files beside it.
+pub(super) fn read_body(
+    body: &Value,
+    file: &str,
+    input: &Bundle,
+) -> Result<(ToolSet, Vec<Diagnostic>), Vec<Diagnostic>> {
+    if !body.is_object() {
+        return Err(vec![Diagnostic::error(
+            codes::INPUT_INVALID,
+            "",
+            "a Vertex extension must be a JSON or YAML object",
+        )]);
+    }
+    let Some(manifest) = get(body, "manifest").filter(|m| m.is_object()) else {
+        return Err(vec![Diagnostic::error(
+            codes::INPUT_INVALID,
+            "",
+            "not a Vertex Extension import body: there is no `manifest` object",
+        )]);
+    };
+    let mut diagnostics = Vec::new();
+    let mut vx = Map::new();
+    let snake_case = body.get("display_name").is_some() || manifest.get("api_spec").is_some();
+    if snake_case {
+        vx.insert("keyStyle".into(), Value::from("snake"));
+    }
+
+    let api_spec = get(manifest, "apiSpec").cloned().unwrap_or(Value::Null);
+    let spec_doc = read_spec(&api_spec, file, input, &mut vx, &mut diagnostics)?;
+    let (mut set, spec_diagnostics) = read::read_document(&spec_doc).map_err(|e| vec![e])?;
+    // Paths of the spec's diagnostics point into the spec, not the body.
+    diagnostics.extend(spec_diagnostics.into_iter().map(|mut d| {
+        d.path = format!("/manifest/apiSpec/openApiYaml{}", d.path);
+        d
+    }));
+
+    read_titles(body, &mut set, &mut vx);
+    set.id = text(manifest, "name");
+    set.instructions = text(manifest, "description");
+    set.timestamps.created = text(body, "createTime");
+    set.timestamps.updated = text(body, "updateTime");
+
+    if let Some(config) = get(manifest, "authConfig") {
+        set.auth.insert(0, read_auth_config(config, &mut diagnostics));
+        vx.insert("authConfig".into(), Value::Bool(true));
+    } else {
+        diagnostics.push(Diagnostic::warning(
+            codes::INPUT_INVALID,
+            "/manifest",
+            "`manifest.authConfig` is required; none given",
+        ));
+    }
+    let manifest_rest = others(manifest, &["name", "description", "apiSpec", "authConfig"]);
+    if !manifest_rest.is_empty() {
+        vx.insert("manifest".into(), Value::Object(manifest_rest));
+    }
+    let spec_rest = others(&api_spec, &["openApiYaml", "openApiGcsUri"]);
+    if !spec_rest.is_empty() {
+        vx.insert("apiSpec".into(), Value::Object(spec_rest));
+    }
+
+    if let Some(runtime) = get(body, "runtimeConfig") {
+        read_runtime_config(runtime, &mut set, &mut vx);
+    }
+    if let Some(examples) = get(body, "toolUseExamples") {
+        match examples.as_array() {
+            Some(list) => {
+                for (i, example) in list.iter().enumerate() {
+                    set.examples.push(read_example(example, &set, i, &mut diagnostics));
+                }
+            }
+            None => diagnostics.push(Diagnostic::warning(
+                codes::INPUT_INVALID,
+                "/toolUseExamples",
+                "must be an array; ignored",
+            )),
+        }
+    }
+    let body_rest = others(
+        body,
+        &["displayName", "description", "createTime", "updateTime", "manifest", "runtimeConfig", "toolUseExamples"],
+    );
+    if !body_rest.is_empty() {
+        vx.insert("body".into(), Value::Object(body_rest));
+    }
+    set.extras.insert(VX.into(), Value::Object(vx));
+    Ok((set, diagnostics))
+}
+
+/// The spec file for an `openApiGcsUri`: the bundle file with the object's file name, else
+/// the only OpenAPI document beside the body.
+fn find_spec(
+    uri: &str,
+    entry: &str,
+    input: &Bundle,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Result<(String, String), Vec<Diagnostic>> {
+    let base = uri.rsplit('/').next().unwrap_or(uri);
+    let dir = entry.rsplit_once('/').map_or("", |(d, _)| d);
+    let beside = |path: &str| path.rsplit_once('/').map_or("", |(d, _)| d) == dir;
+    let name_of = |path: &str| path.rsplit('/').next().unwrap_or(path).to_owned();
+    if let Some((path, text)) = input.files.iter().find(|(p, _)| p.as_str() != entry && beside(p) && name_of(p) == base)
+    {
+        return Ok((path.clone(), text.clone()));
+    }
+    let candidates: Vec<(&String, &String)> = input
+        .files
+        .iter()
+        .filter(|(p, t)| {
+            p.as_str() != entry && beside(p) && {
+                let head: String = t.chars().take(2048).collect();
+                head.lines().any(|l| l.trim_start().trim_start_matches(['{', '"']).starts_with("openapi"))
+            }
+        })
+        .collect();
+    if let [(path, text)] = candidates.as_slice() {
+        diagnostics.push(Diagnostic::warning(
+            codes::INPUT_TOLERATED,
+            "/manifest/apiSpec/openApiGcsUri",
+            format!(
+                "`{base}` (from {uri}) is not beside the import body; used `{path}`, the only OpenAPI document there"
+            ),
+        ));
+        return Ok(((*path).clone(), (*text).clone()));
+    }
+    Err(vec![Diagnostic::error(
+        codes::INPUT_MISSING_FILE,
+        "/manifest/apiSpec/openApiGcsUri",
+        format!(
+            "the spec is at {uri}, which the converter does not fetch: put a copy named `{base}` beside the import body"
+        ),
+    )])
+}
+
+/// `defaultParams` apply to every call: they become the default of each parameter of that
+/// name that has none of its own, so targets without run-time defaults still carry them.
+pub(super) fn apply_runtime_defaults(set: &mut ToolSet) {
+    for parameter in set.tools.iter_mut().flat_map(|t| t.parameters.iter_mut()) {
+        if parameter.schema.default.is_none()
+            && let Some(value) = set.runtime_defaults.get(&parameter.name)
+        {
+            parameter.schema.default = Some(value.clone());
+        }
+    }
+}
+
+/// The OpenAPI spec: inline (`openApiYaml`), or a file beside the body named like the Cloud
+/// Storage object (`openApiGcsUri`).
+fn read_spec(
+    api_spec: &Value,
+    file: &str,
+    input: &Bundle,
+    vx: &mut Map<String, Value>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Result<Value, Vec<Diagnostic>> {
+    if let Some(yaml) = get(api_spec, "openApiYaml").and_then(Value::as_str) {
+        let label = format!("{file}#/manifest/apiSpec/openApiYaml");
+        toolport_plugin::yaml::parse(&label, yaml).map_err(|e| vec![e])
+    } else if let Some(uri) = get(api_spec, "openApiGcsUri").and_then(Value::as_str) {
+        vx.insert("openApiGcsUri".into(), Value::from(uri));
+        let (spec_file, spec_text) = find_spec(uri, file, input, diagnostics)?;
+        parse_any(&spec_file, &spec_text).map(|(doc, _)| doc).map_err(|e| vec![e])
+    } else {
+        Err(vec![Diagnostic::error(
+            codes::INPUT_INVALID,
+            "/manifest/apiSpec",
+            "`manifest.apiSpec` needs `openApiYaml` (the spec inline) or `openApiGcsUri`",
+        )])
+    }
+}
+
+/// Titles: the body's displayName and description win; the spec's own `info` texts are kept
+/// in `specInfo`.
+fn read_titles(body: &Value, set: &mut ToolSet, vx: &mut Map<String, Value>) {
+    let mut spec_info = Map::new();
+    for (key, body_key) in [("title", "displayName"), ("description", "description")] {
+        let from_spec = if key == "title" { set.title.take() } else { set.description.take() };
+        if let Some(value) = from_spec {
+            spec_info.insert(key.into(), Value::String(value));
+        }
+        let from_body = text(body, body_key);
+        if key == "title" {
+            set.title = from_body;
+        } else {
+            set.description = from_body;
+        }
+    }
+    if !spec_info.is_empty() {
+        vx.insert("specInfo".into(), Value::Object(spec_info));
+    }
+}
+
+/// `runtimeConfig`: its `defaultParams` are the set's runtime defaults; the rest is kept.
+fn read_runtime_config(runtime: &Value, set: &mut ToolSet, vx: &mut Map<String, Value>) {
+    if let Some(Value::Object(defaults)) = get(runtime, "defaultParams") {
+        set.runtime_defaults = defaults.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        apply_runtime_defaults(set);
+    }
+    let rest = others(runtime, &["defaultParams"]);
+    if !rest.is_empty() || runtime.as_object().is_some_and(|m| m.is_empty()) {
+        vx.insert("runtimeConfig".into(), Value::Object(rest));
+    }
+}
