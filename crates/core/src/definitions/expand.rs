@@ -1,0 +1,427 @@
+//! Expanding references: [`inline`] one schema, [`resolve`] a whole model, or
+//! [`cut_references`] a writer could not afford, all within a [`Budget`] of schema nodes.
+
+use std::cell::Cell;
+use std::collections::{HashMap, HashSet};
+
+use indexmap::IndexMap;
+use serde_json::Value;
+
+use super::{model_nodes, model_schemas, name_in_reference, refine, refs_in_value, uses_references};
+use crate::limits::{EXPANSION_FACTOR, MIN_EXPANSION_NODES};
+use crate::source::child;
+use crate::{AdditionalProperties, Diagnostic, Schema, SchemaType, ToolSet, codes};
+
+/// Schema nodes one [`inline`] call produces before it stops expanding references.
+pub const INLINE_NODE_BUDGET: usize = 500;
+
+/// The schema nodes a writer may still produce by expanding references for one document
+/// (`limits::EXPANSION_FACTOR`). Shared by reference (the count is a [`Cell`]) so that every
+/// schema writer of a document draws on the same budget.
+#[derive(Debug)]
+pub struct Budget {
+    limit: usize,
+    spent: Cell<usize>,
+}
+
+impl Budget {
+    /// The budget of a document written from `model`: [`EXPANSION_FACTOR`] nodes per schema
+    /// node of the model ([`model_nodes`]), at least [`MIN_EXPANSION_NODES`].
+    pub fn for_model(model: &ToolSet) -> Budget {
+        Budget::with_limit(model_nodes(model).saturating_mul(EXPANSION_FACTOR).max(MIN_EXPANSION_NODES))
+    }
+
+    pub fn with_limit(limit: usize) -> Budget {
+        Budget { limit, spent: Cell::new(0) }
+    }
+
+    /// No limit: for expansions that are compared, never written.
+    pub fn unlimited() -> Budget {
+        Budget::with_limit(usize::MAX)
+    }
+
+    pub fn limit(&self) -> usize {
+        self.limit
+    }
+
+    /// Nodes charged so far (an expansion under way may overshoot the limit by the nodes of one
+    /// definition, not counting those behind its own references: see [`inline_within`]).
+    pub fn spent(&self) -> usize {
+        self.spent.get()
+    }
+
+    pub fn remaining(&self) -> usize {
+        self.limit.saturating_sub(self.spent.get())
+    }
+
+    pub fn is_spent(&self) -> bool {
+        self.remaining() == 0
+    }
+
+    /// Charges `nodes` when they fit, else nothing; says whether they did.
+    pub fn take(&self, nodes: usize) -> bool {
+        let fits = nodes <= self.remaining();
+        if fits {
+            self.charge(nodes);
+        }
+        fits
+    }
+
+    fn charge(&self, nodes: usize) {
+        self.spent.set(self.spent.get().saturating_add(nodes));
+    }
+
+    /// Why a reference was cut, for messages.
+    pub fn describe(&self) -> String {
+        format!(
+            "the document's expansion budget ({} schema nodes: {EXPANSION_FACTOR} per schema node of the tool set, at least {MIN_EXPANSION_NODES}) is spent",
+            self.limit
+        )
+    }
+}
+
+/// `schema` with every reference replaced by its definition (fields set beside the reference
+/// win). `path` is the schema's model path, for the diagnostics: one `loss/schema` per
+/// recursive definition cut short, one when the node budget stopped the expansion, and one
+/// `input/unresolved` per name `definitions` lacks (that reference is dropped, keeping the
+/// fields beside it).
+///
+/// Nothing is charged to a document's budget: this is for expansions that are compared, not
+/// written; a writer calls [`inline_within`].
+pub fn inline(schema: &Schema, definitions: &IndexMap<String, Schema>, path: &str) -> (Schema, Vec<Diagnostic>) {
+    inline_within(schema, definitions, path, &Budget::unlimited())
+}
+
+/// [`inline`], charging every node it expands to `budget`, the writer's for the whole document.
+/// Once the budget is spent, each later reference is cut to a loose schema like a recursive
+/// one, with one `loss/schema` diagnostic (for the first cut) per call. An expansion under way
+/// finishes the definition it is in, so the budget can be overshot by at most the nodes of one
+/// definition (not counting those behind its own references).
+pub fn inline_within(
+    schema: &Schema,
+    definitions: &IndexMap<String, Schema>,
+    path: &str,
+    budget: &Budget,
+) -> (Schema, Vec<Diagnostic>) {
+    inline_owned(schema.clone(), definitions, path, &mut HashMap::new(), budget)
+}
+
+/// [`inline_within`] of an owned schema, sharing `memo` (expansions of definitions) across calls.
+fn inline_owned<'d>(
+    schema: Schema,
+    definitions: &'d IndexMap<String, Schema>,
+    path: &str,
+    memo: &mut HashMap<&'d str, Expansion<'d>>,
+    budget: &Budget,
+) -> (Schema, Vec<Diagnostic>) {
+    let mut inliner = Inliner {
+        definitions,
+        budget,
+        active: HashSet::new(),
+        nodes: 0,
+        cuts: 0,
+        reached: Vec::new(),
+        memo,
+        reported: HashSet::new(),
+        diagnostics: Vec::new(),
+    };
+    let schema = inliner.walk(schema, &At::Root(path));
+    (schema, inliner.diagnostics)
+}
+
+/// A copy of `model` with every schema inlined ([`inline_within`] the document's
+/// [`Budget::for_model`]) and no definitions, for writers that cannot hold references. Call
+/// `loss::uncarried` on the result.
+pub fn resolve(model: &ToolSet) -> (ToolSet, Vec<Diagnostic>) {
+    if model.definitions.is_empty() && !model_schemas(model).iter().any(|(_, s)| uses_references(s)) {
+        return (model.clone(), Vec::new());
+    }
+    // Every field but the definitions, which the resolved model drops (listed in full so a new
+    // field is not forgotten).
+    let ToolSet {
+        id,
+        title,
+        description,
+        instructions,
+        version,
+        creator,
+        icon,
+        timestamps,
+        servers,
+        auth,
+        runtime_defaults,
+        value_sets,
+        definitions,
+        tools,
+        examples,
+        extras,
+    } = model;
+    let mut resolved = ToolSet {
+        id: id.clone(),
+        title: title.clone(),
+        description: description.clone(),
+        instructions: instructions.clone(),
+        version: version.clone(),
+        creator: creator.clone(),
+        icon: icon.clone(),
+        timestamps: timestamps.clone(),
+        servers: servers.clone(),
+        auth: auth.clone(),
+        runtime_defaults: runtime_defaults.clone(),
+        value_sets: value_sets.clone(),
+        definitions: IndexMap::new(),
+        tools: tools.clone(),
+        examples: examples.clone(),
+        extras: extras.clone(),
+    };
+    let budget = Budget::for_model(model);
+    let mut memo = HashMap::new();
+    let mut diagnostics = Vec::new();
+    for (i, tool) in resolved.tools.iter_mut().enumerate() {
+        for (j, parameter) in tool.parameters.iter_mut().enumerate() {
+            let taken = std::mem::take(&mut parameter.schema);
+            let path = format!("/tools/{i}/parameters/{j}/schema");
+            let (schema, found) = inline_owned(taken, definitions, &path, &mut memo, &budget);
+            parameter.schema = schema;
+            diagnostics.extend(found);
+        }
+        if let Some(slot) = tool.output.as_mut().and_then(|o| o.schema.as_mut()) {
+            let taken = std::mem::take(slot);
+            let path = format!("/tools/{i}/output/schema");
+            let (schema, found) = inline_owned(taken, definitions, &path, &mut memo, &budget);
+            *slot = schema;
+            diagnostics.extend(found);
+        }
+    }
+    (resolved, diagnostics)
+}
+
+/// A model path built only when a diagnostic needs it (most schema nodes never do).
+enum At<'p> {
+    Root(&'p str),
+    Items(&'p At<'p>),
+    Property(&'p At<'p>, usize),
+    AdditionalProperties(&'p At<'p>),
+    AnyOf(&'p At<'p>, usize),
+}
+
+impl At<'_> {
+    fn path(&self) -> String {
+        match self {
+            At::Root(path) => (*path).to_owned(),
+            At::Items(parent) => format!("{}/items", parent.path()),
+            At::Property(parent, i) => format!("{}/properties/{i}/schema", parent.path()),
+            At::AdditionalProperties(parent) => format!("{}/additional_properties", parent.path()),
+            At::AnyOf(parent, i) => format!("{}/any_of/{i}", parent.path()),
+        }
+    }
+}
+
+/// A definition expanded without any cut or unknown name: the same wherever none of `reached`
+/// is being expanded and the node budget leaves room for `nodes` more.
+struct Expansion<'d> {
+    schema: Schema,
+    nodes: usize,
+    reached: Vec<&'d str>,
+}
+
+struct Inliner<'d, 'm> {
+    definitions: &'d IndexMap<String, Schema>,
+    /// The document's: charged for every node expanded from a definition.
+    budget: &'m Budget,
+    /// The definitions being expanded (the current path's).
+    active: HashSet<&'d str>,
+    nodes: usize,
+    /// Cuts and unknown names met so far (reported or not): an expansion that met none is
+    /// independent of where it happened and can be reused.
+    cuts: usize,
+    /// Every definition expanded so far, in order (expansions reused included).
+    reached: Vec<&'d str>,
+    memo: &'m mut HashMap<&'d str, Expansion<'d>>,
+    reported: HashSet<String>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl<'d> Inliner<'d, '_> {
+    fn walk(&mut self, mut schema: Schema, at: &At) -> Schema {
+        self.nodes += 1;
+        if !self.active.is_empty() {
+            self.budget.charge(1);
+        }
+        if let Some(items) = &mut schema.items {
+            let taken = std::mem::take(&mut **items);
+            **items = self.walk(taken, &At::Items(at));
+        }
+        for (i, property) in schema.properties.iter_mut().enumerate() {
+            let taken = std::mem::take(&mut property.schema);
+            property.schema = self.walk(taken, &At::Property(at, i));
+        }
+        if let Some(AdditionalProperties::Schema(extra)) = &mut schema.additional_properties {
+            let taken = std::mem::take(&mut **extra);
+            **extra = self.walk(taken, &At::AdditionalProperties(at));
+        }
+        for (i, member) in schema.any_of.iter_mut().enumerate() {
+            let taken = std::mem::take(member);
+            *member = self.walk(taken, &At::AnyOf(at, i));
+        }
+        let Some(name) = schema.reference.take() else { return schema };
+        let Some((name, definition)) = self.definitions.get_key_value(&name) else {
+            self.cuts += 1;
+            self.report(format!("unknown {name}"), || {
+                Diagnostic::warning(
+                    codes::INPUT_UNRESOLVED,
+                    child(&at.path(), "reference"),
+                    format!(
+                        "the schema refers to `{name}`, which the tool set does not define; the reference was left out"
+                    ),
+                )
+            });
+            return schema;
+        };
+        let name = name.as_str();
+        let recursive = self.active.contains(name);
+        let spent = self.budget.is_spent();
+        if recursive || self.nodes >= INLINE_NODE_BUDGET || spent {
+            self.cuts += 1;
+            let key = if recursive {
+                format!("recursive {name}")
+            } else if self.nodes >= INLINE_NODE_BUDGET {
+                "budget".to_owned()
+            } else {
+                "document budget".to_owned()
+            };
+            let budget = self.budget;
+            self.report(key, || {
+                let why = if recursive {
+                    format!("the definition `{name}` is recursive")
+                } else if !spent {
+                    format!("inlining stopped after {INLINE_NODE_BUDGET} schema nodes")
+                } else {
+                    let why = budget.describe();
+                    return Diagnostic::loss(
+                        codes::LOSS_SCHEMA,
+                        child(&at.path(), "reference"),
+                        format!(
+                            "{why}; the target cannot refer to schemas, so this occurrence of `{name}`, and every later reference in this schema, was written as a loose schema (its description kept)"
+                        ),
+                    );
+                };
+                Diagnostic::loss(
+                    codes::LOSS_SCHEMA,
+                    child(&at.path(), "reference"),
+                    format!(
+                        "{why}; the target cannot refer to schemas, so this occurrence of `{name}` was written as a loose schema (its description kept)"
+                    ),
+                )
+            });
+            refine(&mut schema, loose(definition));
+            return schema;
+        }
+        let resolved = match self.memo.get(name) {
+            // Every budget check inside the expansion happens within `nodes` more nodes.
+            Some(known)
+                if self.nodes + known.nodes < INLINE_NODE_BUDGET
+                    && known.nodes <= self.budget.remaining()
+                    && !known.reached.iter().any(|r| self.active.contains(r)) =>
+            {
+                self.nodes += known.nodes;
+                self.budget.charge(known.nodes);
+                self.reached.extend_from_slice(&known.reached);
+                known.schema.clone()
+            }
+            _ => {
+                let (nodes, cuts, reached) = (self.nodes, self.cuts, self.reached.len());
+                self.active.insert(name);
+                self.reached.push(name);
+                let resolved = self.walk(definition.clone(), at);
+                self.active.remove(name);
+                if self.cuts == cuts && !self.memo.contains_key(name) {
+                    let expansion = Expansion {
+                        schema: resolved.clone(),
+                        nodes: self.nodes - nodes,
+                        reached: self.reached[reached..].to_vec(),
+                    };
+                    self.memo.insert(name, expansion);
+                }
+                resolved
+            }
+        };
+        refine(&mut schema, resolved);
+        schema
+    }
+
+    /// Adds the diagnostic the first time `key` is met (built only then).
+    fn report(&mut self, key: String, diagnostic: impl FnOnce() -> Diagnostic) {
+        if self.reported.insert(key) {
+            self.diagnostics.push(diagnostic());
+        }
+    }
+}
+
+/// `schema` (at model path `path`) with every reference to a definition that `keep` refuses cut
+/// to a loose schema ([`loose`], the fields beside the reference kept), and every keyword kept
+/// in `extras["jsonschema"]` that refers to one left out: for writers that copy a closure of
+/// definitions and could not afford all of it, so no written `$ref` dangles. Also returns the
+/// model path of the first cut, when there was one. Names `definitions` lacks are left as
+/// they are.
+pub fn cut_references(
+    schema: &Schema,
+    definitions: &IndexMap<String, Schema>,
+    path: &str,
+    keep: &dyn Fn(&str) -> bool,
+) -> (Schema, Option<String>) {
+    struct Cutter<'k> {
+        definitions: &'k IndexMap<String, Schema>,
+        keep: &'k dyn Fn(&str) -> bool,
+        first: Option<String>,
+    }
+    impl Cutter<'_> {
+        fn cut(&self, name: &str) -> bool {
+            self.definitions.contains_key(name) && !(self.keep)(name)
+        }
+
+        fn walk(&mut self, schema: &mut Schema, at: &At) {
+            if let Some(name) = schema.reference.take_if(|name| self.cut(name)) {
+                refine(schema, loose(&self.definitions[&name]));
+                self.first.get_or_insert_with(|| child(&at.path(), "reference"));
+            }
+            if let Some(Value::Object(kept)) = schema.extras.get_mut("jsonschema") {
+                let before = kept.len();
+                kept.retain(|_, value| {
+                    let mut refs = Vec::new();
+                    refs_in_value(value, &mut refs);
+                    !refs.into_iter().filter_map(name_in_reference).any(|name| self.cut(&name))
+                });
+                if kept.len() < before {
+                    self.first.get_or_insert_with(|| child(&child(&at.path(), "extras"), "jsonschema"));
+                }
+            }
+            if let Some(items) = &mut schema.items {
+                self.walk(items, &At::Items(at));
+            }
+            for (i, property) in schema.properties.iter_mut().enumerate() {
+                self.walk(&mut property.schema, &At::Property(at, i));
+            }
+            if let Some(AdditionalProperties::Schema(extra)) = &mut schema.additional_properties {
+                self.walk(extra, &At::AdditionalProperties(at));
+            }
+            for (i, member) in schema.any_of.iter_mut().enumerate() {
+                self.walk(member, &At::AnyOf(at, i));
+            }
+        }
+    }
+    let mut cutter = Cutter { definitions, keep, first: None };
+    let mut copy = schema.clone();
+    cutter.walk(&mut copy, &At::Root(path));
+    (copy, cutter.first)
+}
+
+/// What a cut reference to `definition` becomes: any value, or any object when the definition
+/// is an object, with the definition's description.
+pub fn loose(definition: &Schema) -> Schema {
+    Schema {
+        kind: definition.kind.filter(|k| *k == SchemaType::Object),
+        description: definition.description.clone(),
+        ..Schema::default()
+    }
+}

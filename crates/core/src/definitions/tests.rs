@@ -1,0 +1,170 @@
+use super::*;
+use crate::{Parameter, Property, SchemaType, Tool};
+
+fn reference(name: &str) -> Schema {
+    Schema { reference: Some(name.into()), ..Schema::default() }
+}
+
+fn object(properties: &[(&str, Schema)]) -> Schema {
+    Schema {
+        properties: properties
+            .iter()
+            .map(|(n, s)| Property { name: (*n).into(), required: false, schema: s.clone() })
+            .collect(),
+        ..Schema::of(SchemaType::Object)
+    }
+}
+
+fn definitions() -> IndexMap<String, Schema> {
+    let mut defs = IndexMap::new();
+    defs.insert("Id".to_owned(), Schema { description: Some("an id".into()), ..Schema::of(SchemaType::String) });
+    defs.insert("Pair".to_owned(), object(&[("a", reference("Id")), ("b", reference("Id"))]));
+    defs.insert(
+        "Node".to_owned(),
+        Schema { description: Some("a tree".into()), ..object(&[("children", reference("Node"))]) },
+    );
+    defs.insert("Holder".to_owned(), object(&[("pair", reference("Pair")), ("missing", reference("Nope"))]));
+    defs
+}
+
+/// Inlines `schema` against [`definitions`] and compares the result's JSON and the
+/// diagnostics (code, path), plus the reference closure.
+fn check(schema: Schema, expect_json: Value, expect_diagnostics: &[(&str, &str)], expect_closure: &[&str]) {
+    let defs = definitions();
+    assert_eq!(referenced(&schema, &defs), expect_closure, "closure");
+    let (inlined, diagnostics) = inline(&schema, &defs, "/s");
+    assert_eq!(serde_json::to_value(&inlined).unwrap(), expect_json);
+    let got: Vec<(String, String)> = diagnostics.into_iter().map(|d| (d.code, d.path)).collect();
+    let want: Vec<(String, String)> = expect_diagnostics.iter().map(|(c, p)| (c.to_string(), p.to_string())).collect();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn inlines_references_and_reports_cuts() {
+    use serde_json::json;
+    // A plain reference with a description beside it: the description wins.
+    check(
+        Schema { description: Some("user id".into()), ..reference("Id") },
+        json!({"type": "string", "description": "user id"}),
+        &[],
+        &["Id"],
+    );
+    // Shared definitions are inlined at each use.
+    check(
+        reference("Pair"),
+        json!({"type": "object", "properties": [
+            {"name": "a", "schema": {"type": "string", "description": "an id"}},
+            {"name": "b", "schema": {"type": "string", "description": "an id"}}]}),
+        &[],
+        &["Pair", "Id"],
+    );
+    // Recursion is cut at the first repeat with a loose object, reported once.
+    check(
+        reference("Node"),
+        json!({"type": "object", "description": "a tree", "properties": [
+            {"name": "children", "schema": {"type": "object", "description": "a tree"}}]}),
+        &[("loss/schema", "/s/properties/0/schema/reference")],
+        &["Node"],
+    );
+    // An unknown name is reported, never a panic.
+    check(
+        reference("Holder"),
+        json!({"type": "object", "properties": [
+            {"name": "pair", "schema": {"type": "object", "properties": [
+                {"name": "a", "schema": {"type": "string", "description": "an id"}},
+                {"name": "b", "schema": {"type": "string", "description": "an id"}}]}},
+            {"name": "missing", "schema": {}}]}),
+        &[("input/unresolved", "/s/properties/1/schema/reference")],
+        &["Holder", "Pair", "Id"],
+    );
+}
+
+/// Inlines `schema` within a document budget of `limit` nodes: the result's JSON, the
+/// diagnostics (code, path) and the nodes charged.
+fn check_budget(schema: Schema, limit: usize, expect_json: Value, expect_diagnostics: &[(&str, &str)], spent: usize) {
+    let budget = Budget::with_limit(limit);
+    let (inlined, diagnostics) = inline_within(&schema, &definitions(), "/s", &budget);
+    assert_eq!(serde_json::to_value(&inlined).unwrap(), expect_json);
+    let got: Vec<(String, String)> = diagnostics.into_iter().map(|d| (d.code, d.path)).collect();
+    let want: Vec<(String, String)> = expect_diagnostics.iter().map(|(c, p)| (c.to_string(), p.to_string())).collect();
+    assert_eq!(got, want);
+    assert_eq!(budget.spent(), spent, "nodes charged");
+}
+
+#[test]
+fn the_document_budget_cuts_expansions_once_spent() {
+    use serde_json::json;
+    let id = json!({"type": "string", "description": "an id"});
+    let pair = json!({"type": "object", "properties": [
+        {"name": "a", "schema": id}, {"name": "b", "schema": id}]});
+    // Room enough: Pair's three nodes and two Ids.
+    check_budget(reference("Pair"), 10, pair, &[], 5);
+    // Spent after Pair and its first Id: the second Id is cut, reported once with its place.
+    check_budget(
+        reference("Pair"),
+        3,
+        json!({"type": "object", "properties": [
+            {"name": "a", "schema": id}, {"name": "b", "schema": {"description": "an id"}}]}),
+        &[("loss/schema", "/s/properties/1/schema/reference")],
+        4,
+    );
+    // Nothing to spend: the reference itself is cut; the schema's own nodes cost nothing.
+    check_budget(
+        object(&[("x", reference("Pair")), ("y", reference("Id"))]),
+        0,
+        json!({"type": "object", "properties": [
+            {"name": "x", "schema": {"type": "object"}}, {"name": "y", "schema": {"description": "an id"}}]}),
+        &[("loss/schema", "/s/properties/0/schema/reference")],
+        0,
+    );
+}
+
+#[test]
+fn cut_references_leave_loose_schemas_and_no_reference_to_the_cut() {
+    use serde_json::json;
+    let defs = definitions();
+    let mut kept = serde_json::Map::new();
+    kept.insert("not".into(), json!({"$ref": "#/$defs/Pair"}));
+    kept.insert("x-id".into(), json!({"$ref": "#/$defs/Id"}));
+    let mut schema = object(&[("pair", reference("Pair")), ("id", reference("Id")), ("gone", reference("Nope"))]);
+    schema.extras.insert("jsonschema".into(), Value::Object(kept));
+    let (cut, first) = cut_references(&schema, &defs, "/s", &|name| name != "Pair");
+    assert_eq!(first.as_deref(), Some("/s/extras/jsonschema"));
+    assert_eq!(
+        serde_json::to_value(&cut).unwrap(),
+        json!({"type": "object", "properties": [
+            {"name": "pair", "schema": {"type": "object"}},
+            {"name": "id", "schema": {"reference": "Id"}},
+            {"name": "gone", "schema": {"reference": "Nope"}}],
+            "extras": {"jsonschema": {"x-id": {"$ref": "#/$defs/Id"}}}})
+    );
+    let (_, first) = cut_references(&reference("Holder"), &defs, "/s", &|name| name != "Holder");
+    assert_eq!(first.as_deref(), Some("/s/reference"));
+    assert_eq!(referenced(&cut, &defs), ["Id"], "nothing left refers to the cut definition");
+}
+
+#[test]
+fn refine_keeps_the_first_property_of_a_name() {
+    let mut base = object(&[("a", Schema::of(SchemaType::String))]);
+    refine(&mut base, object(&[("b", Schema::default()), ("a", Schema::default()), ("b", Schema::default())]));
+    let names: Vec<&str> = base.properties.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, ["a", "b"]);
+    assert_eq!(base.properties[0].schema.kind, Some(SchemaType::String));
+    assert_eq!(schema_nodes(&base), 3);
+}
+
+#[test]
+fn finds_recursion_and_resolves_a_model() {
+    let defs = definitions();
+    assert_eq!(recursive(&reference("Node"), &defs).as_deref(), Some("Node"));
+    assert_eq!(recursive(&reference("Holder"), &defs), None);
+    let mut tool = Tool::new("t");
+    tool.parameters.push(Parameter::new("p", reference("Pair")));
+    let model = ToolSet { definitions: defs, tools: vec![tool], ..ToolSet::default() };
+    assert_eq!(used_by(&model), ["Pair", "Id"]);
+    let (resolved, diagnostics) = resolve(&model);
+    assert!(diagnostics.is_empty());
+    assert!(resolved.definitions.is_empty());
+    assert!(!uses_references(&resolved.tools[0].parameters[0].schema));
+    assert_eq!(free_name("Id", |n| model.definitions.contains_key(n)), "Id_2");
+}
