@@ -33,8 +33,8 @@ pub struct Carried<'a> {
 
 impl Carried<'_> {
     /// The names listed that are not fields of the model level they are listed for, as
-    /// (level, name): the fields are the JSON names the model types declare to serde
-    /// ([`declared_fields`]), so a field added to the model is known here at once.
+    /// (level, name): the fields are the JSON names the model types declare to serde (read
+    /// from their `Deserialize`), so a field added to the model is known here at once.
     pub fn unknown_names(&self) -> Vec<(&'static str, &str)> {
         let levels = [
             ("tool_set", self.tool_set, declared_fields::<ToolSet>()),
@@ -55,7 +55,7 @@ impl Carried<'_> {
 /// formats other than `format_id` are reported too (a writer keeps only its own).
 ///
 /// The model is walked typed; at each level the present fields are the keys its JSON form
-/// would have ([`field_names`]), so nothing is serialized (a resolved model can be huge).
+/// would have (`field_names`), so nothing is serialized (a resolved model can be huge).
 ///
 /// In debug builds (every test), a name in `carried` that is not a field of the model level it
 /// is listed for panics ([`Carried::unknown_names`]): a typo would otherwise report nothing.
