@@ -53,7 +53,9 @@ struct Misbehaving;
 
 impl Format for Misbehaving {
     fn info(&self) -> FormatInfo {
-        FormatInfo { id: "misbehaving".into(), extensions: vec!["misbehaving".into()], ..Echo("misbehaving").info() }
+        // It claims .json too, so detection asks it about every JSON input (and meets its misbehaviour).
+        let extensions = vec!["misbehaving".into(), "json".into()];
+        FormatInfo { id: "misbehaving".into(), extensions, ..Echo("misbehaving").info() }
     }
     fn detect(&self, input: &Bundle) -> u8 {
         misbehave("detect");
