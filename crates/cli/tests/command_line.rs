@@ -333,3 +333,21 @@ fn missing_titles_come_from_the_file_name() {
         assert_eq!(document.pointer(pointer).and_then(Value::as_str), Some(expected), "{flags:?}: {document}");
     }
 }
+
+/// Names a target must sanitise are transliterated to ASCII first: `áreas de enfoque` becomes
+/// `areas_de_enfoque`, not `_reas_de_enfoque`, in every target with name rules.
+#[test]
+fn names_are_transliterated_before_they_are_sanitised() {
+    let dir = tempfile::tempdir().unwrap();
+    let spanish = fixture("skydeck/es-resumen.json");
+    for target in ["vertex", "gemini", "openai", "mcp", "anthropic"] {
+        let out = dir.path().join(target);
+        let folder = format!("{}/", out.display());
+        run_in(dir.path(), &["--to", target, &spanish, "-o", &folder, "-q"]).expect_code(0);
+        let written = std::fs::read_to_string(out.join("es-resumen.json")).unwrap();
+        assert!(!written.contains("_reas"), "{target}: {written}");
+        if target == "vertex" || target == "gemini" {
+            assert!(written.contains("areas_de_enfoque"), "{target}: {written}");
+        }
+    }
+}

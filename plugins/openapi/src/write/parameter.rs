@@ -2,6 +2,7 @@
 //! one model parameter → a parameter object.
 
 use serde_json::{Map, Value, json};
+use toolport_plugin::function_tools::names::name_map;
 use toolport_plugin::names::{NameMap, NameRules};
 use toolport_plugin::source::child;
 use toolport_plugin::{Diagnostic, ParamLocation, Parameter, Tool, codes};
@@ -26,7 +27,7 @@ impl<'a> ParameterNames<'a> {
     pub(super) fn new(mode: Mode, base: &'a str) -> Self {
         ParameterNames {
             vertex: mode == Mode::Vertex,
-            names: NameMap::new(NameRules::PARAMETER),
+            names: name_map(NameRules::PARAMETER),
             base,
             renamed: Map::new(),
         }

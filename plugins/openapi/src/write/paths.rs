@@ -5,6 +5,7 @@ use std::cell::OnceCell;
 use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
+use toolport_plugin::function_tools::names::name_map;
 use toolport_plugin::jsonschema::Dialect;
 use toolport_plugin::names::{NameMap, NameRules};
 use toolport_plugin::{Diagnostic, Parameter, Tool, ToolSet, codes};
@@ -45,8 +46,8 @@ pub(super) fn write_paths(
         clean_root: OnceCell::new(),
     };
     let writer = OpWriter { mode, dialect, value_sets: Some(&set.value_sets), describe_summaries };
-    let mut function_names = NameMap::new(NameRules::FUNCTION);
-    let mut path_names = NameMap::new(NameRules::FUNCTION);
+    let mut function_names = name_map(NameRules::FUNCTION);
+    let mut path_names = name_map(NameRules::FUNCTION);
     let mut names = Vec::with_capacity(set.tools.len());
     let mut paths: Map<String, Value> = Map::new();
     let mut taken: HashSet<(String, String)> = HashSet::new();
