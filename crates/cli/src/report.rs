@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use indexmap::IndexMap;
 use serde::Serialize;
-use toolport_core::{Diagnostic, Severity};
+use toolport_core::{Diagnostic, Severity, codes};
 use toolport_host::pipeline::{InputItem, Status};
 
 /// Version of the report file's shape; bumped on incompatible changes.
@@ -27,6 +27,9 @@ pub struct Summary {
     pub failed: usize,
     pub loss_refused: usize,
     pub skipped: usize,
+    /// Converted inputs with tools whose code is a stub that only throws (`generated/stub`):
+    /// written, but not working until someone fills them in.
+    pub with_stubs: usize,
 }
 
 #[derive(Debug, Serialize)]
@@ -51,6 +54,10 @@ impl Summary {
                 Status::LossRefused => s.loss_refused += 1,
                 Status::Skipped => s.skipped += 1,
             }
+            let converted = matches!(i.status, Status::Converted | Status::ConvertedWithLosses);
+            if converted && i.diagnostics.iter().any(|d| d.code == codes::GENERATED_STUB) {
+                s.with_stubs += 1;
+            }
         }
         s
     }
@@ -59,6 +66,9 @@ impl Summary {
         let mut parts = vec![format!("{} converted", self.converted + self.converted_with_losses)];
         if self.converted_with_losses > 0 {
             parts.push(format!("{} of them with losses", self.converted_with_losses));
+        }
+        if self.with_stubs > 0 {
+            parts.push(format!("{} with stub tools to fill in", self.with_stubs));
         }
         for (n, what) in
             [(self.failed, "failed"), (self.loss_refused, "refused for losses (--strict)"), (self.skipped, "skipped")]

@@ -351,3 +351,18 @@ fn names_are_transliterated_before_they_are_sanitised() {
         }
     }
 }
+
+/// Tools written as stubs (no implementation in the source) are counted in the summary line
+/// and the report, not hidden among the converted.
+#[test]
+fn stub_tools_are_counted_in_the_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let weather = fixture("mcp/weather-tool.json");
+    let run = run_in(dir.path(), &["--to", "raycast", &weather, "-o", "out/", "--report", "report.json"]);
+    run.expect_code(0);
+    assert!(run.stderr.contains("1 with stub tools to fill in"), "{}", run.stderr);
+    assert!(run.stderr.contains("warning[generated/stub]"), "{}", run.stderr);
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("report.json")).unwrap()).unwrap();
+    assert_eq!(report["summary"]["with_stubs"], 1, "{report}");
+}
