@@ -621,7 +621,9 @@ impl Reader<'_> {
             by_lowercase.entry(parameter.name.to_lowercase()).or_insert(&parameter.name);
         }
         let mut reported: HashSet<&str> = HashSet::new();
-        let mut search_from = self.at.offset("/model_prompt");
+        // Where the prompt is written is looked up only when a placeholder must be reported:
+        // finding it indexes the whole file.
+        let mut search_from: Option<Option<usize>> = None;
         for placeholder in &used {
             if !declared.contains(placeholder.name.as_str()) && reported.insert(&placeholder.name) {
                 let near = by_lowercase
@@ -632,7 +634,8 @@ impl Reader<'_> {
                     format!("placeholder `{{{{{}}}}}` names no variable in metadata.variables{near}", placeholder.name);
                 let mut diagnostic = Diagnostic::warning(codes::INPUT_UNRESOLVED, "/model_prompt", message);
                 let written = &prompt[placeholder.start..placeholder.end];
-                if let Some((line, column)) = self.placeholder_position(written, &mut search_from) {
+                let from = search_from.get_or_insert_with(|| self.at.offset("/model_prompt"));
+                if let Some((line, column)) = self.placeholder_position(written, from) {
                     diagnostic = diagnostic.at(self.file, line, column);
                 }
                 let diagnostic = self.located(diagnostic);
