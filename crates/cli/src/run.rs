@@ -234,15 +234,22 @@ pub fn run(registry: &Registry, args: &ConvertArgs, global: &GlobalArgs, mode: M
     }
 
     let status = exit_status(&summary, problems.is_empty());
+    // convert exits right after a run (this crate is only the binary), so the reports are
+    // left for the process's end: freeing every input's diagnostics one by one took 3-5% of
+    // a 10,000-file batch.
     if let Some(path) = args.report.as_ref().filter(|_| report_writable) {
         let report =
             Report { report_version: report::REPORT_VERSION, to: to.info.id.clone(), summary, inputs: reports };
         let mut text = serde_json::to_string_pretty(&report)?;
         text.push('\n');
-        if let Err(e) = output::write_atomic(path, text.as_bytes(), args.force) {
+        let written = output::write_atomic(path, text.as_bytes(), args.force);
+        std::mem::forget(report);
+        if let Err(e) = written {
             eprintln!("error: the report was not written: {e}");
             return Ok(ExitStatus::Failed);
         }
+    } else {
+        std::mem::forget(reports);
     }
     Ok(status)
 }
