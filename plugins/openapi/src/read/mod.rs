@@ -11,6 +11,8 @@
 //! `body`, `responses`, and `x_toolport` (model fields a toolport writer kept in `x-toolport-*`
 //! keys).
 
+use std::fmt::Write;
+
 use serde_json::{Map, Value};
 use toolport_plugin::source::child;
 use toolport_plugin::{Diagnostic, ToolSet, codes};
@@ -36,7 +38,7 @@ pub(crate) fn read_document(doc: &Value) -> Result<(ToolSet, Vec<Diagnostic>), D
     let mut diagnostics = Vec::new();
     let mut prepared = doc.get(bookkeeping::SECTION).is_some().then(|| bookkeeping::put_back(doc, &mut diagnostics));
     let mut repeated = Vec::new();
-    repeated_enums(prepared.as_ref().unwrap_or(doc), "", &mut repeated);
+    repeated_enums(prepared.as_ref().unwrap_or(doc), &mut String::new(), &mut repeated);
     if !repeated.is_empty() {
         let fixed = prepared.get_or_insert_with(|| doc.clone());
         for pointer in repeated {
@@ -57,31 +59,63 @@ pub(crate) fn read_document(doc: &Value) -> Result<(ToolSet, Vec<Diagnostic>), D
 }
 
 /// Pointers of the `enum` lists in `value` that repeat a value. Values a user wrote (`x-`
-/// extensions, examples, defaults) are not searched.
-fn repeated_enums(value: &Value, at: &str, out: &mut Vec<String>) {
+/// extensions, examples, defaults) are not searched. `at` is `value`'s pointer, grown and
+/// shrunk in place: the walk visits every node of the document, and only a repeat needs its
+/// pointer as a string of its own.
+fn repeated_enums(value: &Value, at: &mut String, out: &mut Vec<String>) {
     match value {
         Value::Object(map) => {
             for (key, value) in map {
-                let here = child(at, key);
                 match (key.as_str(), value) {
                     ("enum", Value::Array(values)) => {
-                        let mut seen = std::collections::HashSet::new();
-                        if values.len() > 1 && !values.iter().all(|v| seen.insert(v.to_string())) {
-                            out.push(here);
+                        if values.len() > 1 && repeats_a_value(values) {
+                            out.push(child(at, key));
                         }
                     }
                     ("example" | "examples" | "default" | "const", _) => {}
                     _ if key.starts_with("x-") => {}
-                    _ => repeated_enums(value, &here, out),
+                    _ => {
+                        let len = at.len();
+                        push_pointer_segment(at, key);
+                        repeated_enums(value, at, out);
+                        at.truncate(len);
+                    }
                 }
             }
         }
         Value::Array(items) => {
             for (i, item) in items.iter().enumerate() {
-                repeated_enums(item, &child(at, i.to_string()), out);
+                let len = at.len();
+                // An index needs no escaping; writing to a String cannot fail.
+                let _ = write!(at, "/{i}");
+                repeated_enums(item, at, out);
+                at.truncate(len);
             }
         }
         _ => {}
+    }
+}
+
+/// Whether `values` lists a value twice. Strings (nearly every enum) are compared as they
+/// are; any other list by its values' JSON text.
+fn repeats_a_value(values: &[Value]) -> bool {
+    if let Some(texts) = values.iter().map(Value::as_str).collect::<Option<Vec<&str>>>() {
+        let mut seen = std::collections::HashSet::with_capacity(texts.len());
+        return !texts.into_iter().all(|text| seen.insert(text));
+    }
+    let mut seen = std::collections::HashSet::new();
+    !values.iter().all(|v| seen.insert(v.to_string()))
+}
+
+/// Appends `/segment` to a JSON pointer, escaped as [`child`] escapes it.
+fn push_pointer_segment(pointer: &mut String, segment: &str) {
+    pointer.push('/');
+    for c in segment.chars() {
+        match c {
+            '~' => pointer.push_str("~0"),
+            '/' => pointer.push_str("~1"),
+            c => pointer.push(c),
+        }
     }
 }
 
