@@ -1,9 +1,12 @@
 //! Every real extension in the shared corpus reads (tools without TypeScript are warnings),
-//! and writing it back gives the same package.json and AI file as JSON/YAML values.
+//! and writing it back gives the same package.json and AI file as JSON/YAML values, plus the
+//! keys Raycast requires that it lacks.
+
+use crate::common;
 
 use serde_json::Value;
 use toolport_format_raycast::Raycast;
-use toolport_plugin::{Format, Options, Severity};
+use toolport_plugin::{Diagnostic, Format, Options, Severity};
 use toolport_testkit::{assert_same_json, corpus, load, read_ok, render};
 
 fn extensions() -> Vec<std::path::PathBuf> {
@@ -41,19 +44,46 @@ fn every_corpus_extension_reads_with_only_warnings() {
     }
 }
 
+/// Writing a corpus extension back gives its package.json and AI file as they were (keys in
+/// their order), plus only the keys Raycast requires that it lacks, each said in a
+/// `generated/*` diagnostic; reading that back gives the same model but for those keys.
 #[test]
 fn every_corpus_extension_writes_back_the_same_manifest_and_ai_file() {
     for dir in extensions() {
         let name = dir.file_name().unwrap().to_string_lossy().into_owned();
         let original = load(&dir);
         let (model, _) = read_ok(&Raycast, &original);
-        let written = Raycast.write(&model, &Options::default()).value.expect("write");
+        let outcome = Raycast.write(&model, &Options::default());
+        let written = outcome.value.expect("write");
         for (path, text) in &original.files {
             let Some(again) = written.get(path) else { panic!("{name}: {path} was not written") };
-            assert_same_json(&parse(path, text), &parse(path, again), &format!("{name}/{path}"));
+            let (source, mut again) = (parse(path, text), parse(path, again));
+            if path == "package.json" {
+                remove_generated_keys(&source, &mut again, &outcome.diagnostics, &name);
+                let keys = |v: &Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+                assert_eq!(keys(&source), keys(&again), "{name}: package.json's key order");
+            }
+            assert_same_json(&source, &again, &format!("{name}/{path}"));
         }
         let (again, _) = read_ok(&Raycast, &written);
-        assert_eq!(model, again, "{name}: read → write → read changed the model");
+        common::assert_same_model_but_reported(&model, &again, &outcome.diagnostics, &name);
+    }
+}
+
+/// Takes out of the written package.json each key the source lacks, which must be one a
+/// `generated/*` diagnostic names (at the model path of the key).
+fn remove_generated_keys(source: &Value, written: &mut Value, diagnostics: &[Diagnostic], name: &str) {
+    let written = written.as_object_mut().unwrap();
+    let added: Vec<String> = written.keys().filter(|k| source.get(k.as_str()).is_none()).cloned().collect();
+    for key in added {
+        let at = match key.as_str() {
+            "title" | "description" => format!("/{key}"),
+            "author" => "/creator".to_owned(),
+            _ => format!("/extras/raycast/manifest/{key}"),
+        };
+        let said = diagnostics.iter().any(|d| d.code.starts_with("generated/") && d.path == at);
+        assert!(said, "{name}: package.json gained `{key}` without a generated/* diagnostic at {at}");
+        written.shift_remove(&key);
     }
 }
 

@@ -3,11 +3,13 @@
 //! JSDoc for every description, a `confirmation` export and a body (a `fetch` call when the
 //! tool has an HTTP binding, else an explicit "not implemented" error).
 //!
-//! The parts: `names` chooses file and extension names, `manifest` writes package.json, `ai`
-//! the instructions and evals (`evals`) in it or in the AI file, `ts` every TypeScript file,
-//! and `http` plans the request of a tool with an HTTP binding for `ts` to write.
+//! The parts: `names` chooses file and extension names, `manifest` writes package.json (with
+//! every key Raycast requires), `assets` a placeholder for every icon it names, `ai` the
+//! instructions and evals (`evals`) in it or in the AI file, `ts` every TypeScript file, and
+//! `http` plans the request of a tool with an HTTP binding for `ts` to write.
 
 mod ai;
+mod assets;
 pub mod evals;
 mod http;
 mod manifest;
@@ -16,10 +18,9 @@ mod ts;
 
 use serde_json::{Value, json};
 use toolport_plugin::loss::{Carried, uncarried};
-use toolport_plugin::{Bundle, Options, Outcome, ToolSet};
+use toolport_plugin::{Bundle, Icon, Options, Outcome, ToolSet};
 
 use crate::FORMAT_ID;
-use manifest::{DEFAULT_ICON, DEFAULT_ICON_PNG};
 
 pub use ts::{GENERATED_STUB, HELPER, HELPER_PATH};
 
@@ -78,7 +79,7 @@ pub fn write(model: &ToolSet, options: &Options) -> Outcome<Bundle> {
     let ai = ai::ai_object(model, &set_extras, &id, from_raycast, &rename, &mut diagnostics);
     let ai_in_package = ai::place(ai, &set_extras, &mut bundle);
 
-    let tools = manifest::tool_entries(model, &file_names, &set_extras, from_raycast, &mut diagnostics);
+    let tools = manifest::tool_entries(model, &file_names, &set_extras, &mut diagnostics);
     let package = if from_raycast && set_extras.contains_key("no_package_json") {
         None
     } else {
@@ -86,16 +87,17 @@ pub fn write(model: &ToolSet, options: &Options) -> Outcome<Bundle> {
     };
     if let Some(package) = &package {
         bundle.insert("package.json", pretty(package));
-        // The manifest names an icon Raycast must find in assets/: the placeholder when it is
-        // the one the writer chose (a source's own icon file is not part of its model).
-        if package.get("icon").and_then(Value::as_str) == Some(DEFAULT_ICON) && !from_raycast {
-            bundle.binary_files.insert(format!("assets/{DEFAULT_ICON}"), DEFAULT_ICON_PNG.to_vec());
-        }
+        let source_icon = match &model.icon {
+            Some(Icon::Path { path }) => Some(path.as_str()),
+            _ => None,
+        };
+        assets::placeholder_icons(package, source_icon, &file_names, &mut bundle, &mut diagnostics);
     }
     bundle.insert("tsconfig.json", pretty(&tsconfig()));
     ts::tool_files(model, &file_names, &mut bundle, &mut diagnostics);
     if let Some(package) = &package {
-        ts::command_sources(package, from_raycast, &id, &file_names, &mut bundle, &mut diagnostics);
+        let commands_generated = manifest::commands_generated(&set_extras);
+        ts::command_sources(package, commands_generated, &id, &file_names, &mut bundle, &mut diagnostics);
     }
     Outcome::ok(bundle, diagnostics)
 }

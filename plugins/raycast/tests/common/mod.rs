@@ -79,13 +79,12 @@ pub fn http_model() -> ToolSet {
     }
 }
 
-/// Writes a bundle's files under `dir`.
-#[allow(dead_code)]
+/// Writes a bundle's files, text and binary (icons), under `dir`.
 pub fn write_to_disk(bundle: &toolport_plugin::Bundle, dir: &std::path::Path) {
-    for (path, text) in &bundle.files {
+    for (path, bytes) in bundle.output_files() {
         let target = dir.join(path);
         std::fs::create_dir_all(target.parent().unwrap()).unwrap();
-        std::fs::write(target, text).unwrap();
+        std::fs::write(target, bytes).unwrap();
     }
 }
 
@@ -133,4 +132,84 @@ fn install_npm_project() -> bool {
 
 fn tool_available(program: &str) -> bool {
     std::process::Command::new(program).arg("--version").output().is_ok_and(|o| o.status.success())
+}
+
+/// Leaf values of a JSON document by JSON pointer.
+fn leaves(value: &serde_json::Value, at: String, out: &mut std::collections::BTreeMap<String, serde_json::Value>) {
+    match value {
+        serde_json::Value::Object(map) if !map.is_empty() => {
+            for (k, v) in map {
+                leaves(v, format!("{at}/{k}"), out);
+            }
+        }
+        serde_json::Value::Array(items) if !items.is_empty() => {
+            for (i, v) in items.iter().enumerate() {
+                leaves(v, format!("{at}/{i}"), out);
+            }
+        }
+        other => {
+            out.insert(at, other.clone());
+        }
+    }
+}
+
+/// Paths under which the writer said the model changes on the way back: types Raycast's
+/// schema generator cannot read (`changed/schema`) and values Raycast requires that the source
+/// lacked (`generated/content`, `generated/placeholder`). A stub (`generated/stub`) changes
+/// nothing the model holds.
+fn reported_paths(diagnostics: &[toolport_plugin::Diagnostic]) -> Vec<&str> {
+    let codes = ["changed/schema", "generated/content", "generated/placeholder"];
+    diagnostics.iter().filter(|d| codes.contains(&d.code.as_str())).map(|d| d.path.as_str()).collect()
+}
+
+/// raycast → raycast → read gives back `model`, except under the paths the writer reported.
+/// Two records of where a generated value was missing follow it: a key it added joins the
+/// manifest's key order (the source's keys keep theirs), and a tool description written into
+/// package.json from the TypeScript is no longer marked as found only there.
+pub fn assert_same_model_but_reported(
+    model: &ToolSet,
+    again: &ToolSet,
+    diagnostics: &[toolport_plugin::Diagnostic],
+    name: &str,
+) {
+    let reported = reported_paths(diagnostics);
+    let mut expected = serde_json::to_value(model).unwrap();
+    let mut actual = serde_json::to_value(again).unwrap();
+    let source_order = expected.pointer("/extras/raycast/key_order").cloned().unwrap_or_default();
+    if let Some(serde_json::Value::Array(order)) = actual.pointer_mut("/extras/raycast/key_order") {
+        order.retain(|key| source_order.as_array().is_some_and(|o| o.contains(key)));
+    }
+    for (index, tool) in expected["tools"].as_array_mut().into_iter().flatten().enumerate() {
+        if reported.contains(&format!("/tools/{index}/description").as_str())
+            && let Some(serde_json::Value::Object(extras)) = tool.pointer_mut("/extras/raycast")
+        {
+            extras.remove("description_in_code");
+        }
+    }
+    prune_empty_extras(&mut expected);
+    prune_empty_extras(&mut actual);
+    let (mut before, mut after) = (Default::default(), Default::default());
+    leaves(&expected, String::new(), &mut before);
+    leaves(&actual, String::new(), &mut after);
+    let keys: std::collections::BTreeSet<&String> = before.keys().chain(after.keys()).collect();
+    let unreported: Vec<String> = keys
+        .into_iter()
+        .filter(|k| before.get(*k) != after.get(*k))
+        .filter(|k| !reported.iter().any(|c| k.as_str() == *c || k.starts_with(&format!("{c}/"))))
+        .map(|k| format!("{k}: {:?} -> {:?}", before.get(k), after.get(k)))
+        .collect();
+    assert!(unreported.is_empty(), "{name}: changed without a diagnostic that says so:\n{}", unreported.join("\n"));
+}
+
+/// Drops tools' `extras` objects left empty (a model without extras serialises none).
+fn prune_empty_extras(model: &mut serde_json::Value) {
+    for tool in model["tools"].as_array_mut().into_iter().flatten() {
+        let Some(object) = tool.as_object_mut() else { continue };
+        if let Some(serde_json::Value::Object(extras)) = object.get_mut("extras") {
+            extras.retain(|_, v| !v.as_object().is_some_and(serde_json::Map::is_empty));
+            if extras.is_empty() {
+                object.remove("extras");
+            }
+        }
+    }
 }

@@ -1,5 +1,5 @@
-//! The command sources a manifest names: the generated command of a fresh extension (Raycast
-//! requires one) or a stub for a command whose source the model does not carry.
+//! The command sources a manifest names: the writer's own command when the source had none
+//! (Raycast requires one) or a stub for a command whose source the model does not carry.
 
 use serde_json::Value;
 use toolport_plugin::{Bundle, Diagnostic};
@@ -10,11 +10,12 @@ use super::syntax::json_string;
 use crate::FORMAT_ID;
 use crate::extension::is_safe_name;
 
-/// A source file for every command the manifest names: the generated command of a fresh
-/// extension, or a stub for a command whose source the model does not carry.
+/// A source file for every command the manifest names: the writer's own command when
+/// `commands_generated` (the source had none), or a stub for a command whose source the model
+/// does not carry.
 pub(in crate::write) fn command_sources(
     package: &Value,
-    from_raycast: bool,
+    commands_generated: bool,
     id: &str,
     tool_names: &[String],
     bundle: &mut Bundle,
@@ -24,7 +25,7 @@ pub(in crate::write) fn command_sources(
     for (index, command) in commands.enumerate() {
         let Some(name) = command.get("name").and_then(Value::as_str).filter(|n| is_safe_name(n)) else { continue };
         let path = format!("src/{name}.ts");
-        if !from_raycast && name == AI_COMMAND {
+        if commands_generated && name == AI_COMMAND {
             bundle.insert(path, ai_command(id, tool_names));
             continue;
         }
@@ -47,7 +48,10 @@ fn command_stub(name: &str) -> String {
 
 /// The command a fresh extension gets: Raycast requires one, and tools are used from Raycast AI.
 fn ai_command(id: &str, tools: &[String]) -> String {
-    let message = format!("Ask Raycast AI with @{id} to use: {}", tools.join(", "));
+    let message = match tools {
+        [] => format!("Ask Raycast AI with @{id}"),
+        _ => format!("Ask Raycast AI with @{id} to use: {}", tools.join(", ")),
+    };
     format!(
         "import {{ showHUD }} from \"@raycast/api\";\n\n/** Says how to use this extension: its tools are called by Raycast AI. */\nexport default async function Command() {{\n  await showHUD({});\n}}\n",
         json_string(&message)
