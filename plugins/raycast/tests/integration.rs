@@ -6,6 +6,7 @@ mod corpus;
 mod fixtures;
 mod limits;
 mod requests;
+mod required;
 mod tsc_check;
 mod units;
 mod writer;

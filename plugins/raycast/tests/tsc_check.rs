@@ -193,24 +193,29 @@ fn every_written_extension_type_checks_and_raycast_reads_its_tools() {
     assert!(refused.is_empty(), "Raycast's schema generator refuses these tool inputs:\n{refused}");
 }
 
+/// `ray build` builds what the writer writes from another format and from a Raycast
+/// extension that lacks the command Raycast requires (ai-yaml: `commands` is empty).
 #[test]
 fn ray_build_builds_a_written_extension() {
     if !common::node_ready() {
         return;
     }
     let project = common::npm_project();
-    let bundle = Raycast.write(&common::http_model(), &Options::default()).value.expect("write");
-    let dir = tempfile::tempdir().unwrap();
-    common::write_to_disk(&bundle, dir.path());
-    link(&project.join("node_modules"), &dir.path().join("node_modules"));
-    let out = tempfile::tempdir().unwrap();
-    let text = run(
-        Command::new("node")
-            .arg(project.join("node_modules/@raycast/api/bin/run.js"))
-            .args(["build", "--non-interactive", "-e", "dist", "-o"])
-            .arg(out.path())
-            .current_dir(dir.path()),
-        "ray build",
-    );
-    assert!(text.contains("built extension successfully"), "{text}");
+    let from_raycast = Raycast.read(&load(&fixture("raycast/ai-yaml")), &Options::default()).value.expect("read");
+    for (name, model) in [("http model", common::http_model()), ("ai-yaml", from_raycast)] {
+        let bundle = Raycast.write(&model, &Options::default()).value.expect("write");
+        let dir = tempfile::tempdir().unwrap();
+        common::write_to_disk(&bundle, dir.path());
+        link(&project.join("node_modules"), &dir.path().join("node_modules"));
+        let out = tempfile::tempdir().unwrap();
+        let text = run(
+            Command::new("node")
+                .arg(project.join("node_modules/@raycast/api/bin/run.js"))
+                .args(["build", "--non-interactive", "-e", "dist", "-o"])
+                .arg(out.path())
+                .current_dir(dir.path()),
+            "ray build",
+        );
+        assert!(text.contains("built extension successfully"), "{name}: {text}");
+    }
 }
