@@ -1,0 +1,211 @@
+//! The end of a run: the plan checked, the staged files committed, the summary and report.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use toolport_core::{Diagnostic, codes};
+use toolport_host::FormatEntry;
+use toolport_host::output::{self, PlannedFile};
+use toolport_host::pipeline::{InputItem, Status};
+
+use super::job::Job;
+use super::{ItemResult, Mode};
+use crate::args::GlobalArgs;
+use crate::report::{self, InputReport, Report, Summary, Verbosity};
+use crate::{ExitStatus, UsageError};
+
+/// After every input was converted: shows the diagnostics, checks the whole plan, commits the
+/// staged files (or says why not), and writes the summary and the report on every path.
+pub(super) fn finish(
+    job: Job,
+    items: &[InputItem],
+    results: Vec<ItemResult>,
+    global: &GlobalArgs,
+) -> Result<ExitStatus> {
+    let Job { registry, to, mode, args, staging, .. } = job;
+    let verbosity = Verbosity::new(global.quiet, global.verbose);
+    let mut reports = Vec::with_capacity(results.len());
+    let mut planned = Vec::new();
+    let mut inputs: Vec<PathBuf> = items.iter().filter(|i| !i.is_stdin()).map(|i| i.path.clone()).collect();
+    let mut stdout_text = None;
+    let mut notes = Vec::new();
+    for result in results {
+        planned.extend(result.planned);
+        inputs.extend(result.read);
+        stdout_text = stdout_text.or(result.stdout);
+        notes.extend(result.note);
+        reports.push(result.report);
+    }
+    let shown: Vec<(&InputItem, &Diagnostic)> =
+        items.iter().zip(&reports).flat_map(|(item, r)| r.diagnostics.iter().map(move |d| (item, d))).collect();
+    for line in report::diagnostic_lines(&shown, verbosity) {
+        eprintln!("{line}");
+    }
+    drop(shown);
+    if mode == Mode::Check {
+        return Ok(check_lines(items, &reports, to, global));
+    }
+    let to = to.context("convert has a target")?;
+
+    // Every output is known: refuse collisions, inputs, links and existing files before
+    // writing any. The report is an output like the others.
+    let mut plan = planned;
+    if let Some(report) = &args.report {
+        let root = report.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
+        plan.push(PlannedFile { path: report.clone(), owner: REPORT_OWNER.to_owned(), root });
+    }
+    let problems = output::check_plan(&plan, &inputs, args.force);
+    let mut report_writable = true;
+    if !problems.is_empty() {
+        for problem in &problems {
+            eprintln!("error: {}", problem.error);
+        }
+        report_writable = !problems.iter().any(|p| p.owner == REPORT_OWNER);
+        mark_plan_failure(&mut reports, &problems);
+    } else if args.dry_run {
+        if !global.quiet {
+            for file in plan.iter().filter(|f| f.owner != REPORT_OWNER) {
+                eprintln!("would write {}", file.path.display());
+            }
+        }
+    } else if let Some(staging) = &staging {
+        let committed = staging.commit(args.force);
+        mark_commit_failures(&mut reports, &committed.failed);
+        if !global.quiet && committed.failed.is_empty() {
+            for note in &notes {
+                eprintln!("note: {note}");
+            }
+        }
+    }
+    drop(staging);
+    if let Some(text) = stdout_text {
+        std::io::stdout().lock().write_all(text.as_bytes())?;
+    }
+
+    // The summary and the report are written whatever happened above.
+    if !global.quiet {
+        let mut used: Vec<&str> = reports.iter().filter_map(|r| r.from.as_deref()).collect();
+        used.push(&to.info.id);
+        used.sort_unstable();
+        used.dedup();
+        for warning in used.iter().filter_map(|id| registry.shadowing_warning(id)) {
+            eprintln!("warning: {warning}");
+        }
+        for warning in registry.plugin_troubles() {
+            eprintln!("warning: {warning}");
+        }
+    }
+    let summary = Summary::of(&reports);
+    if !global.quiet {
+        eprintln!("{}", summary.line());
+    }
+
+    let status = exit_status(&summary, problems.is_empty());
+    // convert exits right after a run (this crate is only the binary), so the reports are
+    // left for the process's end: freeing every input's diagnostics one by one took 3-5% of
+    // a 10,000-file batch.
+    if let Some(path) = args.report.as_ref().filter(|_| report_writable) {
+        let report =
+            Report { report_version: report::REPORT_VERSION, to: to.info.id.clone(), summary, inputs: reports };
+        let mut text = serde_json::to_string_pretty(&report)?;
+        text.push('\n');
+        let written = output::write_atomic(path, text.as_bytes(), args.force);
+        std::mem::forget(report);
+        if let Err(e) = written {
+            eprintln!("error: the report was not written: {e}");
+            return Ok(ExitStatus::Failed);
+        }
+    } else {
+        std::mem::forget(reports);
+    }
+    Ok(status)
+}
+
+/// `check`'s line per input (`path: ok (format), 0 errors, 2 losses writing skydeck`) and its
+/// exit status: 1 if an input is invalid, 3 if `--strict` refused a loss.
+fn check_lines(
+    items: &[InputItem],
+    reports: &[InputReport],
+    to: Option<&FormatEntry>,
+    global: &GlobalArgs,
+) -> ExitStatus {
+    let mut status = ExitStatus::Ok;
+    for (item, report) in items.iter().zip(reports) {
+        let errors = report.diagnostics.iter().filter(|d| d.is_error()).count();
+        let losses = report.diagnostics.iter().filter(|d| d.is_loss()).count();
+        let verdict = match report.status {
+            Status::Skipped => "skipped",
+            Status::LossRefused => "refused for losses (--strict)",
+            _ if errors == 0 => "ok",
+            _ => "invalid",
+        };
+        if !global.quiet {
+            let from = report.from.as_deref().unwrap_or("format unknown");
+            let target = to.map(|t| format!(", {losses} losses writing {}", t.info.id)).unwrap_or_default();
+            eprintln!("{}: {verdict} ({from}), {errors} errors{target}", report::display_input(&item.path));
+        }
+        match report.status {
+            Status::Failed => status = ExitStatus::Failed,
+            Status::LossRefused if status == ExitStatus::Ok => status = ExitStatus::LossRefused,
+            _ => {}
+        }
+    }
+    status
+}
+
+/// The owner of the report file in a plan.
+const REPORT_OWNER: &str = "--report";
+
+/// Refuses, before converting anything, a `--report` path that could not be written: an
+/// input, an existing file without `--force`, a folder, a link.
+pub(super) fn check_report_path(path: &Path, inputs: &[PathBuf], force: bool) -> Result<()> {
+    let root = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
+    let file = PlannedFile { path: path.to_path_buf(), owner: REPORT_OWNER.to_owned(), root };
+    match output::check_plan(std::slice::from_ref(&file), inputs, force).into_iter().next() {
+        Some(problem) => Err(UsageError(format!("--report {}", problem.error)).into()),
+        None => Ok(()),
+    }
+}
+
+fn exit_status(summary: &Summary, plan_ok: bool) -> ExitStatus {
+    if summary.failed > 0 || !plan_ok {
+        ExitStatus::Failed
+    } else if summary.loss_refused > 0 {
+        ExitStatus::LossRefused
+    } else {
+        ExitStatus::Ok
+    }
+}
+
+/// A plan problem fails every input: nothing was written.
+fn mark_plan_failure(reports: &mut [InputReport], problems: &[output::PlanProblem]) {
+    for report in reports.iter_mut().filter(|r| matches!(r.status, Status::Converted | Status::ConvertedWithLosses)) {
+        report.status = Status::Failed;
+        let message = match problems.iter().find(|p| p.owner == report.input) {
+            Some(p) => p.error.to_string(),
+            None => "not written: another output could not be placed, so nothing was written".to_owned(),
+        };
+        report.diagnostics.push(Diagnostic::error(codes::OUTPUT_REFUSED, "", message));
+        report.outputs.clear();
+    }
+}
+
+/// An input whose files could not all be placed failed; say which of its files, if any, stay.
+fn mark_commit_failures(reports: &mut [InputReport], failures: &[output::CommitFailure]) {
+    for failure in failures {
+        let Some(report) = reports.iter_mut().find(|r| r.input == failure.owner) else { continue };
+        report.status = Status::Failed;
+        let mut message = format!("not written: {}", failure.error);
+        if failure.left_in_place.is_empty() {
+            message.push_str("; none of this input's files were placed");
+        } else {
+            let left: Vec<String> = failure.left_in_place.iter().map(|p| p.display().to_string()).collect();
+            message
+                .push_str(&format!("; these files of it were placed and could not be taken back: {}", left.join(", ")));
+        }
+        eprintln!("error: {}: {message}", failure.owner);
+        report.diagnostics.push(Diagnostic::error(codes::OUTPUT_REFUSED, "", message));
+        report.outputs = failure.left_in_place.iter().map(|p| p.display().to_string()).collect();
+    }
+}

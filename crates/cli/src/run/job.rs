@@ -1,0 +1,220 @@
+//! One input's conversion (`Job::convert_one`) and where its files go (`Job::place`).
+
+use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use anyhow::{Result, bail};
+use toolport_core::{Bundle, Diagnostic, Options, Strictness, codes};
+use toolport_host::input::Limits;
+use toolport_host::output::{self, PlannedFile, Staging};
+use toolport_host::pipeline::{self, InputItem, ResolveError, Status};
+use toolport_host::{FormatEntry, Registry};
+
+use super::{Destination, ItemResult, Mode};
+use crate::args::ConvertArgs;
+use crate::report::{self, InputReport};
+
+pub(super) struct Job<'a> {
+    pub registry: &'a Registry,
+    pub from: Option<&'a FormatEntry>,
+    /// The target; `None` only for `check` without `--to`.
+    pub to: Option<&'a FormatEntry>,
+    pub mode: Mode,
+    pub args: &'a ConvertArgs,
+    pub strict: Strictness,
+    pub options: Options,
+    pub destination: Destination,
+    pub single_input: bool,
+    pub staging: Option<Staging>,
+    pub failed: AtomicBool,
+    pub limits: Limits,
+}
+
+impl Job<'_> {
+    pub(super) fn convert_one(&self, item: &InputItem) -> ItemResult {
+        let mut report = InputReport {
+            input: report::display_input(&item.path),
+            from: None,
+            status: Status::Failed,
+            outputs: Vec::new(),
+            diagnostics: Vec::new(),
+        };
+        let done = |report| ItemResult { report, planned: Vec::new(), read: Vec::new(), stdout: None, note: None };
+        if self.args.fail_fast && self.failed.load(Ordering::Relaxed) {
+            report.status = Status::Skipped;
+            report.diagnostics.push(Diagnostic::info(
+                codes::RUN_SKIPPED,
+                "",
+                "not converted: --fail-fast stopped the run",
+            ));
+            return done(report);
+        }
+        let (from, bundle) = match pipeline::load(self.registry, item, self.from, &self.limits) {
+            Ok(loaded) => loaded,
+            Err(ResolveError::Undetected { .. }) if item.found_by_walking => {
+                report.status = Status::Skipped;
+                report.diagnostics.push(Diagnostic::warning(
+                    codes::RUN_SKIPPED,
+                    "",
+                    "skipped: no format recognises this file",
+                ));
+                return done(report);
+            }
+            Err(e) => {
+                self.failed.store(true, Ordering::Relaxed);
+                report.diagnostics.push(e.diagnostic());
+                return done(report);
+            }
+        };
+        report.from = Some(from.info.id.clone());
+        let mut options = self.options.clone();
+        if options.get(Options::OUTPUT_NAME).is_none() {
+            options.set(Options::OUTPUT_NAME, item.stem());
+        }
+        let Some(to) = self.to else {
+            // `check` without a target: read only.
+            let read = from.format.read(&bundle, &options);
+            report.status = if read.has_errors() || read.value.is_none() { Status::Failed } else { Status::Converted };
+            report.diagnostics = read.diagnostics;
+            if report.status == Status::Failed
+                && let Some(hint) =
+                    self.from.and_then(|given| pipeline::detection_hint(self.registry, item, &bundle, given))
+            {
+                report.diagnostics.push(hint);
+            }
+            return done(report);
+        };
+        let conversion = pipeline::convert(from, to, &bundle, &options, self.strict.clone());
+        report.status = conversion.status;
+        report.diagnostics = conversion.diagnostics;
+        if conversion.read_failed
+            && let Some(hint) =
+                self.from.and_then(|given| pipeline::detection_hint(self.registry, item, &bundle, given))
+        {
+            report.diagnostics.push(hint);
+        }
+        let read = item.files_read(&bundle);
+        drop(bundle);
+        if self.mode == Mode::Check {
+            return done(report);
+        }
+        let Some(written) = conversion.output else {
+            if report.status == Status::Failed {
+                self.failed.store(true, Ordering::Relaxed);
+            }
+            return done(report);
+        };
+        match self.place(item, to, &written) {
+            Ok(Placement { planned, stdout, note }) => {
+                let outputs = match &stdout {
+                    Some(_) => vec!["<stdout>".to_owned()],
+                    None => planned.iter().map(|f| f.path.display().to_string()).collect(),
+                };
+                ItemResult { report: InputReport { outputs, ..report }, planned, read, stdout, note }
+            }
+            Err(e) => {
+                self.failed.store(true, Ordering::Relaxed);
+                report.status = Status::Failed;
+                report.diagnostics.push(Diagnostic::error(codes::OUTPUT_REFUSED, "", e.to_string()));
+                ItemResult { read, ..done(report) }
+            }
+        }
+    }
+
+    /// Decides where each written file goes and stages it (unless dry run or stdout).
+    fn place(&self, item: &InputItem, to: &FormatEntry, written: &Bundle) -> Result<Placement> {
+        let owner = report::display_input(&item.path);
+        let single_document = written.files.len() == 1
+            && written.binary_files.is_empty()
+            && !written.files.keys().any(|k| k.contains('/'));
+        let mut note = None;
+        let targets: Vec<(PathBuf, &[u8])> = match &self.destination {
+            Destination::Nowhere => return Ok(Placement { planned: Vec::new(), stdout: None, note: None }),
+            Destination::Stdout => {
+                if !single_document {
+                    bail!("{} writes {} files; give an output directory with -o DIR", to.info.id, written.files.len());
+                }
+                let text = written.files.values().next().cloned().unwrap_or_default();
+                return Ok(Placement { planned: Vec::new(), stdout: Some(text), note: None });
+            }
+            Destination::FileOrDirectory(path) if single_document => {
+                vec![(path.clone(), written.files.values().next().map(String::as_bytes).unwrap_or_default())]
+            }
+            Destination::FileOrDirectory(path) if !path.is_dir() && path.extension().is_some() => {
+                // `-o fs.skydeck.json` for a target that writes several files: a folder by that
+                // name would surprise; ask for a folder.
+                bail!(
+                    "{} writes {} files ({}), and -o {} looks like a file name: give a folder (-o {}/), or an existing one",
+                    to.info.id,
+                    written.files.len(),
+                    file_list(written),
+                    path.display(),
+                    path.with_extension("").display()
+                );
+            }
+            Destination::FileOrDirectory(dir) | Destination::Directory(dir) => {
+                if matches!(self.destination, Destination::FileOrDirectory(_)) && !single_document {
+                    note = Some(format!(
+                        "{} writes {} files: they are in the folder {}/ ({})",
+                        to.info.id,
+                        written.files.len(),
+                        dir.display(),
+                        file_list(written)
+                    ));
+                }
+                // The input's place in its tree, mirrored: plain folder names only.
+                let parent =
+                    item.relative.parent().filter(|p| p.components().all(|c| matches!(c, Component::Normal(_))));
+                let parent = parent.map(Path::to_path_buf).unwrap_or_default();
+                let base = if self.single_input {
+                    dir.clone()
+                } else if single_document {
+                    dir.join(parent)
+                } else {
+                    dir.join(parent).join(item.stem())
+                };
+                written
+                    .output_files()
+                    .map(|(relative, bytes)| Ok((output::safe_join(&base, relative)?, bytes)))
+                    .collect::<Result<_, output::OutputError>>()?
+            }
+        };
+        let root = self.output_root();
+        let files: Vec<(PlannedFile, &[u8])> = targets
+            .into_iter()
+            .map(|(path, bytes)| (PlannedFile { path, owner: owner.clone(), root: root.clone() }, bytes))
+            .collect();
+        if let Some(staging) = &self.staging {
+            staging.stage_all(&files)?;
+        }
+        Ok(Placement { planned: files.into_iter().map(|(file, _)| file).collect(), stdout: None, note })
+    }
+
+    /// The folder the user named for outputs: links below it are never written through.
+    fn output_root(&self) -> PathBuf {
+        match &self.destination {
+            Destination::Directory(dir) => dir.clone(),
+            Destination::FileOrDirectory(path) if path.is_dir() => path.clone(),
+            Destination::FileOrDirectory(path) => {
+                path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf()
+            }
+            Destination::Stdout | Destination::Nowhere => PathBuf::from("."),
+        }
+    }
+}
+
+/// Where one input's written files go: planned (and staged) files, or standard output.
+struct Placement {
+    planned: Vec<PlannedFile>,
+    stdout: Option<String>,
+    note: Option<String>,
+}
+
+/// The first few of a bundle's file names, for messages.
+fn file_list(written: &Bundle) -> String {
+    let mut names: Vec<&str> = written.files.keys().map(String::as_str).take(4).collect();
+    if written.files.len() > names.len() {
+        names.push("...");
+    }
+    names.join(", ")
+}
