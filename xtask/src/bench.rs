@@ -59,6 +59,29 @@ pub fn run(args: &[String]) -> Result<()> {
 
     println!("toolport benchmarks ({} cores)", std::thread::available_parallelism().map_or(1, |n| n.get()));
     println!();
+    batch(&convert, &baseline, &inputs, &work, files)?;
+    println!();
+    isolation(&convert, &inputs, &work)?;
+    println!();
+    start_up(&convert)?;
+    println!();
+    large_specs(&convert, &baseline, &work)?;
+    println!();
+    python_api(&convert, &work)?;
+    println!();
+    scaling(&convert, &work)?;
+    println!();
+    if args.iter().any(|a| a == "--peers") {
+        peers::run(&convert, &work)?;
+        println!();
+    }
+    println!("(work files in {}; removed)", work.display());
+    let _ = std::fs::remove_dir_all(&work);
+    Ok(())
+}
+
+/// (a) The batch, and its floor.
+fn batch(convert: &Path, baseline: &Path, inputs: &Path, work: &Path, files: usize) -> Result<()> {
     // (a) the batch, and its floor: alternate the two three times and take medians, after
     // flushing the generated inputs, so that the disk's own catching up lands on neither.
     let _ = Command::new("sync").status();
@@ -66,11 +89,8 @@ pub fn run(args: &[String]) -> Result<()> {
     let mut floor = Vec::new();
     for round in 0..3 {
         let out = work.join(format!("out-{round}"));
-        batch.push(measure(
-            &convert,
-            &["--from", "skydeck", "--to", "gloodata", "-q", path(&inputs), "-o", path(&out)],
-        )?);
-        floor.push(measure(&baseline, &[path(&inputs), path(&work.join(format!("floor-{round}")))])?);
+        batch.push(measure(convert, &["--from", "skydeck", "--to", "gloodata", "-q", path(inputs), "-o", path(&out)])?);
+        floor.push(measure(baseline, &[path(inputs), path(&work.join(format!("floor-{round}")))])?);
     }
     let ((batch_time, batch_rss), (floor_time, floor_rss)) = (median(batch), median(floor));
     println!("batch: {files} SkyDeck files -> gloodata (median of 3, alternating)");
@@ -88,8 +108,11 @@ pub fn run(args: &[String]) -> Result<()> {
         mib(floor_rss)
     );
     println!("  ratio convert/baseline: {:.2}x (goal: within 2x)", secs(batch_time) / secs(floor_time));
-    println!();
+    Ok(())
+}
 
+/// (a') The cost of isolation.
+fn isolation(convert: &Path, inputs: &Path, work: &Path) -> Result<()> {
     // (a') the cost of isolation: the same batch with every plugin in its own process,
     // alternating with in-process runs.
     let mut isolated = Vec::new();
@@ -98,8 +121,8 @@ pub fn run(args: &[String]) -> Result<()> {
         for (mode, runs) in [("always", &mut isolated), ("never", &mut in_process)] {
             let out = work.join(format!("isolate-{mode}-{round}"));
             runs.push(measure(
-                &convert,
-                &["--isolate", mode, "--from", "skydeck", "--to", "gloodata", "-q", path(&inputs), "-o", path(&out)],
+                convert,
+                &["--isolate", mode, "--from", "skydeck", "--to", "gloodata", "-q", path(inputs), "-o", path(&out)],
             )?);
         }
     }
@@ -112,25 +135,31 @@ pub fn run(args: &[String]) -> Result<()> {
         secs(in_process_time),
         secs(isolated_time) / secs(in_process_time)
     );
-    println!();
+    Ok(())
+}
 
+/// (b) Start-up, in process and isolated.
+fn start_up(convert: &Path) -> Result<()> {
     // (b) start-up
     let mut startup: Vec<Duration> =
-        (0..21).map(|_| measure(&convert, &["formats"]).map(|m| m.0)).collect::<Result<_>>()?;
+        (0..21).map(|_| measure(convert, &["formats"]).map(|m| m.0)).collect::<Result<_>>()?;
     startup.sort();
     println!(
         "start-up: convert formats, all plugins loaded: median {:.1} ms (goal: under 10 ms)",
         startup[10].as_secs_f64() * 1000.0
     );
     let mut isolated_startup: Vec<Duration> =
-        (0..21).map(|_| measure(&convert, &["--isolate", "always", "formats"]).map(|m| m.0)).collect::<Result<_>>()?;
+        (0..21).map(|_| measure(convert, &["--isolate", "always", "formats"]).map(|m| m.0)).collect::<Result<_>>()?;
     isolated_startup.sort();
     println!(
         "start-up with every plugin isolated (--isolate always): median {:.1} ms",
         isolated_startup[10].as_secs_f64() * 1000.0
     );
-    println!();
+    Ok(())
+}
 
+/// (c) Large specs into each target, against their floor, and the cost of detection.
+fn large_specs(convert: &Path, baseline: &Path, work: &Path) -> Result<()> {
     // (c) large specs
     let corpus = root().join("../shared/corpus/openapi");
     for (name, spec) in
@@ -146,15 +175,15 @@ pub fn run(args: &[String]) -> Result<()> {
         let mut floors = Vec::new();
         let mut runs: Vec<Vec<(Duration, u64)>> = vec![Vec::new(); TARGETS.len() + 1];
         for round in 0..3 {
-            floors.push(measure(&baseline, &[path(&spec), path(&work.join(format!("{name}-floor-{round}")))])?);
+            floors.push(measure(baseline, &[path(&spec), path(&work.join(format!("{name}-floor-{round}")))])?);
             for (i, to) in TARGETS.iter().enumerate() {
                 let out = work.join(format!("{name}-{round}.{to}"));
                 runs[i]
-                    .push(measure(&convert, &["--from", "openapi", "--to", to, "-q", path(&spec), "-o", path(&out)])?);
+                    .push(measure(convert, &["--from", "openapi", "--to", to, "-q", path(&spec), "-o", path(&out)])?);
             }
             // Detection: the same conversion to openai without --from.
             let out = work.join(format!("{name}-{round}-detected.openai"));
-            runs[TARGETS.len()].push(measure(&convert, &["--to", "openai", "-q", path(&spec), "-o", path(&out)])?);
+            runs[TARGETS.len()].push(measure(convert, &["--to", "openai", "-q", path(&spec), "-o", path(&out)])?);
         }
         let (floor, floor_rss) = median(floors);
         println!(
@@ -180,17 +209,6 @@ pub fn run(args: &[String]) -> Result<()> {
             (secs(detected) / secs(given) - 1.0) * 100.0
         );
     }
-    println!();
-    python_api(&convert, &work)?;
-    println!();
-    scaling(&convert, &work)?;
-    println!();
-    if args.iter().any(|a| a == "--peers") {
-        peers::run(&convert, &work)?;
-        println!();
-    }
-    println!("(work files in {}; removed)", work.display());
-    let _ = std::fs::remove_dir_all(&work);
     Ok(())
 }
 
