@@ -1,0 +1,102 @@
+use super::*;
+use serde_json::json;
+use std::borrow::Cow;
+use toolport_core::{Bundle, MODEL_SCHEMA_MINOR, Options, ToolSet, UNKNOWN_FIELDS};
+
+/// The version read from a model's leading keys is the one a full decode finds, for the
+/// SDK's own output and for any other spelling of the envelope.
+#[test]
+fn a_models_version_is_read_from_its_leading_keys() {
+    let written = serde_json::to_string(&ToolSet::default().versioned()).unwrap();
+    let full: ModelVersion = decode_message(written.as_bytes()).unwrap();
+    assert_eq!(ModelVersion::of(&written).unwrap().version(), full.version());
+    for (text, expect) in [
+        (r#"{"schema_version":7,"schema_minor":3,"tool_set":{}}"#, Some((7, 3))),
+        (r#"{"schema_version":2,"tool_set":{}}"#, Some((2, 0))),
+        (r#"{ "tool_set": {}, "schema_minor": 4, "schema_version": 1 }"#, Some((1, 4))),
+        (r#"{"schema_version":99999999999,"tool_set":{}}"#, None),
+        (r#"{"schema_version":1"#, None),
+        (r#"{"tool_set":{}}"#, None),
+    ] {
+        let got = ModelVersion::of(text).ok().map(|v| (v.schema_version, v.schema_minor));
+        assert_eq!(got, expect, "{text}");
+    }
+}
+
+/// What the host writes from borrowed data is what the plugin reads into owned data.
+#[test]
+fn borrowed_requests_decode_into_owned_ones() {
+    let bundle = Bundle::single("in.json", "{}");
+    let mut options = Options::default();
+    options.set("k", "v");
+    let model = ToolSet { title: Some("t".into()), ..ToolSet::default() };
+
+    let sent =
+        serde_json::to_vec(&ReadRequest { bundle: Cow::Borrowed(&bundle), options: Cow::Borrowed(&options) }).unwrap();
+    let got: ReadRequest = decode_message(&sent).unwrap();
+    assert!(matches!(got.bundle, Cow::Owned(_)));
+    assert_eq!((&*got.bundle, &*got.options), (&bundle, &options));
+
+    let sent = serde_json::to_vec(&DetectRequest { bundle: Cow::Borrowed(&bundle) }).unwrap();
+    assert_eq!(*decode_message::<DetectRequest>(&sent).unwrap().bundle, bundle);
+
+    for with_minor in [true, false] {
+        let request = WriteRequest {
+            model: ModelJson::Decoded(VersionedRef::new(&model, with_minor)),
+            options: Cow::Borrowed(&options),
+        };
+        let sent = serde_json::to_vec(&request).unwrap();
+        let got: WriteRequest = decode_message(&sent).unwrap();
+        let raw = got.model.raw().unwrap();
+        let (decoded, diagnostics) = decode_model(raw.get().as_bytes(), "test").unwrap();
+        assert_eq!(decoded.tool_set, model);
+        assert_eq!(decoded.schema_minor, if with_minor { MODEL_SCHEMA_MINOR } else { 0 });
+        assert!(diagnostics.is_empty());
+        // The raw form passes the same JSON on.
+        let again = serde_json::to_vec(&WriteRequest { model: ModelJson::Raw(raw), options: got.options }).unwrap();
+        assert_eq!(again, sent);
+    }
+}
+
+/// Unknown model fields cross with a diagnostic instead of a refusal, kept in extras.
+#[test]
+fn unknown_model_fields_are_kept_and_reported() {
+    let model = json!({"schema_version": 1, "schema_minor": 7, "producer": "new toolport", "tool_set": {
+        "tools": [
+            {"name": "a", "deprecated": true, "parameters": [{"name": "p", "schema": {"type": "string", "const": "x"}}]},
+            {"name": "b", "deprecated": false}
+        ],
+        "extras": {"toolport-unknown": {"/old": 1}}
+    }});
+    let (decoded, diagnostics) = decode_model(model.to_string().as_bytes(), "plugin test").unwrap();
+    assert_eq!((decoded.schema_version, decoded.schema_minor), (1, 7));
+    assert_eq!(decoded.tool_set.tools.len(), 2);
+    assert_eq!(
+        decoded.tool_set.extras[UNKNOWN_FIELDS],
+        json!({"/old": 1, "/tools/0/deprecated": true, "/tools/0/parameters/0/schema/const": "x", "/tools/1/deprecated": false})
+    );
+    let lines: Vec<(&str, &str, &str)> =
+        diagnostics.iter().map(|d| (d.code.as_str(), d.path.as_str(), d.message.as_str())).collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert_eq!((lines[0].0, lines[0].1), ("input/unknown-key", "/tools/0/deprecated"));
+    assert!(lines[0].2.contains("`deprecated` (and at 1 more places) is unknown to plugin test"), "{}", lines[0].2);
+    assert!(lines[0].2.contains(&format!("reads model schema {MODEL_SCHEMA} (this model is 1.7)")), "{}", lines[0].2);
+    assert_eq!(lines[1].1, "/tools/0/parameters/0/schema/const");
+    assert!(diagnostics.iter().all(|d| d.severity == toolport_core::Severity::Warning));
+}
+
+#[test]
+fn another_model_major_is_refused_naming_both_versions() {
+    let model = json!({"schema_version": 2, "schema_minor": 0, "tool_set": {"tools": [], "renamed": 1}});
+    let error = decode_model(model.to_string().as_bytes(), "convert").unwrap_err();
+    assert!(error.contains("the model is schema version 2.0, convert reads model schema 1.x"), "{error}");
+    assert!(error.contains(&format!("it speaks {MODEL_SCHEMA}")), "{error}");
+}
+
+#[test]
+fn a_1_0_table_is_the_prefix_of_a_1_1_table() {
+    let free_end = std::mem::offset_of!(PluginTable, free) + std::mem::size_of::<FreeFn>();
+    assert_eq!(PluginTable::SIZE_1_0 as usize, free_end);
+    assert_eq!(PluginTable::SIZE_1_1, PluginTable::SIZE_1_0 + 8);
+    assert_eq!(TableHeader::CURRENT.table_size, PluginTable::SIZE_1_1);
+}
