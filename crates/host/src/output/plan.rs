@@ -1,0 +1,171 @@
+//! Checking a whole plan before anything is written, and the link checks repeated when each
+//! file is placed.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use super::{OutputError, PlannedFile};
+
+/// A reason a plan cannot be carried out, and the input whose file it concerns.
+#[derive(Debug)]
+pub struct PlanProblem {
+    pub owner: String,
+    pub error: OutputError,
+}
+
+/// Checks a whole plan before anything is written: no collisions, no input overwritten, no
+/// link written through, no directory replaced, no existing file overwritten without `force`.
+/// Returns every problem, one per path.
+pub fn check_plan(plan: &[PlannedFile], inputs: &[PathBuf], force: bool) -> Vec<PlanProblem> {
+    let mut resolver = Resolver::default();
+    let mut input_dirs: Vec<PathBuf> = Vec::new();
+    let mut input_files: HashSet<PathBuf> = HashSet::new();
+    let unique: HashSet<&PathBuf> = inputs.iter().collect();
+    for (path, is_dir) in unique.into_iter().filter_map(|p| resolver.comparable_input(p)) {
+        if is_dir {
+            input_dirs.push(path);
+        } else {
+            input_files.insert(path);
+        }
+    }
+    let mut links = LinkCheck::default();
+    let mut owners: HashMap<PathBuf, &str> = HashMap::new();
+    let mut problems = Vec::new();
+    for file in plan {
+        // One lstat of the output serves both the comparison and the link check.
+        let existing = std::fs::symlink_metadata(&file.path).ok();
+        let key = resolver.comparable(&file.path, existing.as_ref()).unwrap_or_else(|| file.path.clone());
+        let problem = if let Some(first) = owners.insert(key.clone(), &file.owner) {
+            Some(OutputError::Collision {
+                path: file.path.clone(),
+                first: first.to_owned(),
+                second: file.owner.clone(),
+            })
+        } else if input_files.contains(&key) || input_dirs.iter().any(|dir| key.starts_with(dir)) {
+            // Directory inputs (Raycast extensions): nothing may be written inside one.
+            Some(OutputError::IsInput(file.path.clone()))
+        } else {
+            match links.check_with(file, existing) {
+                Err(e) => Some(e),
+                Ok(Some(meta)) if meta.is_dir() => Some(OutputError::IsDirectory(file.path.clone())),
+                Ok(Some(_)) if !force => Some(OutputError::Exists(file.path.clone())),
+                Ok(_) => None,
+            }
+        };
+        if let Some(error) = problem {
+            problems.push(PlanProblem { owner: file.owner.clone(), error });
+        }
+    }
+    problems
+}
+
+/// Refuses links below a plan's root, remembering folders already checked (a batch writes
+/// thousands of files into a few folders).
+#[derive(Default)]
+pub(super) struct LinkCheck {
+    folders: HashMap<PathBuf, Result<(), PathBuf>>,
+}
+
+impl LinkCheck {
+    /// Checks the folders from `file.root` down to the file, then the file itself; returns the
+    /// file's metadata if it exists (it is not a link).
+    pub(super) fn check(&mut self, file: &PlannedFile) -> Result<Option<std::fs::Metadata>, OutputError> {
+        self.check_with(file, std::fs::symlink_metadata(&file.path).ok())
+    }
+
+    /// [`LinkCheck::check`] with the file's own lstat already taken (`None`: it does not exist).
+    fn check_with(
+        &mut self,
+        file: &PlannedFile,
+        existing: Option<std::fs::Metadata>,
+    ) -> Result<Option<std::fs::Metadata>, OutputError> {
+        let link = |link: PathBuf| OutputError::Link { path: file.path.clone(), link };
+        if let Some(parent) = file.path.parent() {
+            self.folder(&file.root, parent).map_err(link)?;
+        }
+        match existing {
+            Some(meta) if meta.file_type().is_symlink() => Err(link(file.path.clone())),
+            existing => Ok(existing),
+        }
+    }
+
+    fn folder(&mut self, root: &Path, dir: &Path) -> Result<(), PathBuf> {
+        if dir == root || !dir.starts_with(root) {
+            return Ok(());
+        }
+        if let Some(known) = self.folders.get(dir) {
+            return known.clone();
+        }
+        let result = match dir.parent() {
+            Some(parent) => self.folder(root, parent),
+            None => Ok(()),
+        }
+        .and_then(|()| match std::fs::symlink_metadata(dir) {
+            Ok(meta) if meta.file_type().is_symlink() => Err(dir.to_path_buf()),
+            _ => Ok(()),
+        });
+        self.folders.insert(dir.to_path_buf(), result.clone());
+        result
+    }
+}
+
+/// Turns paths into absolute, normalised forms for comparison, whether or not they exist
+/// yet: the longest existing ancestor is canonicalised (resolving links) and the rest
+/// appended. Canonical folders are cached: a batch writes thousands of files into a few.
+#[derive(Default)]
+struct Resolver {
+    folders: HashMap<PathBuf, Option<PathBuf>>,
+    /// The working directory, read once (a batch compares thousands of relative paths).
+    cwd: Option<PathBuf>,
+}
+
+impl Resolver {
+    /// `path` made absolute like [`std::path::absolute`] (`.` components dropped, `..` kept).
+    fn absolute(&mut self, path: &Path) -> Option<PathBuf> {
+        if path.is_absolute() {
+            return Some(path.components().collect());
+        }
+        if self.cwd.is_none() {
+            self.cwd = Some(std::env::current_dir().ok()?);
+        }
+        Some(self.cwd.as_deref()?.join(path).components().collect())
+    }
+
+    /// An input's comparable form, and whether it is a directory.
+    fn comparable_input(&mut self, path: &Path) -> Option<(PathBuf, bool)> {
+        let meta = std::fs::symlink_metadata(path).ok();
+        let key = self.comparable(path, meta.as_ref())?;
+        let is_dir = match &meta {
+            Some(meta) if meta.file_type().is_symlink() => key.is_dir(),
+            Some(meta) => meta.is_dir(),
+            None => false,
+        };
+        Some((key, is_dir))
+    }
+
+    /// `path` absolute with its existing folders canonicalised; `lstat` is the path's own
+    /// lstat (`None` when it does not exist).
+    fn comparable(&mut self, path: &Path, lstat: Option<&std::fs::Metadata>) -> Option<PathBuf> {
+        let absolute = self.absolute(path)?;
+        let (Some(parent), Some(name)) = (absolute.parent(), absolute.file_name()) else {
+            return std::fs::canonicalize(&absolute).ok();
+        };
+        let parent = match self.folders.get(parent) {
+            Some(known) => known.clone(),
+            None => {
+                let resolved = std::fs::canonicalize(parent).ok().or_else(|| {
+                    let lstat = std::fs::symlink_metadata(parent).ok();
+                    self.comparable(parent, lstat.as_ref())
+                });
+                self.folders.insert(parent.to_path_buf(), resolved.clone());
+                resolved
+            }
+        };
+        let joined = parent?.join(name);
+        // Only a link needs resolving further (it may point at an input).
+        match lstat {
+            Some(meta) if meta.file_type().is_symlink() => std::fs::canonicalize(&joined).ok(),
+            _ => Some(joined),
+        }
+    }
+}
