@@ -11,7 +11,7 @@
 mod read;
 mod write;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 use toolport_plugin::{Bundle, Detection, Format, FormatInfo, InputShape, Options, Outcome, ToolSet};
 
 /// The format id, also the key of this format's extras.
@@ -64,75 +64,5 @@ impl Format for Gloodata {
 
     fn write(&self, model: &ToolSet, options: &Options) -> Outcome<Bundle> {
         write::write(model, options)
-    }
-}
-
-/// Words of an identifier or title, split at `_`, `-`, spaces and case changes, each with a
-/// capital first letter: `showMapAtAddressAndZoom` → `Show Map At Address And Zoom`.
-pub(crate) fn humanize(name: &str) -> String {
-    let chars: Vec<char> = name.chars().collect();
-    let mut words: Vec<String> = Vec::new();
-    let mut current = String::new();
-    for (i, &c) in chars.iter().enumerate() {
-        if c == '_' || c == '-' || c.is_whitespace() {
-            if !current.is_empty() {
-                words.push(std::mem::take(&mut current));
-            }
-            continue;
-        }
-        let previous = i.checked_sub(1).map(|p| chars[p]);
-        let next = chars.get(i + 1).copied();
-        let starts_word = c.is_uppercase()
-            && previous.is_some_and(|p| {
-                p.is_lowercase() || p.is_ascii_digit() || (p.is_uppercase() && next.is_some_and(char::is_lowercase))
-            });
-        if starts_word && !current.is_empty() {
-            words.push(std::mem::take(&mut current));
-        }
-        current.push(c);
-    }
-    if !current.is_empty() {
-        words.push(current);
-    }
-    words
-        .iter()
-        .map(|w| {
-            let mut chars = w.chars();
-            chars.next().map(|first| first.to_uppercase().chain(chars).collect::<String>()).unwrap_or_default()
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// This format's residue in an extras map, when it is an object.
-pub(crate) fn residue(extras: &toolport_plugin::Extras) -> Option<&Map<String, Value>> {
-    extras.get(FORMAT_ID).and_then(Value::as_object)
-}
-
-/// Whether a residue says the source had no `key` at its level.
-pub(crate) fn is_absent(residue: Option<&Map<String, Value>>, key: &str) -> bool {
-    residue
-        .and_then(|r| r.get(ABSENT))
-        .and_then(Value::as_array)
-        .is_some_and(|keys| keys.iter().any(|k| k.as_str() == Some(key)))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn check(input: &str, expect: &str) {
-        assert_eq!(humanize(input), expect, "humanize({input:?})");
-    }
-
-    #[test]
-    fn humanizes_identifiers() {
-        check("showMapAtAddressAndZoom", "Show Map At Address And Zoom");
-        check("from_unit", "From Unit");
-        check("getHTTPStatus", "Get HTTP Status");
-        check("zoom", "Zoom");
-        check("CountryInfoBox", "Country Info Box");
-        check("already Spaced-words", "Already Spaced Words");
-        check("", "");
     }
 }

@@ -1,0 +1,72 @@
+//! Canonical model → Gloodata document, part by part; each part mirrors the one of the same
+//! name in `read/`: `root`, `value_sets`, `tools`, `examples`, `fields` and `ui`. The canonical
+//! parts are written in a fixed key order, then the residue the reader kept (see the crate
+//! docs) is merged back in (`residue`). `names` makes up the names a document needs and the
+//! model lacks.
+
+mod examples;
+mod fields;
+mod names;
+mod residue;
+mod root;
+mod tools;
+mod ui;
+mod value_sets;
+
+use serde_json::{Map, Value};
+use toolport_plugin::loss::{Carried, uncarried};
+use toolport_plugin::{Bundle, Diagnostic, Options, Outcome, ToolSet};
+
+use crate::FORMAT_ID;
+use names::safe_file_stem;
+
+/// The model fields Gloodata holds; everything else is reported by [`uncarried`].
+const CARRIED: Carried<'static> = Carried {
+    tool_set: &["id", "title", "description", "value_sets", "examples"],
+    tool: &["title", "description", "display"],
+    parameter: &["required"],
+    schema: &[
+        "type",
+        "nullable",
+        "title",
+        "description",
+        "default",
+        "enum",
+        "value_set",
+        "examples",
+        "format",
+        "multiline",
+    ],
+    example: &["prompt", "expected"],
+};
+
+pub(crate) fn write(model: &ToolSet, options: &Options) -> Outcome<Bundle> {
+    // Gloodata schemas cannot refer to others: references are inlined first, so only real
+    // losses (a recursive definition cut short) are reported.
+    let (resolved, mut cuts) = toolport_plugin::definitions::resolve(model);
+    let model = &resolved;
+    let mut diagnostics = uncarried(model, FORMAT_ID, &CARRIED);
+    diagnostics.append(&mut cuts);
+    let mut writer = Writer { diagnostics, fallback_name: options.output_name("").to_owned() };
+    let document = writer.write_root(model);
+    let mut text = serde_json::to_string_pretty(&Value::Object(document)).unwrap_or_default();
+    text.push('\n');
+    let name = safe_file_stem(options.output_name(model.id.as_deref().unwrap_or("extension")));
+    Outcome::ok(Bundle::single(format!("{name}.json"), text), writer.diagnostics)
+}
+
+struct Writer {
+    diagnostics: Vec<Diagnostic>,
+    /// The output's file name: the namespace when the source has neither id nor title.
+    fallback_name: String,
+}
+
+fn put(object: &mut Map<String, Value>, key: &str, value: &str) {
+    object.insert(key.to_owned(), Value::String(value.to_owned()));
+}
+
+fn put_opt(object: &mut Map<String, Value>, key: &str, value: &Option<String>) {
+    if let Some(value) = value {
+        put(object, key, value);
+    }
+}
