@@ -1,0 +1,151 @@
+//! One format of a loaded plugin behind the safe [`Format`] trait, and the raw path that passes a
+//! reader's model JSON to a writer without decoding it.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use serde_json::value::RawValue;
+use toolport_core::{Bundle, Detection, Format, FormatInfo, MODEL_SCHEMA_MAJOR, Options, Outcome, ToolSet};
+use toolport_plugin::abi::{
+    DetectRequest, MODEL_SCHEMA, ModelJson, ModelVersion, ReadRequest, VersionedRef, WriteRequest, decode_model,
+};
+
+use super::LoadedPlugin;
+use crate::transport::Op;
+
+/// Who decodes models on the host's side, in messages.
+const HOST: &str = "convert";
+
+/// A model in its versioned JSON form exactly as a plugin's reader produced it. Passing it
+/// straight to another plugin's writer saves the host a full decode and re-encode of the
+/// model, which for a large API is most of the host's own work.
+#[derive(Debug)]
+pub struct RawModel(Box<RawValue>);
+
+impl LoadedPlugin {
+    /// The plugin's formats as [`Format`] values.
+    pub fn formats(self: &Arc<Self>) -> Vec<PluginFormat> {
+        (0..self.description.formats.len())
+            .map(|index| PluginFormat { plugin: Arc::clone(self), index: index as u32 })
+            .collect()
+    }
+}
+
+/// One format of a loaded plugin, usable through the safe [`Format`] trait.
+#[derive(Debug, Clone)]
+pub struct PluginFormat {
+    plugin: Arc<LoadedPlugin>,
+    index: u32,
+}
+
+impl PluginFormat {
+    /// The plugin library this format comes from.
+    pub fn plugin(&self) -> &LoadedPlugin {
+        &self.plugin
+    }
+
+    /// Adds the plugin's name to plugin failures so the user knows which library misbehaved.
+    fn name_plugin<T>(&self, mut outcome: Outcome<T>, op: &str) -> Outcome<T> {
+        for d in &mut outcome.diagnostics {
+            if d.code.starts_with("plugin/") && !d.message.contains(&*self.plugin.path.to_string_lossy()) {
+                d.message = format!(
+                    "plugin {} ({}) {op}: {}",
+                    self.plugin.description.name,
+                    self.plugin.path.display(),
+                    d.message
+                );
+            }
+        }
+        outcome
+    }
+}
+
+impl PluginFormat {
+    /// Like [`Format::read`], but keeps the model as the plugin's JSON (its schema major
+    /// checked) for [`PluginFormat::write_raw`].
+    pub fn read_raw(&self, input: &Bundle, options: &Options) -> Outcome<RawModel> {
+        let request = ReadRequest { bundle: Cow::Borrowed(input), options: Cow::Borrowed(options) };
+        let outcome: Outcome<Box<RawValue>> = self.plugin.call(Op::Read, self.index, &request);
+        let Outcome { value, diagnostics } = self.name_plugin(outcome, "read");
+        let Some(raw) = value else { return Outcome { value: None, diagnostics } };
+        let failure = match ModelVersion::of(raw.get()) {
+            Ok(v) if v.schema_version == MODEL_SCHEMA_MAJOR => {
+                return Outcome { value: Some(RawModel(raw)), diagnostics };
+            }
+            Ok(v) => format!(
+                "returned model schema version {}, this convert reads {MODEL_SCHEMA_MAJOR}.x (it speaks {MODEL_SCHEMA})",
+                v.version()
+            ),
+            Err(e) => format!("returned a model without a schema version: {e}"),
+        };
+        let mut diagnostics = diagnostics;
+        diagnostics.push(self.plugin.failure("read", &failure));
+        Outcome { value: None, diagnostics }
+    }
+
+    /// Writes a model read by [`PluginFormat::read_raw`] (possibly of another plugin).
+    pub fn write_raw(&self, model: &RawModel, options: &Options) -> Outcome<Bundle> {
+        if !self.plugin.keeps_unknown_fields() {
+            // A plugin built with SDK 1.0 refuses fields it does not know, `schema_minor`
+            // included: send it the model re-encoded through this host's model, where fields
+            // unknown here sit under extras. (Model 1.1 adds no field to 1.0; a minor that adds
+            // fields must move them under extras here too.)
+            return match decode_model(model.0.get().as_bytes(), HOST) {
+                Ok((versioned, mut diagnostics)) => {
+                    let outcome = self.write(&versioned.tool_set, options);
+                    diagnostics.extend(outcome.diagnostics);
+                    Outcome { value: outcome.value, diagnostics }
+                }
+                Err(e) => Outcome::fail(self.plugin.failure("write", &e)),
+            };
+        }
+        let request = WriteRequest { model: ModelJson::Raw(&model.0), options: Cow::Borrowed(options) };
+        let outcome = self.plugin.call(Op::Write, self.index, &request);
+        self.name_plugin(outcome, "write")
+    }
+}
+
+impl Format for PluginFormat {
+    fn info(&self) -> FormatInfo {
+        self.plugin.description.formats[self.index as usize].clone()
+    }
+
+    fn detect(&self, input: &Bundle) -> Detection {
+        let mut failure = self.plugin.detect_failure.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if failure.is_some() {
+            return 0;
+        }
+        drop(failure);
+        let request = DetectRequest { bundle: Cow::Borrowed(input) };
+        let outcome: Outcome<Detection> = self.plugin.call(Op::Detect, self.index, &request);
+        if let Some(problem) = outcome.diagnostics.iter().find(|d| d.code.starts_with("plugin/")) {
+            failure = self.plugin.detect_failure.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            failure.get_or_insert_with(|| format!("{} (not asked to detect again)", problem.message));
+        }
+        outcome.value.unwrap_or(0)
+    }
+
+    /// Reads through the plugin and decodes its model: fields of a newer minor are kept under
+    /// `extras["toolport-unknown"]` and reported, another major is refused.
+    fn read(&self, input: &Bundle, options: &Options) -> Outcome<ToolSet> {
+        let Outcome { value, mut diagnostics } = self.read_raw(input, options);
+        let Some(raw) = value else { return Outcome { value: None, diagnostics } };
+        match decode_model(raw.0.get().as_bytes(), HOST) {
+            Ok((model, unknown)) => {
+                diagnostics.extend(unknown);
+                Outcome { value: Some(model.tool_set), diagnostics }
+            }
+            Err(e) => {
+                diagnostics.push(self.plugin.failure("read", &e));
+                Outcome { value: None, diagnostics }
+            }
+        }
+    }
+
+    fn write(&self, model: &ToolSet, options: &Options) -> Outcome<Bundle> {
+        let model = VersionedRef::new(model, self.plugin.keeps_unknown_fields());
+        let request = WriteRequest { model: ModelJson::Decoded(model), options: Cow::Borrowed(options) };
+        let outcome = self.plugin.call(Op::Write, self.index, &request);
+        self.name_plugin(outcome, "write")
+    }
+}

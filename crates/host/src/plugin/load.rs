@@ -1,0 +1,205 @@
+//! Loading a plugin library into this process, and calling it straight through its C table.
+//!
+//! The handshake reads the table's header alone before anything else, so a plugin built for
+//! another ABI major is refused with both versions named instead of being called with the wrong
+//! layout; within the major, it reads only the entries the plugin's table has (its size says
+//! which), so plugins of an older or newer minor load. Libraries are leaked on purpose: they are
+//! never unloaded while the process runs (ABI rule 6), because buffers, threads or statics of a
+//! plugin may outlive any one call.
+#![allow(unsafe_code)]
+
+use std::path::Path;
+use std::sync::Arc;
+
+use super::{LoadError, LoadedPlugin, PluginVersions};
+use crate::transport::{CallError, Op, Transport};
+use toolport_core::MODEL_SCHEMA_MAJOR;
+use toolport_plugin::abi::{
+    ABI_MAGIC, ABI_MAJOR, CallFn, DescribeFn, DescribeResponse, ENTRY_SYMBOL, FreeFn, MajorMinor, PluginTable,
+    RawBuffer, TableHeader, decode_message,
+};
+
+/// The functions of a plugin's table, copied out of it once the handshake checked it.
+#[derive(Clone, Copy, Debug)]
+struct Entries {
+    describe: DescribeFn,
+    detect: CallFn,
+    read: CallFn,
+    write: CallFn,
+    free: FreeFn,
+}
+
+/// A plugin library loaded into this process: calls go straight through its C table.
+#[derive(Debug)]
+struct InProcess {
+    entries: Entries,
+}
+
+impl Transport for InProcess {
+    fn call(&self, op: Op, index: u32, request: &[u8]) -> Result<Vec<u8>, CallError> {
+        let function = match op {
+            Op::Detect => self.entries.detect,
+            Op::Read => self.entries.read,
+            Op::Write => self.entries.write,
+        };
+        // SAFETY: `function` is an entry of a table the handshake checked, called as
+        // `abi::CallFn` requires: `request` is `len` initialised bytes, borrowed (so alive and
+        // unchanged) for the whole call.
+        let buffer = unsafe { function(index, request.as_ptr(), request.len()) };
+        // SAFETY: the buffer was just returned by this table's function and is used nowhere else.
+        Ok(unsafe { take(self.entries.free, buffer) })
+    }
+
+    fn isolated(&self) -> bool {
+        false
+    }
+}
+
+type EntryFn = unsafe extern "C" fn() -> *const PluginTable;
+
+/// Reads the table's entries that this host knows and the plugin's table has.
+///
+/// # Safety
+///
+/// `table` points to a table of ABI major [`ABI_MAJOR`] at least `size` bytes long (and
+/// `size` ≥ [`PluginTable::SIZE_1_0`]), alive as long as the process.
+unsafe fn read_table(
+    table: *const PluginTable,
+    size: u32,
+    path: &Path,
+) -> Result<(Entries, PluginVersions), LoadError> {
+    /// The value at `offset` in the current layout, if the plugin's table reaches that far.
+    ///
+    /// # Safety
+    ///
+    /// As for `read_table`; `T` is the type of the entry at `offset` in every minor.
+    unsafe fn entry<T: Copy>(table: *const PluginTable, size: u32, offset: usize) -> Option<T> {
+        // SAFETY: entries are only ever appended, so the first `size` bytes of the plugin's
+        // table are laid out as the same bytes of ours; the entry lies within them, aligned
+        // as in our layout, and `T` is its type.
+        (offset + size_of::<T>() <= size as usize).then(|| unsafe { table.byte_add(offset).cast::<T>().read() })
+    }
+    macro_rules! function {
+        ($name:ident: $ty:ty) => {{
+            // SAFETY: our caller's guarantee; an `Option` of a function pointer has its layout,
+            // so a null entry reads as `None` instead of an invalid function pointer.
+            let found = unsafe { entry::<Option<$ty>>(table, size, std::mem::offset_of!(PluginTable, $name)) };
+            found
+                .flatten()
+                .ok_or_else(|| LoadError::NullEntry { path: path.to_path_buf(), entry: stringify!($name) })?
+        }};
+    }
+    let entries = Entries {
+        describe: function!(describe: DescribeFn),
+        detect: function!(detect: CallFn),
+        read: function!(read: CallFn),
+        write: function!(write: CallFn),
+        free: function!(free: FreeFn),
+    };
+    // SAFETY: our caller's guarantee; each field's type is the one named.
+    let (model_major, abi_minor, model_minor) = unsafe {
+        (
+            entry::<u32>(table, size, std::mem::offset_of!(PluginTable, model_schema_major)).unwrap_or_default(),
+            // Since 1.1; a 1.0 table lacks them: minor 0.
+            entry::<u32>(table, size, std::mem::offset_of!(PluginTable, abi_minor)).unwrap_or(0),
+            entry::<u32>(table, size, std::mem::offset_of!(PluginTable, model_schema_minor)).unwrap_or(0),
+        )
+    };
+    let versions = PluginVersions {
+        abi: MajorMinor { major: ABI_MAJOR, minor: abi_minor },
+        model: MajorMinor { major: model_major, minor: model_minor },
+    };
+    Ok((entries, versions))
+}
+
+impl LoadedPlugin {
+    /// Loads the library at `path` and checks its handshake: the magic, the ABI major, a table
+    /// at least as long as ABI 1.0's, the model schema major. Minors may differ either way: the
+    /// host reads only the entries both know.
+    pub fn load(path: &Path) -> Result<Arc<LoadedPlugin>, LoadError> {
+        let path_buf = path.to_path_buf();
+        // SAFETY: loading a library runs its initialisers; plugins are trusted native code
+        // by design (documented in README and discovery).
+        let library = unsafe { libloading::Library::new(path) }
+            .map_err(|e| LoadError::Open { path: path_buf.clone(), reason: e.to_string() })?;
+        let library: &'static libloading::Library = Box::leak(Box::new(library));
+        // SAFETY: the symbol's type is fixed by the ABI (abi::ENTRY_SYMBOL).
+        let entry = unsafe { library.get::<EntryFn>(ENTRY_SYMBOL) }
+            .map_err(|_| LoadError::MissingEntry { path: path_buf.clone() })?;
+        // SAFETY: calling the entry point declared by the ABI; it takes nothing and returns
+        // a pointer to a static table.
+        let table_ptr = unsafe { entry() };
+        if table_ptr.is_null() {
+            return Err(LoadError::WrongMagic { path: path_buf, found: 0 });
+        }
+        // SAFETY: every ABI version starts its table with a TableHeader; we read only that
+        // much before checking the magic, the major and the size.
+        let header: TableHeader = unsafe { std::ptr::read(table_ptr.cast::<TableHeader>()) };
+        if header.magic != ABI_MAGIC {
+            return Err(LoadError::WrongMagic { path: path_buf, found: header.magic });
+        }
+        if header.abi_major != ABI_MAJOR {
+            return Err(LoadError::AbiVersion {
+                path: path_buf,
+                found: header.abi_major,
+                host_sdk: env!("CARGO_PKG_VERSION"),
+            });
+        }
+        if header.table_size < PluginTable::SIZE_1_0 {
+            return Err(LoadError::TableSize {
+                path: path_buf,
+                found: header.table_size,
+                expected: PluginTable::SIZE_1_0,
+            });
+        }
+        // SAFETY: the header says ABI major 1 and at least the 1.0 entries; the table is a
+        // static of the (leaked, never unloaded) library.
+        let (entries, versions) = unsafe { read_table(table_ptr, header.table_size, path)? };
+        if versions.model.major != MODEL_SCHEMA_MAJOR {
+            return Err(LoadError::ModelVersion {
+                path: path_buf,
+                found: versions.model,
+                host_sdk: env!("CARGO_PKG_VERSION"),
+            });
+        }
+        // SAFETY: `describe` is an entry of the checked table; it takes nothing.
+        let buffer = unsafe { (entries.describe)() };
+        // SAFETY: the buffer was just returned by this table's `describe`, used nowhere else.
+        let bytes = unsafe { take(entries.free, buffer) };
+        let outcome: DescribeResponse = decode_message(&bytes)
+            .map_err(|e| LoadError::Describe { path: path_buf.clone(), reason: format!("invalid JSON: {e}") })?;
+        let description = match outcome.value {
+            Some(d) => d,
+            None => {
+                let reason = outcome.diagnostics.first().map_or("no reason given".to_owned(), |d| d.message.clone());
+                return Err(LoadError::Describe { path: path_buf, reason });
+            }
+        };
+        Ok(Arc::new(LoadedPlugin {
+            path: path_buf,
+            description,
+            versions,
+            transport: Box::new(InProcess { entries }),
+            detect_failure: Default::default(),
+        }))
+    }
+}
+
+/// Copies a buffer the plugin returned and gives it back to the plugin to free (ABI rule 4).
+///
+/// # Safety
+///
+/// `buffer` was just returned by a function of the table `free` belongs to, unchanged, and is
+/// used nowhere else.
+unsafe fn take(free: FreeFn, buffer: RawBuffer) -> Vec<u8> {
+    let bytes = if buffer.ptr.is_null() || buffer.len == 0 {
+        Vec::new()
+    } else {
+        // SAFETY: the plugin returned `len` initialised bytes at `ptr`, owned by it until we
+        // call its `free`, which we do right after copying.
+        unsafe { std::slice::from_raw_parts(buffer.ptr, buffer.len) }.to_vec()
+    };
+    // SAFETY: by our caller's guarantee the buffer is this table's, returned once, freed once.
+    unsafe { free(buffer) };
+    bytes
+}

@@ -1,0 +1,155 @@
+//! Loading one plugin library and calling it through the C ABI ([`toolport_plugin::abi`]).
+//!
+//! - `load`: loading a library into this process, the handshake, and calls straight through its
+//!   C table: the host's only `unsafe` besides `allocator`;
+//! - `format`: one format of a plugin as a [`Format`](toolport_core::Format) ([`PluginFormat`]),
+//!   and the [`RawModel`] that passes a reader's JSON to a writer undecoded;
+//! - here: a [`LoadedPlugin`], the versions its table declares, why loading fails, and calls
+//!   through its [`Transport`] with their failures named.
+
+mod format;
+mod load;
+#[cfg(test)]
+mod tests;
+
+pub use format::{PluginFormat, RawModel};
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::transport::{CallError, Isolated, IsolationLimits, Op, Transport};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use toolport_core::{Diagnostic, MODEL_SCHEMA_MAJOR, Outcome, codes};
+use toolport_plugin::abi::{
+    ABI, ABI_MAGIC, ABI_MAJOR, MODEL_SCHEMA, MajorMinor, PluginDescription, decode_message, features,
+};
+
+/// The versions a plugin's table declares (minors are 0 in ABI 1.0 tables, which lack them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PluginVersions {
+    pub abi: MajorMinor,
+    pub model: MajorMinor,
+}
+
+/// Why a plugin could not be loaded. Each message names the file and says what to do.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("{path}: cannot be loaded as a dynamic library: {reason}")]
+    Open { path: PathBuf, reason: String },
+    #[error(
+        "{path}: not a toolport plugin: it does not export the symbol `toolport_plugin_entry` (build it with toolport_plugin::declare_plugin!)"
+    )]
+    MissingEntry { path: PathBuf },
+    #[error(
+        "{path}: not a toolport plugin: its table starts with {found:#018x}, not the toolport magic {ABI_MAGIC:#018x}"
+    )]
+    WrongMagic { path: PathBuf, found: u64 },
+    #[error(
+        "{path}: plugin speaks plugin ABI {found}.x, this convert speaks ABI {ABI} and loads plugins of ABI {ABI_MAJOR}.x; rebuild the plugin against toolport-plugin {host_sdk} (or use a convert that speaks ABI {found}.x)"
+    )]
+    AbiVersion { path: PathBuf, found: u32, host_sdk: &'static str },
+    #[error(
+        "{path}: plugin table is {found} bytes, but every ABI {ABI_MAJOR}.x table has at least {expected}; the plugin was not built by toolport-plugin; rebuild it"
+    )]
+    TableSize { path: PathBuf, found: u32, expected: u32 },
+    #[error("{path}: plugin table has no `{entry}` function; the plugin was not built by toolport-plugin; rebuild it")]
+    NullEntry { path: PathBuf, entry: &'static str },
+    #[error(
+        "{path}: plugin uses model schema {found}, this convert uses {MODEL_SCHEMA} and loads plugins of model schema {MODEL_SCHEMA_MAJOR}.x; rebuild the plugin against toolport-plugin {host_sdk} (or use a convert of model schema {}.x)", found.major
+    )]
+    ModelVersion { path: PathBuf, found: MajorMinor, host_sdk: &'static str },
+    #[error("{path}: plugin failed to describe itself: {reason}")]
+    Describe { path: PathBuf, reason: String },
+    /// Loading in a child process failed; the message names the file.
+    #[error("{0}")]
+    Isolated(String),
+}
+
+/// A loaded plugin library and the formats it exports, reached through a [`Transport`].
+#[derive(Debug)]
+pub struct LoadedPlugin {
+    pub path: PathBuf,
+    pub description: PluginDescription,
+    /// The ABI and model versions its table declares.
+    pub versions: PluginVersions,
+    transport: Box<dyn Transport>,
+    /// Why detection failed (a crash, a time-out), if it did: the plugin is not asked to
+    /// detect again in this run, so one hanging `detect` cannot stall every input.
+    detect_failure: std::sync::Mutex<Option<String>>,
+}
+
+impl LoadedPlugin {
+    /// Loads the library at `path` in a child process started from `helper` (the plugin
+    /// host executable), which runs the same handshake there.
+    pub fn load_isolated(path: &Path, helper: &Path, limits: IsolationLimits) -> Result<Arc<LoadedPlugin>, LoadError> {
+        let (transport, description, versions) = Isolated::start(helper, path, limits).map_err(|reason| {
+            // The child's own load errors name the file already; its crashes and time-outs do not.
+            if reason.contains(&*path.to_string_lossy()) {
+                LoadError::Isolated(reason)
+            } else {
+                LoadError::Isolated(format!("{}: {reason}", path.display()))
+            }
+        })?;
+        Ok(Arc::new(LoadedPlugin {
+            path: path.to_path_buf(),
+            description,
+            versions,
+            transport: Box::new(transport),
+            detect_failure: Default::default(),
+        }))
+    }
+
+    /// Why this plugin's detection failed in this run, if it did.
+    pub fn detect_failure(&self) -> Option<String> {
+        self.detect_failure.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
+    }
+
+    /// Whether the plugin runs in its own process.
+    pub fn isolated(&self) -> bool {
+        self.transport.isolated()
+    }
+
+    /// Whether the plugin keeps model fields it does not know ([`features::MODEL_UNKNOWN_FIELDS`]);
+    /// plugins built with SDK 1.0 refuse them.
+    pub fn keeps_unknown_fields(&self) -> bool {
+        self.description.has_feature(features::MODEL_UNKNOWN_FIELDS)
+    }
+
+    /// Calls one function with a JSON request and returns its JSON response, unread: for the
+    /// plugin host executable, which relays calls to a library it loaded in process.
+    pub fn call_raw(&self, op: Op, index: u32, request: &[u8]) -> Result<Vec<u8>, CallError> {
+        self.transport.call(op, index, request)
+    }
+
+    /// Calls one table function with a JSON request and decodes its JSON outcome. A response
+    /// that is not valid JSON of the expected shape becomes a failed outcome naming the plugin.
+    fn call<Req: Serialize, T: DeserializeOwned>(&self, op: Op, index: u32, request: &Req) -> Outcome<T> {
+        let request = match serde_json::to_vec(request) {
+            Ok(bytes) => bytes,
+            Err(e) => return Outcome::fail(self.failure(op.name(), &format!("could not encode the request: {e}"))),
+        };
+        match self.transport.call(op, index, &request) {
+            Ok(bytes) => decode_message(&bytes)
+                .unwrap_or_else(|e| Outcome::fail(self.failure(op.name(), &format!("returned invalid JSON: {e}")))),
+            Err(e) => {
+                let code = match e {
+                    CallError::TimedOut(_) => codes::PLUGIN_TIMEOUT,
+                    CallError::Crashed(_) => codes::PLUGIN_CRASHED,
+                    CallError::Spawn(_) => codes::PLUGIN_FAILED,
+                };
+                let mut failure = self.failure(op.name(), &e.to_string());
+                failure.code = code.to_owned();
+                Outcome::fail(failure)
+            }
+        }
+    }
+
+    fn failure(&self, op: &str, message: &str) -> Diagnostic {
+        Diagnostic::error(
+            codes::PLUGIN_FAILED,
+            "",
+            format!("plugin {} ({}) {op}: {message}", self.description.name, self.path.display()),
+        )
+    }
+}

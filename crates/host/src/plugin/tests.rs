@@ -1,0 +1,68 @@
+use super::*;
+use toolport_core::{Bundle, Format, Options};
+
+/// A test plugin built as an example of toolport-test-plugins.
+fn test_plugin(name: &str) -> PathBuf {
+    let file = format!("{}toolport_testplugin_{name}{}", std::env::consts::DLL_PREFIX, std::env::consts::DLL_SUFFIX);
+    // target/debug/deps/toolport_host-… → target/debug/examples/
+    let exe = std::env::current_exe().unwrap();
+    let path = exe.parent().and_then(Path::parent).unwrap().join("examples").join(file);
+    assert!(path.exists(), "{} is not built; run `cargo build --workspace --examples`", path.display());
+    path
+}
+
+fn v(major: u32, minor: u32) -> MajorMinor {
+    MajorMinor { major, minor }
+}
+
+/// Each test plugin: the versions and features the handshake finds, or what its refusal says.
+#[test]
+fn the_handshake_reads_only_what_each_minor_has() {
+    let features: &[&str] = features::SDK;
+    /// ABI, model, features.
+    type Loaded<'a> = (MajorMinor, MajorMinor, &'a [&'a str]);
+    let cases: [(&str, Result<Loaded, &str>); 6] = [
+        ("old_minor", Ok((v(1, 0), v(1, 0), &[]))),
+        ("new_minor", Ok((v(1, 2), v(1, 2), &["model-unknown-fields", "validate"]))),
+        ("panics", Ok((ABI, MODEL_SCHEMA, features))),
+        ("other_abi", Err("plugin speaks plugin ABI 99.x, this convert speaks ABI 1.1 and loads plugins of ABI 1.x")),
+        ("other_model", Err("plugin uses model schema 2.0, this convert uses 1.1")),
+        ("wrong_magic", Err("not the toolport magic")),
+    ];
+    for (name, expected) in cases {
+        let path = test_plugin(name);
+        match (LoadedPlugin::load(&path), expected) {
+            (Ok(plugin), Ok((abi, model, features))) => {
+                assert_eq!(plugin.versions, PluginVersions { abi, model }, "{name}");
+                assert_eq!(plugin.description.features, features, "{name}");
+                assert_eq!(plugin.keeps_unknown_fields(), !features.is_empty(), "{name}");
+            }
+            (Err(e), Err(says)) => {
+                let message = e.to_string();
+                assert!(message.contains(says) && message.contains(&*path.to_string_lossy()), "{name}: {message}");
+            }
+            (got, expected) => panic!("{name}: got {got:?}, expected {expected:?}"),
+        }
+    }
+}
+
+/// The model a newer minor's reader returns reaches the host with its unknown fields kept.
+#[test]
+fn a_newer_minors_model_is_read_with_its_unknown_fields_kept() {
+    let plugin = LoadedPlugin::load(&test_plugin("new_minor")).unwrap();
+    let format = &plugin.formats()[0];
+    let outcome = format.read(&Bundle::single("in.new", "{}"), &Options::default());
+    let model = outcome.value.unwrap();
+    assert_eq!(model.tools.len(), 2);
+    let kept = &model.extras[toolport_core::UNKNOWN_FIELDS];
+    assert_eq!(kept["/tools/0/parameters/0/schema/const"], "x");
+    let codes: Vec<&str> = outcome.diagnostics.iter().map(|d| d.code.as_str()).collect();
+    assert_eq!(codes, ["input/unknown-key", "input/unknown-key"]);
+    // Written back through the same plugin, and through a 1.0 plugin that refuses what it
+    // does not know in the envelope.
+    for to in ["new_minor", "old_minor"] {
+        let writer = LoadedPlugin::load(&test_plugin(to)).unwrap();
+        let written = writer.formats()[0].write(&model, &Options::default());
+        assert_eq!(written.value.unwrap().files["tools.txt"], "from_new_minor\nalso_new\n", "{to}");
+    }
+}
