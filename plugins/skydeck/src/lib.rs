@@ -36,6 +36,7 @@
 mod lenient;
 pub mod placeholder;
 mod read;
+mod shape;
 mod write;
 
 pub use placeholder::{Placeholder, generated_prompt, placeholders, render_prompt};
