@@ -211,21 +211,35 @@ fn scan(text: &str) -> (Vec<Repair>, bool) {
     (repairs, complete)
 }
 
-fn scan_into(text: &str, repairs: &mut Vec<Repair>) -> Option<()> {
-    let bytes = text.as_bytes();
-    let mut stack: Vec<Frame> = Vec::new();
-    let mut path = String::new();
-    let mut root_done = false;
-    let mut i = 0;
-    let mut previous_end = 0;
-    loop {
+/// The tokens of `text`, each with where it starts and ends and whether a line break comes
+/// before it; the last item is `None` where a string does not decode.
+struct Tokens<'t> {
+    text: &'t str,
+    /// Where the next token is looked for.
+    at: usize,
+}
+
+struct Lexed {
+    token: Token,
+    start: usize,
+    end: usize,
+    /// A line break between the previous token and this one.
+    newline: bool,
+}
+
+impl Iterator for Tokens<'_> {
+    type Item = Option<Lexed>;
+
+    fn next(&mut self) -> Option<Option<Lexed>> {
+        let bytes = self.text.as_bytes();
+        let mut i = self.at;
         let mut newline = false;
         while i < bytes.len() && bytes[i].is_ascii_whitespace() {
             newline |= bytes[i] == b'\n';
             i += 1;
         }
         if i >= bytes.len() {
-            break;
+            return None;
         }
         let start = i;
         let token = match bytes[i] {
@@ -254,8 +268,13 @@ fn scan_into(text: &str, repairs: &mut Vec<Repair>) -> Option<()> {
                 Token::Comma
             }
             b'"' => {
-                let end = string_end(bytes, i)?;
-                let decoded = serde_json::from_str::<String>(&text[i..end]).ok()?;
+                let string = string_end(bytes, i)
+                    .and_then(|end| Some((end, serde_json::from_str::<String>(&self.text[i..end]).ok()?)));
+                let Some((end, decoded)) = string else {
+                    // The scan stops here: nothing after it is read.
+                    self.at = bytes.len();
+                    return Some(None);
+                };
                 i = end;
                 Token::Text(decoded)
             }
@@ -266,7 +285,20 @@ fn scan_into(text: &str, repairs: &mut Vec<Repair>) -> Option<()> {
                 Token::Scalar
             }
         };
-        let end = i;
+        self.at = i;
+        Some(Some(Lexed { token, start, end: i, newline }))
+    }
+}
+
+/// Follows the containers token by token, recording the repairs; `None` at the first problem
+/// the repairs cannot fix.
+fn scan_into(text: &str, repairs: &mut Vec<Repair>) -> Option<()> {
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut path = String::new();
+    let mut root_done = false;
+    let mut previous_end = 0;
+    for lexed in (Tokens { text, at: 0 }) {
+        let Lexed { token, start, end, newline } = lexed?;
         let depth = stack.len();
         let Some(frame) = stack.last_mut() else {
             // Top level: exactly one value.
