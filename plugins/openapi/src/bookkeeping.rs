@@ -72,8 +72,7 @@ pub(crate) fn move_into_section(doc: &mut Map<String, Value>, no_false_nullable:
 
 /// The document with its bookkeeping [`SECTION`] put back where a writer took it from, so the
 /// rest of reading sees what the writer built.
-pub(crate) fn put_back(doc: &Value, diagnostics: &mut Vec<Diagnostic>) -> Value {
-    let mut doc = doc.clone();
+pub(crate) fn put_back(mut doc: Value, diagnostics: &mut Vec<Diagnostic>) -> Value {
     let section = doc.as_object_mut().and_then(|root| root.remove(SECTION));
     let Some(Value::Object(section)) = section else {
         diagnostics.push(Diagnostic::warning(

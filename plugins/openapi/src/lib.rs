@@ -80,7 +80,7 @@ impl Format for OpenApi {
             Ok(parsed) => parsed,
             Err(e) => return Outcome::fail(e),
         };
-        match read::read_document(&doc) {
+        match read::read_document(doc) {
             Ok((mut set, diagnostics)) => {
                 if let Some(Value::Object(ext)) = set.extras.get_mut(ID) {
                     ext.insert("syntax".into(), Value::from(syntax));

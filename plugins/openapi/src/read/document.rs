@@ -9,15 +9,16 @@ use super::{info, keep, paths, security, servers, x_toolport};
 use crate::ID;
 use crate::bookkeeping::XT;
 
-/// Reads a document prepared by [`super::read_document`].
-pub(super) fn read_prepared(doc: &Value) -> Result<(ToolSet, Vec<Diagnostic>), Diagnostic> {
+/// Reads a document prepared by [`super::read_document`]. The document is taken so that
+/// what is kept as written (components, tags, …) is moved into the model, not copied.
+pub(super) fn read_prepared(doc: Value) -> Result<(ToolSet, Vec<Diagnostic>), Diagnostic> {
     let Some(root) = doc.as_object() else {
         return Err(Diagnostic::error(codes::INPUT_INVALID, "", "an OpenAPI document must be an object"));
     };
     let mut diagnostics = Vec::new();
     let (version, dialect) = version(root, &mut diagnostics)?;
 
-    let mut reader = Reader::new(doc, dialect);
+    let mut reader = Reader::new(&doc, dialect);
     let mut set = ToolSet::default();
     let mut extras = Map::new();
     extras.insert("openapi".into(), Value::String(version));
@@ -40,20 +41,23 @@ pub(super) fn read_prepared(doc: &Value) -> Result<(ToolSet, Vec<Diagnostic>), D
         keep::keep_security_schemes(&mut extras, schemes, &set.auth);
     }
 
-    let document = rest_of_document(root, &mut extras);
+    if root.get("components").and_then(Value::as_object).is_some_and(|c| c.contains_key("securitySchemes")) {
+        extras.insert("hasSecuritySchemes".into(), Value::Bool(true));
+    }
     x_toolport::restore_set(root, &mut set, &mut diagnostics);
 
     let path_items = paths::read_paths(&mut reader, root.get("paths"), dialect, &mut set.tools, &mut diagnostics);
+    // Named schemas (`#/components/schemas/X`) were read once each, as definitions.
+    set.definitions = reader.take_definitions();
+    diagnostics.extend(reader.take_diagnostics());
     if !path_items.is_empty() {
         extras.insert("pathItems".into(), Value::Object(path_items));
     }
+    let document = rest_of_document(doc);
     if !document.is_empty() {
         extras.insert("document".into(), Value::Object(document));
     }
     set.extras.insert(ID.into(), Value::Object(extras));
-    // Named schemas (`#/components/schemas/X`) were read once each, as definitions.
-    set.definitions = reader.take_definitions();
-    diagnostics.extend(reader.take_diagnostics());
     Ok((set, diagnostics))
 }
 
@@ -100,26 +104,27 @@ fn version(root: &Map<String, Value>, diagnostics: &mut Vec<Diagnostic>) -> Resu
 }
 
 /// The top-level keys the model has no place for (components but the security schemes,
-/// tags, external docs, …), kept as written. Whether the document had security schemes is
-/// noted in `extras`.
-fn rest_of_document(root: &Map<String, Value>, extras: &mut Map<String, Value>) -> Map<String, Value> {
+/// tags, external docs, …), kept as written.
+fn rest_of_document(doc: Value) -> Map<String, Value> {
     let mut document = Map::new();
+    let Value::Object(root) = doc else { return document };
     for (key, value) in root {
         match key.as_str() {
             "openapi" | "info" | "servers" | "paths" => {}
             "components" => {
-                let mut components = value.as_object().cloned().unwrap_or_default();
+                let is_object = value.is_object();
+                let mut components = match value {
+                    Value::Object(components) => components,
+                    _ => Map::new(),
+                };
                 components.remove("securitySchemes");
-                if !components.is_empty() || !value.is_object() {
-                    document.insert(key.clone(), Value::Object(components));
-                }
-                if value.as_object().is_some_and(|c| c.contains_key("securitySchemes")) {
-                    extras.insert("hasSecuritySchemes".into(), Value::Bool(true));
+                if !components.is_empty() || !is_object {
+                    document.insert(key, Value::Object(components));
                 }
             }
             _ if key.starts_with(XT) => {}
             _ => {
-                document.insert(key.clone(), value.clone());
+                document.insert(key, value);
             }
         }
     }

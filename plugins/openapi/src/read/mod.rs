@@ -32,28 +32,26 @@ mod servers;
 mod x_toolport;
 
 /// Reads an OpenAPI document. `Err` when it is not an OpenAPI 3 document at all.
-pub(crate) fn read_document(doc: &Value) -> Result<(ToolSet, Vec<Diagnostic>), Diagnostic> {
-    // A copy only where the document needs preparing: toolport's bookkeeping put back, enums
-    // listing a value twice (OpenAI's spec) listed once.
+pub(crate) fn read_document(doc: Value) -> Result<(ToolSet, Vec<Diagnostic>), Diagnostic> {
+    // The document is prepared in place: toolport's bookkeeping put back, enums listing a
+    // value twice (OpenAI's spec) listed once.
     let mut diagnostics = Vec::new();
-    let mut prepared = doc.get(bookkeeping::SECTION).is_some().then(|| bookkeeping::put_back(doc, &mut diagnostics));
+    let mut doc =
+        if doc.get(bookkeeping::SECTION).is_some() { bookkeeping::put_back(doc, &mut diagnostics) } else { doc };
     let mut repeated = Vec::new();
-    repeated_enums(prepared.as_ref().unwrap_or(doc), &mut String::new(), &mut repeated);
-    if !repeated.is_empty() {
-        let fixed = prepared.get_or_insert_with(|| doc.clone());
-        for pointer in repeated {
-            if let Some(Value::Array(values)) = fixed.pointer_mut(&pointer) {
-                let mut seen = std::collections::HashSet::new();
-                values.retain(|v| seen.insert(v.to_string()));
-            }
-            diagnostics.push(Diagnostic::warning(
-                codes::INPUT_TOLERATED,
-                pointer,
-                "this enum lists a value more than once (OpenAPI needs unique values): read and written once",
-            ));
+    repeated_enums(&doc, &mut String::new(), &mut repeated);
+    for pointer in repeated {
+        if let Some(Value::Array(values)) = doc.pointer_mut(&pointer) {
+            let mut seen = std::collections::HashSet::new();
+            values.retain(|v| seen.insert(v.to_string()));
         }
+        diagnostics.push(Diagnostic::warning(
+            codes::INPUT_TOLERATED,
+            pointer,
+            "this enum lists a value more than once (OpenAPI needs unique values): read and written once",
+        ));
     }
-    let (set, more) = document::read_prepared(prepared.as_ref().unwrap_or(doc))?;
+    let (set, more) = document::read_prepared(doc)?;
     diagnostics.extend(more);
     Ok((set, diagnostics))
 }

@@ -38,7 +38,7 @@ pub(super) fn read_body(
 
     let api_spec = get(manifest, "apiSpec").cloned().unwrap_or(Value::Null);
     let spec_doc = read_spec(&api_spec, file, input, &mut vx, &mut diagnostics)?;
-    let (mut set, spec_diagnostics) = read::read_document(&spec_doc).map_err(|e| vec![e])?;
+    let (mut set, spec_diagnostics) = read::read_document(spec_doc).map_err(|e| vec![e])?;
     // Paths of the spec's diagnostics point into the spec, not the body.
     diagnostics.extend(spec_diagnostics.into_iter().map(|mut d| {
         d.path = format!("/manifest/apiSpec/openApiYaml{}", d.path);
