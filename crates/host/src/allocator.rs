@@ -5,7 +5,7 @@
 //! fresh zeroed pages. Measured with `perf stat` on GitHub's spec to openai: 64 MiB of padding
 //! takes 10% off the CPU time for 5 MiB more peak memory (16 MiB: no gain; 256 MiB: no more).
 
-// One call into glibc, below; the host's only other unsafe code is in plugin.rs.
+// One call into glibc, below; the host's only other unsafe code is in plugin/load.rs.
 #![allow(unsafe_code)]
 
 /// Bytes of heap glibc asks for beyond each growth, and keeps when the heap shrinks.
