@@ -46,13 +46,16 @@ pub(super) fn read_prepared(doc: Value) -> Result<(ToolSet, Vec<Diagnostic>), Di
     }
     x_toolport::restore_set(root, &mut set, &mut diagnostics);
 
-    let path_items = paths::read_paths(&mut reader, root.get("paths"), dialect, &mut set.tools, &mut diagnostics);
+    let (path_items, kept_in_paths) =
+        paths::read_paths(&mut reader, root.get("paths"), dialect, &mut set.tools, &mut diagnostics);
     // Named schemas (`#/components/schemas/X`) were read once each, as definitions.
     set.definitions = reader.take_definitions();
     diagnostics.extend(reader.take_diagnostics());
     if !path_items.is_empty() {
         extras.insert("pathItems".into(), Value::Object(path_items));
     }
+    let mut doc = doc;
+    keep::move_kept_operations(&mut doc, &mut set.tools, kept_in_paths);
     let document = rest_of_document(doc);
     if !document.is_empty() {
         extras.insert("document".into(), Value::Object(document));

@@ -32,12 +32,43 @@ pub(super) fn keep_security_schemes(extras: &mut Map<String, Value>, raw: &Map<S
     }
 }
 
-/// Keeps the operation as written in the tool's extras when the model alone would not give it
-/// back.
-pub(super) fn keep_operation(tool: &mut Tool, raw: Map<String, Value>, dialect: Dialect) {
+/// Keeps the operation as written (`raw`) in the tool's extras when the model alone would not
+/// give it back. The record's `raw` is left `null` for the caller to fill with
+/// [`fill_kept_operation`], so an operation of the document is moved there, not copied.
+/// Whether a record was made.
+pub(super) fn keep_operation(tool: &mut Tool, raw: &Map<String, Value>, dialect: Dialect) -> bool {
     let (regenerated, _) = OpWriter::for_openapi(dialect).operation(tool, &tool.name, None);
-    if regenerated != raw {
-        let ext = object_slot(tool.extras.entry(ID.to_owned()).or_insert_with(|| Value::Object(Map::new())));
-        ext.extend(verbatim::record(Value::Object(raw), &regenerated));
+    if regenerated == *raw {
+        return false;
+    }
+    let ext = object_slot(tool.extras.entry(ID.to_owned()).or_insert_with(|| Value::Object(Map::new())));
+    ext.extend(verbatim::record(Value::Null, &regenerated));
+    true
+}
+
+/// Puts the operation as written into the record [`keep_operation`] made for it.
+pub(super) fn fill_kept_operation(tool: &mut Tool, raw: Map<String, Value>) {
+    if let Some(slot) = tool.extras.get_mut(ID).and_then(|ext| ext.get_mut("raw")) {
+        *slot = Value::Object(raw);
+    }
+}
+
+/// An operation kept as written whose record waits for it: the tool's index, and where the
+/// operation sits in `paths`.
+pub(super) struct KeptInPaths {
+    pub tool: usize,
+    pub path: String,
+    pub method: String,
+}
+
+/// Moves each operation waited for out of the document's `paths` (read, and no longer needed)
+/// into its tool's record.
+pub(super) fn move_kept_operations(doc: &mut Value, tools: &mut [Tool], kept: Vec<KeptInPaths>) {
+    let Some(Value::Object(paths)) = doc.get_mut("paths") else { return };
+    for KeptInPaths { tool, path, method } in kept {
+        let operation = paths.get_mut(&path).and_then(|item| item.get_mut(&method)).map(Value::take);
+        if let (Some(Value::Object(operation)), Some(tool)) = (operation, tools.get_mut(tool)) {
+            fill_kept_operation(tool, operation);
+        }
     }
 }

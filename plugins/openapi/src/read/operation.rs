@@ -21,14 +21,14 @@ pub(super) struct OperationContext<'a> {
     pub at: &'a str,
 }
 
-/// The tool for an operation, and the operation as written with the path parameters the
-/// reader added to it (see [`parameter::read_undeclared_placeholders`]).
+/// The tool for an operation, and the path parameters the reader added to the operation as
+/// written (see [`parameter::read_undeclared_placeholders`]).
 pub(super) fn read_operation(
     reader: &mut Reader,
     cx: &OperationContext,
     operation: &Map<String, Value>,
     diagnostics: &mut Vec<Diagnostic>,
-) -> (Tool, Map<String, Value>) {
+) -> (Tool, Vec<Value>) {
     let at = child(cx.at, cx.method);
     let method = cx.method.to_ascii_uppercase();
     let mut leftovers = Map::new();
@@ -99,5 +99,5 @@ pub(super) fn read_operation(
         tool.extras.insert(ID.into(), Value::Object(ext));
     }
     x_toolport::restore_tool(operation, &mut tool, &at, diagnostics);
-    (tool, parameter::with_added_parameters(operation, added))
+    (tool, added)
 }

@@ -130,8 +130,8 @@ fn placeholders(path: &str) -> impl Iterator<Item = &str> {
 /// The operation as written, with the path parameters the reader added (see
 /// [`read_undeclared_placeholders`]) in its `parameters`, placed before the request body and
 /// responses.
-pub(super) fn with_added_parameters(operation: &Map<String, Value>, added: Vec<Value>) -> Map<String, Value> {
-    let mut out = operation.clone();
+pub(super) fn with_added_parameters(operation: Map<String, Value>, added: Vec<Value>) -> Map<String, Value> {
+    let mut out = operation;
     if added.is_empty() {
         return out;
     }

@@ -7,20 +7,24 @@ use toolport_plugin::jsonschema::{Dialect, Reader};
 use toolport_plugin::source::child;
 use toolport_plugin::{Diagnostic, Tool, codes};
 
+use super::keep::KeptInPaths;
 use super::operation::{OperationContext, read_operation};
+use super::parameter::with_added_parameters;
 use super::{keep, servers};
 use crate::http::METHODS;
 
 /// Reads every operation of `paths` into `tools`. Returns the path items' other keys by path
-/// (and the path items that have no operation, or a `$ref` that names nothing).
+/// (and the path items that have no operation, or a `$ref` that names nothing), and the
+/// operations kept as written that are to be moved out of `paths` once reading is done.
 pub(super) fn read_paths(
     reader: &mut Reader,
     paths: Option<&Value>,
     dialect: Dialect,
     tools: &mut Vec<Tool>,
     diagnostics: &mut Vec<Diagnostic>,
-) -> Map<String, Value> {
+) -> (Map<String, Value>, Vec<KeptInPaths>) {
     let mut path_items = Map::new();
+    let mut kept_in_paths = Vec::new();
     let paths = match paths {
         Some(Value::Object(paths)) => paths,
         Some(other) => {
@@ -29,14 +33,14 @@ pub(super) fn read_paths(
                 "/paths",
                 format!("`paths` must be an object, found {other}; no operations were read"),
             ));
-            return path_items;
+            return (path_items, kept_in_paths);
         }
-        None => return path_items,
+        None => return (path_items, kept_in_paths),
     };
     let mut names: IndexMap<String, usize> = IndexMap::new();
     for (path, item) in paths {
         let at = child("/paths", path);
-        let Some((item, _)) = reader.follow(item, &at) else {
+        let Some((resolved, _)) = reader.follow(item, &at) else {
             diagnostics.push(Diagnostic::warning(
                 codes::INPUT_UNRESOLVED,
                 &at,
@@ -45,7 +49,9 @@ pub(super) fn read_paths(
             path_items.insert(path.clone(), item.clone());
             continue;
         };
-        let Some(item) = item.as_object() else {
+        // A path item of `paths` itself, not one a `$ref` names (which stays in the document).
+        let in_paths = std::ptr::eq(resolved, item);
+        let Some(item) = resolved.as_object() else {
             diagnostics.push(Diagnostic::warning(codes::INPUT_INVALID, &at, "a path item must be an object"));
             continue;
         };
@@ -69,18 +75,27 @@ pub(super) fn read_paths(
                 continue;
             };
             let context = OperationContext { path, method, item, item_servers: &item_servers, at: &at };
-            let (mut tool, as_written) = read_operation(reader, &context, operation, diagnostics);
+            let (mut tool, added) = read_operation(reader, &context, operation, diagnostics);
             let operation_at = child(&at, method);
             name_uniquely(&mut tool, &names, &operation_at, diagnostics);
             names.insert(tool.name.clone(), tools.len());
-            keep::keep_operation(&mut tool, as_written, dialect);
+            if in_paths && added.is_empty() {
+                if keep::keep_operation(&mut tool, operation, dialect) {
+                    kept_in_paths.push(KeptInPaths { tool: tools.len(), path: path.clone(), method: method.clone() });
+                }
+            } else {
+                let as_written = with_added_parameters(operation.clone(), added);
+                if keep::keep_operation(&mut tool, &as_written, dialect) {
+                    keep::fill_kept_operation(&mut tool, as_written);
+                }
+            }
             tools.push(tool);
         }
         if !leftovers.is_empty() || !item.keys().any(|k| METHODS.contains(&k.as_str())) {
             path_items.insert(path.clone(), Value::Object(leftovers));
         }
     }
-    path_items
+    (path_items, kept_in_paths)
 }
 
 /// Tool names are unique in the model: a repeated operationId gets a suffix. `names` are the
