@@ -70,6 +70,9 @@ pub struct Reader<'a> {
     definitions: IndexMap<String, Schema>,
     /// Definition name of each named `$ref` met, by reference text.
     names: HashMap<String, String>,
+    /// The definition names assigned (the values of `names`), so a free one is found without
+    /// collecting them for every new reference.
+    taken_names: HashSet<String>,
     /// Named schemas met but not read yet (reference, name): read after the current
     /// top-level read, so long chains of references never nest.
     pending: Vec<(String, String)>,
@@ -90,6 +93,7 @@ impl<'a> Reader<'a> {
             nesting: 0,
             definitions: IndexMap::new(),
             names: HashMap::new(),
+            taken_names: HashSet::new(),
             pending: Vec::new(),
             reported: HashSet::new(),
             diagnostics: Vec::new(),

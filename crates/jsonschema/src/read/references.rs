@@ -3,8 +3,6 @@
 //! (memoized; cycles and nesting deeper than [`Reader::MAX_DEPTH`] cut to a schema of any
 //! type), remote references are kept as written.
 
-use std::collections::HashSet;
-
 use serde_json::{Map, Value};
 use toolport_core::source::child;
 use toolport_core::{Diagnostic, Schema, codes};
@@ -57,8 +55,8 @@ impl<'a> Reader<'a> {
         }
         let base = toolport_core::definitions::name_in_reference(&percent_decode(reference))?;
         self.lookup(reference)?;
-        let taken: HashSet<&String> = self.names.values().collect();
-        let name = toolport_core::definitions::free_name(&base, |n| taken.contains(&n.to_owned()));
+        let name = toolport_core::definitions::free_name(&base, |n| self.taken_names.contains(n));
+        self.taken_names.insert(name.clone());
         self.names.insert(reference.to_owned(), name.clone());
         // Reserve the slot so definitions keep the order they were first met in.
         self.definitions.insert(name.clone(), Schema::default());
