@@ -5,7 +5,7 @@ use serde_json::{Map, Value, json};
 use toolport_plugin::jsonschema::Reader;
 use toolport_plugin::{Diagnostic, HttpBinding, ParamLocation, Parameter, Schema, SchemaType, Tool, codes};
 
-use super::{pick_media, pointer_join};
+use super::{copy_without, pick_media, pointer_join};
 use crate::ID;
 use crate::bookkeeping::XT;
 
@@ -40,13 +40,11 @@ pub(super) fn read_request_body(
         return;
     };
     http.body_content_type = Some(media_type.clone());
-    let mut others = content.cloned().unwrap_or_default();
-    others.remove(media_type);
+    let others = content.map(|content| copy_without(content, &[media_type])).unwrap_or_default();
     if !others.is_empty() {
         request.insert("content".into(), Value::Object(others));
     }
-    let mut media_rest = media.as_object().cloned().unwrap_or_default();
-    media_rest.remove("schema");
+    let media_rest = media.as_object().map(|media| copy_without(media, &["schema"])).unwrap_or_default();
     let mut body_ext = Map::new();
     if !media_rest.is_empty() {
         body_ext.insert("media".into(), Value::Object(media_rest));

@@ -129,6 +129,20 @@ fn pointer_join(base: &str, segments: &[&str]) -> String {
     segments.iter().fold(base.to_owned(), |at, s| child(&at, s))
 }
 
+/// A copy of `map` without `keys`, in the order removing them one by one with `Map::remove`
+/// leaves (each removal moves the last entry into the gap), copying only the entries kept:
+/// what is left out is often the schema the model holds, the largest part.
+fn copy_without(map: &Map<String, Value>, keys: &[&str]) -> Map<String, Value> {
+    let entries: Vec<(&String, &Value)> = map.iter().collect();
+    let mut order: Vec<usize> = (0..entries.len()).collect();
+    for key in keys {
+        if let Some(at) = order.iter().position(|&i| entries[i].0 == key) {
+            order.swap_remove(at);
+        }
+    }
+    order.into_iter().map(|i| (entries[i].0.clone(), entries[i].1.clone())).collect()
+}
+
 /// The media type to model: JSON when offered, else the first.
 fn pick_media(content: &Map<String, Value>) -> Option<(&String, &Value)> {
     content
@@ -136,4 +150,26 @@ fn pick_media(content: &Map<String, Value>) -> Option<(&String, &Value)> {
         .find(|(k, _)| k.as_str() == "application/json")
         .or_else(|| content.iter().find(|(k, _)| k.contains("json")))
         .or_else(|| content.iter().next())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Map, Value, json};
+
+    /// `copy_without` leaves what cloning and removing with `Map::remove` leaves, order included.
+    #[test]
+    fn copy_without_matches_clone_and_remove() {
+        let Value::Object(map) = json!({"a": 1, "b": {"x": 2}, "c": [3], "d": null, "e": "5"}) else { unreachable!() };
+        let cases: [&[&str]; 6] = [&[], &["a"], &["e"], &["b", "d"], &["d", "a", "zz"], &["a", "b", "c", "d", "e"]];
+        for keys in cases {
+            let mut expected: Map<String, Value> = map.clone();
+            for key in keys {
+                expected.remove(*key);
+            }
+            let copied = super::copy_without(&map, keys);
+            let order = |m: &Map<String, Value>| m.keys().cloned().collect::<Vec<_>>();
+            assert_eq!(order(&copied), order(&expected), "{keys:?}");
+            assert_eq!(copied, expected, "{keys:?}");
+        }
+    }
 }

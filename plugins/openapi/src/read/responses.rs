@@ -6,7 +6,7 @@ use toolport_plugin::jsonschema::Reader;
 use toolport_plugin::source::child;
 use toolport_plugin::{Output, Tool};
 
-use super::{pick_media, pointer_join};
+use super::{copy_without, pick_media, pointer_join};
 
 pub(super) fn read_responses(
     reader: &mut Reader,
@@ -22,20 +22,23 @@ pub(super) fn read_responses(
     let status =
         map.keys().find(|k| k.starts_with('2')).or_else(|| map.keys().find(|k| k.as_str() == "default")).cloned();
     let mut record = Map::new();
-    let mut others = map.clone();
+    let others = match &status {
+        Some(status) => copy_without(map, &[status]),
+        None => map.clone(),
+    };
     if let Some(status) = status {
-        let raw = others.remove(&status).unwrap_or_default();
+        let raw = &map[&status];
         record.insert("status".into(), Value::String(status.clone()));
         let r_at = child(at, &status);
-        match reader.follow(&raw, &r_at) {
+        match reader.follow(raw, &r_at) {
             Some((response, response_at)) if response.is_object() && raw.get("$ref").is_none() => {
                 let mut output = Output {
                     description: response.get("description").and_then(Value::as_str).map(str::to_owned),
                     ..Output::default()
                 };
-                let mut rest = response.as_object().cloned().unwrap_or_default();
-                rest.remove("description");
-                if let Some(content) = rest.remove("content") {
+                let rest =
+                    response.as_object().map(|r| copy_without(r, &["description", "content"])).unwrap_or_default();
+                if let Some(content) = response.get("content") {
                     match content.as_object().and_then(pick_media) {
                         Some((media_type, media)) => {
                             output.content_type = Some(media_type.clone());
@@ -43,18 +46,20 @@ pub(super) fn read_responses(
                                 let s_at = pointer_join(&response_at, &["content", media_type, "schema"]);
                                 output.schema = Some(reader.read(schema, &s_at));
                             }
-                            let mut media_rest = media.as_object().cloned().unwrap_or_default();
-                            media_rest.remove("schema");
+                            let media_rest =
+                                media.as_object().map(|media| copy_without(media, &["schema"])).unwrap_or_default();
                             if !media_rest.is_empty() {
                                 record.insert("media".into(), Value::Object(media_rest));
                             }
-                            let mut other_media = content.as_object().cloned().unwrap_or_default();
-                            other_media.remove(media_type);
+                            let other_media = content
+                                .as_object()
+                                .map(|content| copy_without(content, &[media_type]))
+                                .unwrap_or_default();
                             if !other_media.is_empty() {
                                 record.insert("content".into(), Value::Object(other_media));
                             }
                         }
-                        None => drop(record.insert("emptyContent".into(), content)),
+                        None => drop(record.insert("emptyContent".into(), content.clone())),
                     }
                 }
                 if !rest.is_empty() {
