@@ -335,14 +335,15 @@ impl<'a> Writer<'a> {
     fn write_structure(&self, o: &mut Object, out: &mut Vec<Diagnostic>) {
         let (d, s, path) = (self.dialect, o.s, o.path);
         if let Some(items) = &s.items {
-            o.m.insert("items".into(), Value::Object(self.object(items, &child(path, "items"), out)));
+            o.m.insert("items".into(), Value::Object(self.object(items, &format!("{path}/items"), out)));
         }
         let mut required: Vec<Value> = Vec::new();
         if !s.properties.is_empty() {
             let mut properties = Map::new();
-            let at = child(path, "properties");
+            // Pointers built whole: these segments need no escaping, and every property of
+            // every schema written gets one.
             for (i, property) in s.properties.iter().enumerate() {
-                let schema = self.object(&property.schema, &child(&child(&at, i.to_string()), "schema"), out);
+                let schema = self.object(&property.schema, &format!("{path}/properties/{i}/schema"), out);
                 properties.insert(property.name.clone(), Value::Object(schema));
                 if property.required {
                     required.push(Value::from(property.name.as_str()));
@@ -369,7 +370,7 @@ impl<'a> Writer<'a> {
                 o.m.insert("additionalProperties".into(), Value::Bool(*allowed));
             }
             Some(AdditionalProperties::Schema(schema)) => {
-                let at = child(path, "additional_properties");
+                let at = format!("{path}/additional_properties");
                 o.m.insert("additionalProperties".into(), Value::Object(self.object(schema, &at, out)));
             }
             None => {}
@@ -380,12 +381,11 @@ impl<'a> Writer<'a> {
     /// 2020-12 when the schema has no type of its own.
     fn write_alternatives(&self, o: &mut Object, out: &mut Vec<Diagnostic>) {
         let (d, s) = (self.dialect, o.s);
-        let at = child(o.path, "any_of");
         let mut members: Vec<Value> = s
             .any_of
             .iter()
             .enumerate()
-            .map(|(i, member)| Value::Object(self.object(member, &child(&at, i.to_string()), out)))
+            .map(|(i, member)| Value::Object(self.object(member, &format!("{}/any_of/{i}", o.path), out)))
             .collect();
         if s.nullable && o.kind.is_none() && d.is_2020() {
             members.push(Value::Object(Map::from_iter([("type".to_owned(), Value::from("null"))])));
