@@ -6,6 +6,7 @@
 //! fixed values: no value would be valid) is never written. Each is reported.
 
 use std::collections::BTreeMap;
+use std::fmt::Write;
 
 use serde_json::Value;
 use toolport_core::{Diagnostic, codes};
@@ -53,11 +54,13 @@ struct Found {
 /// diagnostic for the keys left out, one per empty `enum`.
 pub fn clean(value: &mut Value, dialect: Dialect, path: &str, diagnostics: &mut Vec<Diagnostic>) {
     let mut found = Found::default();
-    visit(value, dialect, "#", &mut found);
+    visit(value, dialect, &mut "#".to_owned(), &mut found);
     report(found, path, diagnostics);
 }
 
-fn visit(node: &mut Value, dialect: Dialect, at: &str, found: &mut Found) {
+/// `at` is the node's pointer, grown and shrunk in place (every node of every schema written
+/// is visited; only an empty `enum` keeps its pointer).
+fn visit(node: &mut Value, dialect: Dialect, at: &mut String, found: &mut Found) {
     let Value::Object(map) = node else { return };
     let value_set = map.get("x-toolport-value-set").and_then(Value::as_str).map(str::to_owned);
     if dialect == Dialect::JsonSchema {
@@ -78,31 +81,53 @@ fn visit(node: &mut Value, dialect: Dialect, at: &str, found: &mut Found) {
     }
     if map.get("enum").is_some_and(|e| e.as_array().is_some_and(Vec::is_empty)) {
         map.shift_remove("enum");
-        found.empty_enums.push((at.to_owned(), value_set));
+        found.empty_enums.push((at.clone(), value_set));
     }
+    let len = at.len();
     for (key, child) in map.iter_mut() {
         let key = key.as_str();
         if SCHEMA_MAPS.contains(&key) {
             if let Value::Object(members) = child {
                 for (name, member) in members.iter_mut() {
-                    visit(member, dialect, &format!("{at}/{key}/{}", escape(name)), found);
+                    at.truncate(len);
+                    at.push('/');
+                    at.push_str(key);
+                    at.push('/');
+                    push_escaped(at, name);
+                    visit(member, dialect, at, found);
                 }
             }
         } else if SCHEMA_VALUES.contains(&key) || SCHEMA_LISTS.contains(&key) {
             match child {
                 Value::Array(members) => {
                     for (i, member) in members.iter_mut().enumerate() {
-                        visit(member, dialect, &format!("{at}/{key}/{i}"), found);
+                        at.truncate(len);
+                        // Writing to a String cannot fail.
+                        let _ = write!(at, "/{key}/{i}");
+                        visit(member, dialect, at, found);
                     }
                 }
-                other => visit(other, dialect, &format!("{at}/{key}"), found),
+                other => {
+                    at.truncate(len);
+                    at.push('/');
+                    at.push_str(key);
+                    visit(other, dialect, at, found);
+                }
             }
         }
     }
+    at.truncate(len);
 }
 
-fn escape(name: &str) -> String {
-    name.replace('~', "~0").replace('/', "~1")
+/// Appends `name` as a JSON pointer segment (`~` as `~0`, `/` as `~1`).
+fn push_escaped(at: &mut String, name: &str) {
+    for c in name.chars() {
+        match c {
+            '~' => at.push_str("~0"),
+            '/' => at.push_str("~1"),
+            c => at.push(c),
+        }
+    }
 }
 
 fn report(found: Found, path: &str, diagnostics: &mut Vec<Diagnostic>) {
@@ -142,7 +167,7 @@ fn report(found: Found, path: &str, diagnostics: &mut Vec<Diagnostic>) {
 pub fn needs_cleaning(value: &Value, dialect: Dialect) -> bool {
     let mut copy = value.clone();
     let mut found = Found::default();
-    visit(&mut copy, dialect, "#", &mut found);
+    visit(&mut copy, dialect, &mut "#".to_owned(), &mut found);
     copy != *value
 }
 
