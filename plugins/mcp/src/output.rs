@@ -107,22 +107,26 @@ fn is_plain_object(schema: &Schema) -> bool {
 /// definitions without references of their own (an enum, a formatted string;
 /// [`SMALL_DEFINITION`]) are always expanded. `$ref`s kept in extras that name definitions
 /// are left out. Whether any reference was cut loose.
-pub fn shallow(schema: &Schema, definitions: &IndexMap<String, Schema>, wrapped: bool, path: &str) -> (Schema, bool) {
-    let mut copy = schema.clone();
-    match copy.properties.first_mut() {
+pub fn shallow(
+    mut schema: Schema,
+    definitions: &IndexMap<String, Schema>,
+    wrapped: bool,
+    path: &str,
+) -> (Schema, bool) {
+    match schema.properties.first_mut() {
         Some(result) if wrapped => top(&mut result.schema, definitions, 2),
-        _ => top(&mut copy, definitions, 2),
+        _ => top(&mut schema, definitions, 2),
     }
-    let mut level = Level { definitions, nodes: schema_nodes(&copy), cut: false, found: false };
+    let mut level = Level { definitions, nodes: schema_nodes(&schema), cut: false, found: false };
     loop {
         level.found = false;
-        level.expand(&mut copy);
+        level.expand(&mut schema);
         if !level.found {
             break;
         }
     }
-    let (copy, first) = cut_references(&copy, definitions, path, &|_| false);
-    (copy, level.cut || first.is_some())
+    let (cut, first) = cut_references(&schema, definitions, path, &|_| false);
+    (cut, level.cut || first.is_some())
 }
 
 /// A shallow output schema is expanded until it holds this many schema nodes.
