@@ -316,8 +316,9 @@ fn scan_string(text: &str, start: usize) -> Option<(String, usize)> {
     Some((decoded, end))
 }
 
-/// Offset just after the string starting at `start` (its opening quote).
-fn string_end(bytes: &[u8], start: usize) -> Option<usize> {
+/// Offset just after the JSON string starting at `start` (its opening quote); `None` when it
+/// is not closed.
+pub fn string_end(bytes: &[u8], start: usize) -> Option<usize> {
     let mut i = start + 1;
     while i < bytes.len() {
         match bytes[i] {

@@ -14,7 +14,7 @@
 use serde_json::Value;
 use toolport_plugin::limits::MAX_NESTING;
 use toolport_plugin::nesting::{self, Syntax};
-use toolport_plugin::source::{Locator, child, escape_pointer_segment, json_error};
+use toolport_plugin::source::{Locator, child, escape_pointer_segment, json_error, string_end};
 use toolport_plugin::{Diagnostic, codes};
 
 /// A parsed document and the defects that were tolerated to parse it.
@@ -375,19 +375,6 @@ fn scan_into(text: &str, repairs: &mut Vec<Repair>) -> Option<()> {
         previous_end = end;
     }
     (stack.is_empty() && root_done).then_some(())
-}
-
-/// Offset just after the string starting at `start` (its opening quote).
-fn string_end(bytes: &[u8], start: usize) -> Option<usize> {
-    let mut i = start + 1;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\\' => i += 2,
-            b'"' => return Some(i + 1),
-            _ => i += 1,
-        }
-    }
-    None
 }
 
 #[cfg(test)]
