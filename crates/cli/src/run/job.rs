@@ -40,25 +40,20 @@ impl Job<'_> {
             diagnostics: Vec::new(),
         };
         let done = |report| ItemResult { report, planned: Vec::new(), read: Vec::new(), stdout: None, note: None };
-        if self.args.fail_fast && self.failed.load(Ordering::Relaxed) {
+        let skipped = |mut report: InputReport, diagnostic: Diagnostic| {
             report.status = Status::Skipped;
-            report.diagnostics.push(Diagnostic::info(
-                codes::RUN_SKIPPED,
-                "",
-                "not converted: --fail-fast stopped the run",
-            ));
-            return done(report);
+            report.diagnostics.push(diagnostic);
+            done(report)
+        };
+        if self.args.fail_fast && self.failed.load(Ordering::Relaxed) {
+            let why = "not converted: --fail-fast stopped the run";
+            return skipped(report, Diagnostic::info(codes::RUN_SKIPPED, "", why));
         }
         let (from, bundle) = match pipeline::load(self.registry, item, self.from, &self.limits) {
             Ok(loaded) => loaded,
             Err(ResolveError::Undetected { .. }) if item.found_by_walking => {
-                report.status = Status::Skipped;
-                report.diagnostics.push(Diagnostic::warning(
-                    codes::RUN_SKIPPED,
-                    "",
-                    "skipped: no format recognises this file",
-                ));
-                return done(report);
+                let why = "skipped: no format recognises this file";
+                return skipped(report, Diagnostic::warning(codes::RUN_SKIPPED, "", why));
             }
             Err(e) => {
                 self.failed.store(true, Ordering::Relaxed);
