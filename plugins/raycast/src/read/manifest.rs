@@ -13,15 +13,20 @@ use crate::extension::is_safe_name;
 /// package.json keys that map into the model; every other key is kept in extras as written.
 pub const MAPPED_KEYS: [&str; 8] = ["name", "title", "description", "icon", "author", "version", "tools", "ai"];
 
+/// What reading package.json fills, with where its diagnostics point.
+pub(super) struct Manifest<'a> {
+    pub at: &'a Locator<'a>,
+    pub file: &'a str,
+    pub model: &'a mut ToolSet,
+    /// Keys kept as written, for writing the same manifest back.
+    pub extras: &'a mut Map<String, Value>,
+    pub diagnostics: &'a mut Vec<Diagnostic>,
+}
+
 /// The extension's own keys: mapped into the model, or kept with the key order.
-pub(super) fn read_manifest(
-    package: &Map<String, Value>,
-    at: &Locator,
-    file: &str,
-    model: &mut ToolSet,
-    extras: &mut Map<String, Value>,
-    diagnostics: &mut Vec<Diagnostic>,
-) {
+pub(super) fn read_manifest(package: &Map<String, Value>, reading: &mut Manifest) {
+    let (at, file) = (reading.at, reading.file);
+    let (model, extras, diagnostics) = (&mut *reading.model, &mut *reading.extras, &mut *reading.diagnostics);
     let mut kept = Map::new();
     for (key, value) in package {
         let mapped = match (key.as_str(), value) {
@@ -85,17 +90,9 @@ pub(super) fn read_manifest(
 }
 
 /// The `tools` entries, each read with its `src/tools/<name>.ts`.
-#[allow(clippy::too_many_arguments)] // the reader's shared state, passed explicitly
-pub(super) fn read_tools(
-    bundle: &Bundle,
-    root: &str,
-    package: &Map<String, Value>,
-    at: &Locator,
-    file: &str,
-    model: &mut ToolSet,
-    extras: &mut Map<String, Value>,
-    diagnostics: &mut Vec<Diagnostic>,
-) {
+pub(super) fn read_tools(bundle: &Bundle, root: &str, package: &Map<String, Value>, reading: &mut Manifest) {
+    let (at, file) = (reading.at, reading.file);
+    let (model, extras, diagnostics) = (&mut *reading.model, &mut *reading.extras, &mut *reading.diagnostics);
     let Some(tools) = package.get("tools") else { return };
     // A `tools` that is not an array was reported and kept by `read_manifest`.
     let Some(tools) = tools.as_array() else { return };

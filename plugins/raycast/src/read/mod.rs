@@ -70,17 +70,15 @@ pub fn read(bundle: &Bundle) -> Outcome<ToolSet> {
     let mut model = ToolSet::default();
     let mut extras = Map::new();
     if let Some(package) = &package {
-        manifest::read_manifest(package, &package_at, &package_path, &mut model, &mut extras, &mut diagnostics);
-        manifest::read_tools(
-            bundle,
-            &root,
-            package,
-            &package_at,
-            &package_path,
-            &mut model,
-            &mut extras,
-            &mut diagnostics,
-        );
+        let mut reading = manifest::Manifest {
+            at: &package_at,
+            file: &package_path,
+            model: &mut model,
+            extras: &mut extras,
+            diagnostics: &mut diagnostics,
+        };
+        manifest::read_manifest(package, &mut reading);
+        manifest::read_tools(bundle, &root, package, &mut reading);
     } else {
         extras.insert("no_package_json".into(), Value::Bool(true));
     }
