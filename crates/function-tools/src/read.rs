@@ -8,7 +8,7 @@ use std::collections::HashSet;
 use serde_json::{Map, Value};
 use toolport_core::names::NameRules;
 use toolport_core::source::child;
-use toolport_core::{Diagnostic, Outcome, Tool, ToolSet, codes};
+use toolport_core::{Bundle, Diagnostic, Outcome, Tool, ToolSet, codes};
 
 use crate::common::{Shape, Source};
 
@@ -272,5 +272,14 @@ pub fn keep_unknown(
     }
     if !extras.is_empty() {
         tool.extras.insert(keys.format.into(), Value::Object(extras));
+    }
+}
+
+/// A function-tool format's `Format::read`: its entry file parsed (a located error if it is not
+/// JSON), then read by the format's own `document`.
+pub fn read_entry(input: &Bundle, format_id: &str, document: fn(&Source) -> Outcome<ToolSet>) -> Outcome<ToolSet> {
+    match Source::parse(input, format_id) {
+        Ok(source) => document(&source),
+        Err(error) => Outcome::fail(error),
     }
 }

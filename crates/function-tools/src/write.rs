@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 use toolport_core::source::child;
-use toolport_core::{Bundle, Diagnostic, Options, Output, codes};
+use toolport_core::{Bundle, Diagnostic, Options, Outcome, Output, ToolSet, codes};
 
 use crate::common::Shape;
 
@@ -80,4 +80,15 @@ pub fn pretty(value: &Value) -> String {
     let mut text = serde_json::to_string_pretty(value).unwrap_or_default();
     text.push('\n');
     text
+}
+
+/// A function-tool format's `Format::write`: the format's own `document`, as one JSON file
+/// named after the output ([`json_bundle`]).
+pub fn write_entry(
+    model: &ToolSet,
+    options: &Options,
+    document: fn(&ToolSet, &Options) -> (Value, Vec<Diagnostic>),
+) -> Outcome<Bundle> {
+    let (written, diagnostics) = document(model, options);
+    Outcome::ok(json_bundle(&written, options), diagnostics)
 }

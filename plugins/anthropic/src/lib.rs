@@ -19,8 +19,8 @@ pub mod strict;
 mod write;
 
 use serde_json::Value;
-use toolport_plugin::function_tools::common::{self, Source, json_file_info};
-use toolport_plugin::function_tools::write::json_bundle;
+use toolport_plugin::function_tools;
+use toolport_plugin::function_tools::common::{self, json_file_info};
 use toolport_plugin::jsonschema::Dialect;
 use toolport_plugin::names::NameRules;
 use toolport_plugin::{Bundle, Detection, Format, FormatInfo, OptionSpec, Options, Outcome, ToolSet};
@@ -58,14 +58,10 @@ impl Format for Anthropic {
     }
 
     fn read(&self, input: &Bundle, _options: &Options) -> Outcome<ToolSet> {
-        match Source::parse(input, ID) {
-            Ok(source) => read::document(&source),
-            Err(error) => Outcome::fail(error),
-        }
+        function_tools::read::read_entry(input, ID, read::document)
     }
 
     fn write(&self, model: &ToolSet, options: &Options) -> Outcome<Bundle> {
-        let (document, diagnostics) = write::document(model, options);
-        Outcome::ok(json_bundle(&document, options), diagnostics)
+        function_tools::write::write_entry(model, options, write::document)
     }
 }
