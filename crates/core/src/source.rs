@@ -316,6 +316,44 @@ fn scan_string(text: &str, start: usize) -> Option<(String, usize)> {
     Some((decoded, end))
 }
 
+/// The keys of a JSON text's top-level object, in one linear pass that skips nested values
+/// without building them (for detection: a format can rule a multi-megabyte document out by its
+/// first-level keys before parsing it). `None` when the text is not an object or is cut short
+/// inside the top level; escaped keys are returned as written.
+pub fn top_level_keys(text: &str) -> Option<Vec<&str>> {
+    let bytes = text.as_bytes();
+    let mut i = skip_space(bytes, 0);
+    if bytes.get(i) != Some(&b'{') {
+        return None;
+    }
+    i += 1;
+    let mut keys = Vec::new();
+    let mut depth = 0usize;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                let end = string_end(bytes, i)?;
+                // A key is a string at depth 0 followed by a colon.
+                if depth == 0 && bytes.get(skip_space(bytes, end)) == Some(&b':') {
+                    keys.push(&text[i + 1..end - 1]);
+                }
+                i = end;
+            }
+            b'{' | b'[' => {
+                depth += 1;
+                i += 1;
+            }
+            b'}' | b']' if depth == 0 => return Some(keys),
+            b'}' | b']' => {
+                depth -= 1;
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    None
+}
+
 /// Offset just after the JSON string starting at `start` (its opening quote); `None` when it
 /// is not closed.
 pub fn string_end(bytes: &[u8], start: usize) -> Option<usize> {
@@ -347,6 +385,15 @@ fn scalar_end(text: &str, start: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn top_level_keys_skip_nested_values() {
+        let text = r#" {"a": {"b": [1, {"c": "}"}]}, "d\"e": "x", "f": [], "g": {"tools": 1}} "#;
+        assert_eq!(top_level_keys(text), Some(vec!["a", r#"d\"e"#, "f", "g"]));
+        assert_eq!(top_level_keys("[1, 2]"), None);
+        assert_eq!(top_level_keys(r#"{"a": [1, 2"#), None);
+        assert_eq!(top_level_keys("{}"), Some(vec![]));
+    }
 
     /// The value at `pointer` in `text` is at `expect`, by one lookup and by a shared locator.
     fn check(text: &str, pointer: &str, expect: Option<(u32, u32)>) {

@@ -104,6 +104,14 @@ impl Source {
 /// The JSON of the bundle's entry file, for `detect`; `None` when it is not JSON.
 pub fn detect_value(input: &Bundle) -> Option<Value> {
     let (_, text) = input.entry_file()?;
+    // An object is a tool document only with one of these keys at its top: a linear scan rules
+    // out a multi-megabyte API description (Stripe's) without parsing it.
+    const TOOL_DOCUMENT_KEYS: [&str; 5] = ["tools", "name", "type", "function", "functionDeclarations"];
+    if let Some(keys) = toolport_core::source::top_level_keys(text)
+        && !keys.iter().any(|k| TOOL_DOCUMENT_KEYS.contains(k))
+    {
+        return None;
+    }
     serde_json::from_str(text).ok()
 }
 

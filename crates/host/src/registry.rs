@@ -301,8 +301,22 @@ fn prefix_of(bundle: &Bundle) -> Option<Bundle> {
 
 /// Every candidate's confidence that `bundle` is its own, most confident first, zeros left out.
 fn rank<'a>(candidates: &[&'a FormatEntry], bundle: &Bundle) -> Vec<(&'a FormatEntry, Detection)> {
-    let mut found: Vec<(&FormatEntry, Detection)> =
-        candidates.iter().map(|f| (*f, f.format.detect(bundle))).filter(|(_, confidence)| *confidence > 0).collect();
+    // Plugins get the same request bytes: a large file is encoded once, not once per format.
+    let mut request: Option<Option<Vec<u8>>> = None;
+    let mut found: Vec<(&FormatEntry, Detection)> = candidates
+        .iter()
+        .map(|f| {
+            let confidence = match &f.plugin {
+                Some(plugin) => match request.get_or_insert_with(|| PluginFormat::detect_request(bundle)) {
+                    Some(bytes) => plugin.detect_encoded(bytes),
+                    None => 0,
+                },
+                None => f.format.detect(bundle),
+            };
+            (*f, confidence)
+        })
+        .filter(|(_, confidence)| *confidence > 0)
+        .collect();
     found.sort_by_key(|(_, confidence)| std::cmp::Reverse(*confidence));
     found
 }

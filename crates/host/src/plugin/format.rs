@@ -105,24 +105,39 @@ impl PluginFormat {
     }
 }
 
+impl PluginFormat {
+    /// A detect request for `input`, encoded once for every plugin that is asked.
+    pub fn detect_request(input: &Bundle) -> Option<Vec<u8>> {
+        serde_json::to_vec(&DetectRequest { bundle: Cow::Borrowed(input) }).ok()
+    }
+
+    /// [`Format::detect`] with the request from [`PluginFormat::detect_request`]. A plugin whose
+    /// detect failed (crashed, hung) is not asked again in this run.
+    pub fn detect_encoded(&self, request: &[u8]) -> Detection {
+        let mut failure = self.plugin.detect_failure.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if failure.is_some() {
+            return 0;
+        }
+        drop(failure);
+        let outcome: Outcome<Detection> = self.plugin.call_encoded(Op::Detect, self.index, request);
+        if let Some(problem) = outcome.diagnostics.iter().find(|d| d.code.starts_with("plugin/")) {
+            failure = self.plugin.detect_failure.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            failure.get_or_insert_with(|| format!("{} (not asked to detect again)", problem.message));
+        }
+        outcome.value.unwrap_or(0)
+    }
+}
+
 impl Format for PluginFormat {
     fn info(&self) -> FormatInfo {
         self.plugin.description.formats[self.index as usize].clone()
     }
 
     fn detect(&self, input: &Bundle) -> Detection {
-        let mut failure = self.plugin.detect_failure.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        if failure.is_some() {
-            return 0;
+        match PluginFormat::detect_request(input) {
+            Some(request) => self.detect_encoded(&request),
+            None => 0,
         }
-        drop(failure);
-        let request = DetectRequest { bundle: Cow::Borrowed(input) };
-        let outcome: Outcome<Detection> = self.plugin.call(Op::Detect, self.index, &request);
-        if let Some(problem) = outcome.diagnostics.iter().find(|d| d.code.starts_with("plugin/")) {
-            failure = self.plugin.detect_failure.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            failure.get_or_insert_with(|| format!("{} (not asked to detect again)", problem.message));
-        }
-        outcome.value.unwrap_or(0)
     }
 
     /// Reads through the plugin and decodes its model: fields of a newer minor are kept under

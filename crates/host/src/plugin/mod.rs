@@ -125,11 +125,16 @@ impl LoadedPlugin {
     /// Calls one table function with a JSON request and decodes its JSON outcome. A response
     /// that is not valid JSON of the expected shape becomes a failed outcome naming the plugin.
     fn call<Req: Serialize, T: DeserializeOwned>(&self, op: Op, index: u32, request: &Req) -> Outcome<T> {
-        let request = match serde_json::to_vec(request) {
-            Ok(bytes) => bytes,
-            Err(e) => return Outcome::fail(self.failure(op.name(), &format!("could not encode the request: {e}"))),
-        };
-        match self.transport.call(op, index, &request) {
+        match serde_json::to_vec(request) {
+            Ok(bytes) => self.call_encoded(op, index, &bytes),
+            Err(e) => Outcome::fail(self.failure(op.name(), &format!("could not encode the request: {e}"))),
+        }
+    }
+
+    /// [`LoadedPlugin::call`] with the request already encoded (one encoding can serve many
+    /// plugins: detection sends the same bundle to each).
+    fn call_encoded<T: DeserializeOwned>(&self, op: Op, index: u32, request: &[u8]) -> Outcome<T> {
+        match self.transport.call(op, index, request) {
             Ok(bytes) => decode_message(&bytes)
                 .unwrap_or_else(|e| Outcome::fail(self.failure(op.name(), &format!("returned invalid JSON: {e}")))),
             Err(e) => {
