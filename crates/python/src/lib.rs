@@ -143,7 +143,6 @@ impl<'a> Source<'a> {
     }
 }
 
-
 /// Why an input was not even read: `usage` (a format name or an option is wrong) or `input`
 /// (the input cannot be loaded or recognised), with a message and its diagnostics.
 struct Refusal {
