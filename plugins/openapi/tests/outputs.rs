@@ -448,3 +448,41 @@ fn vertex_bodies_have_what_the_platform_requires() {
         "examples": [{"prompt": "x", "expected": [{"calls_tool": {"tool": "b"}}]}]}));
     assert!(write_vertex(&set).0.get("toolUseExamples").is_none());
 }
+
+/// Under Vertex's name rules a name that is already valid keeps itself; the newcomer that
+/// sanitises to the same name is the one renamed (tools and parameters alike).
+#[test]
+fn valid_names_are_kept_and_newcomers_renamed() {
+    let set = model(json!({
+        "title": "Items",
+        "tools": [
+            {"name": "list items", "description": "first, not a valid function name",
+             "parameters": [{"name": "page-size", "schema": {"type": "integer"}},
+                            {"name": "page_size", "schema": {"type": "integer"}}]},
+            {"name": "list_items", "description": "second, valid", "parameters": []}
+        ]
+    }));
+    let (_, spec, _, diagnostics) = write_vertex(&set);
+    let mut operations: Vec<(String, String, Vec<String>)> = Vec::new();
+    for item in spec["paths"].as_object().unwrap().values() {
+        for operation in item.as_object().unwrap().values() {
+            let parameters = operation["requestBody"]["content"]["application/json"]["schema"]["properties"]
+                .as_object()
+                .map(|p| p.keys().cloned().collect())
+                .unwrap_or_default();
+            let id = operation["operationId"].as_str().unwrap().to_owned();
+            operations.push((id, operation["description"].as_str().unwrap_or_default().to_owned(), parameters));
+        }
+    }
+    assert_eq!(operations.len(), 2, "{spec}");
+    let kept = operations.iter().find(|(id, ..)| id == "list_items").expect("a tool written as list_items");
+    assert_eq!(kept.1, "second, valid", "the valid name is kept, the newcomer renamed: {operations:?}");
+    let first = operations.iter().find(|(_, description, _)| description.starts_with("first")).unwrap();
+    assert!(first.2.contains(&"page_size".to_owned()), "the valid parameter name is kept: {operations:?}");
+    let renamed: Vec<&str> =
+        diagnostics.iter().filter(|d| d.code == "changed/name").map(|d| d.message.as_str()).collect();
+    assert!(renamed.iter().any(|m| m.contains("`list items`")), "{renamed:?}");
+    assert!(renamed.iter().any(|m| m.contains("`page-size`")), "{renamed:?}");
+    assert!(!renamed.iter().any(|m| m.contains("`list_items` is written")), "{renamed:?}");
+    assert!(!renamed.iter().any(|m| m.contains("`page_size` is written")), "{renamed:?}");
+}

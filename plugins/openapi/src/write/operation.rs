@@ -47,7 +47,7 @@ impl<'a> OpWriter<'a> {
         let leftovers = ext.get("operation").and_then(Value::as_object).unwrap_or(&empty);
         let mut op = self.texts_and_id(tool, name, ext, leftovers);
 
-        let mut names = ParameterNames::new(self.mode, &base);
+        let mut names = ParameterNames::new(self.mode, &base, tool);
         let parameters = self.parameters(tool, &mut names, &base, &mut out);
         if !parameters.is_empty() {
             op.insert("parameters".into(), Value::Array(parameters));

@@ -24,18 +24,19 @@ pub(super) struct ParameterNames<'a> {
 }
 
 impl<'a> ParameterNames<'a> {
-    pub(super) fn new(mode: Mode, base: &'a str) -> Self {
-        ParameterNames {
-            vertex: mode == Mode::Vertex,
-            names: name_map(NameRules::PARAMETER),
-            base,
-            renamed: Map::new(),
+    /// Names for `tool`'s parameters. Under Vertex's rules the names that are already valid
+    /// are kept first, so a colliding newcomer is the one renamed, never a valid name.
+    pub(super) fn new(mode: Mode, base: &'a str, tool: &Tool) -> Self {
+        let mut names = name_map(NameRules::PARAMETER);
+        if mode == Mode::Vertex {
+            names.assign_all(tool.parameters.iter().map(original_name));
         }
+        ParameterNames { vertex: mode == Mode::Vertex, names, base, renamed: Map::new() }
     }
 
     /// The name the `i`th parameter, `p`, is written under.
     pub(super) fn written(&mut self, p: &Parameter, i: usize, out: &mut Vec<Diagnostic>) -> String {
-        let original = p.extras.get(ID).and_then(|e| e.get("name")).and_then(Value::as_str).unwrap_or(&p.name);
+        let original = original_name(p);
         if !self.vertex {
             return original.to_owned();
         }
@@ -53,6 +54,11 @@ impl<'a> ParameterNames<'a> {
         }
         assigned
     }
+}
+
+/// The name a parameter had in its source (a body property renamed in the model keeps its own).
+fn original_name(p: &Parameter) -> &str {
+    p.extras.get(ID).and_then(|e| e.get("name")).and_then(Value::as_str).unwrap_or(&p.name)
 }
 
 impl OpWriter<'_> {

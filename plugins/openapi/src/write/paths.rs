@@ -47,6 +47,10 @@ pub(super) fn write_paths(
     };
     let writer = OpWriter { mode, dialect, value_sets: Some(&set.value_sets), describe_summaries };
     let mut function_names = name_map(NameRules::FUNCTION);
+    if mode == Mode::Vertex {
+        // Valid names are kept first: on a collision the newcomer is renamed, never a valid name.
+        function_names.assign_all(set.tools.iter().map(|t| t.name.as_str()));
+    }
     let mut path_names = name_map(NameRules::FUNCTION);
     let mut names = Vec::with_capacity(set.tools.len());
     let mut paths: Map<String, Value> = Map::new();
