@@ -20,30 +20,57 @@ impl Default for Limits {
     }
 }
 
-#[derive(Debug, thiserror::Error)]
+/// Why an input could not be loaded. Shown as `PATH: REASON` ([`InputError::reason`] alone
+/// where the path is said elsewhere).
+#[derive(Debug)]
 pub enum InputError {
-    #[error("{}: no such file or directory", .0.display())]
     Missing(PathBuf),
-    #[error("{}: is a directory, but {format} reads a single file", path.display())]
     IsDirectory { path: PathBuf, format: String },
-    #[error("{}: is a file, but {format} reads a directory (give the folder that holds package.json)", path.display())]
     NotDirectory { path: PathBuf, format: String },
-    #[error("{}: is empty", .0.display())]
     Empty(PathBuf),
-    #[error("{}: is not a regular file (a pipe, a device or a socket); give a file, or - for standard input", .0.display())]
     NotAFile(PathBuf),
-    #[error("{}:{line}:{column}: is not UTF-8 text (invalid byte at offset {offset})", path.display())]
     NotUtf8 { path: PathBuf, offset: usize, line: u32, column: u32 },
-    #[error("{}: is {size} bytes, over the limit of {limit} bytes for one input", path.display())]
     TooLarge { path: PathBuf, size: u64, limit: u64 },
-    #[error("{}: has more than {limit} files; is this the right folder?", path.display())]
     TooManyFiles { path: PathBuf, limit: usize },
     // `cause` is not a `source`: the message already holds it, and error chains would repeat it.
-    #[error("{}: cannot be read: {cause}", path.display())]
     Io { path: PathBuf, cause: std::io::Error },
 }
 
+impl std::fmt::Display for InputError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            InputError::NotUtf8 { path, line, column, .. } => {
+                write!(f, "{}:{line}:{column}: {}", path.display(), self.reason())
+            }
+            _ => write!(f, "{}: {}", self.path().display(), self.reason()),
+        }
+    }
+}
+
+impl std::error::Error for InputError {}
+
 impl InputError {
+    /// What is wrong with the input, without its path.
+    pub fn reason(&self) -> String {
+        match self {
+            InputError::Missing(_) => "no such file or directory".into(),
+            InputError::IsDirectory { format, .. } => format!("is a directory, but {format} reads a single file"),
+            InputError::NotDirectory { format, .. } => {
+                format!("is a file, but {format} reads a directory (give the folder that holds package.json)")
+            }
+            InputError::Empty(_) => "is empty".into(),
+            InputError::NotAFile(_) => {
+                "is not a regular file (a pipe, a device or a socket); give a file, or - for standard input".into()
+            }
+            InputError::NotUtf8 { offset, .. } => format!("is not UTF-8 text (invalid byte at offset {offset})"),
+            InputError::TooLarge { size, limit, .. } => {
+                format!("is {size} bytes, over the limit of {limit} bytes for one input")
+            }
+            InputError::TooManyFiles { limit, .. } => format!("has more than {limit} files; is this the right folder?"),
+            InputError::Io { cause, .. } => format!("cannot be read: {cause}"),
+        }
+    }
+
     /// The path the error is about.
     pub fn path(&self) -> &Path {
         match self {

@@ -186,19 +186,44 @@ fn probe_bundle(dir: &Path) -> Bundle {
     bundle
 }
 
-/// Why an input could not even be read.
-#[derive(Debug, thiserror::Error)]
+/// Why an input could not even be read. Shown as `PATH: REASON` ([`ResolveError::reason`]
+/// alone where the path is said elsewhere).
+#[derive(Debug)]
 pub enum ResolveError {
-    #[error(transparent)]
-    Input(#[from] InputError),
-    #[error("{}: no format recognises this input; name one with --from ({known})", path.display())]
-    Undetected { path: PathBuf, known: String },
+    Input(InputError),
+    Undetected {
+        path: PathBuf,
+        known: String,
+    },
     /// No format recognised the input, and it is not even valid in the syntax its name says.
-    #[error("{}: {}", path.display(), diagnostic.message)]
-    Syntax { path: PathBuf, diagnostic: Box<Diagnostic> },
-    #[error("{}: format {format} cannot read (it only writes)", path.display())]
-    CannotRead { path: PathBuf, format: String },
+    Syntax {
+        path: PathBuf,
+        diagnostic: Box<Diagnostic>,
+    },
+    CannotRead {
+        path: PathBuf,
+        format: String,
+    },
 }
+
+impl From<InputError> for ResolveError {
+    fn from(error: InputError) -> Self {
+        ResolveError::Input(error)
+    }
+}
+
+impl std::fmt::Display for ResolveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ResolveError::Input(error) => error.fmt(f),
+            ResolveError::Undetected { path, .. }
+            | ResolveError::Syntax { path, .. }
+            | ResolveError::CannotRead { path, .. } => write!(f, "{}: {}", path.display(), self.reason()),
+        }
+    }
+}
+
+impl std::error::Error for ResolveError {}
 
 impl ResolveError {
     /// The error as one diagnostic of the input, located where the input says where.
@@ -211,17 +236,20 @@ impl ResolveError {
                 let message = format!("is not UTF-8 text (invalid byte at offset {offset})");
                 Diagnostic::error(codes::INPUT_SYNTAX, "", message).at(file, *line, *column)
             }
-            other => {
-                // The host prints the input's path before a diagnostic without a place.
-                let message = other.to_string();
-                let path = match other {
-                    ResolveError::Input(e) => e.path(),
-                    ResolveError::Undetected { path, .. } | ResolveError::CannotRead { path, .. } => path,
-                    ResolveError::Syntax { path, .. } => path,
-                };
-                let message = message.strip_prefix(&format!("{}: ", path.display())).unwrap_or(&message).to_owned();
-                Diagnostic::error(codes::INPUT_INVALID, "", message)
+            // The host prints the input's path before a diagnostic without a place.
+            other => Diagnostic::error(codes::INPUT_INVALID, "", other.reason()),
+        }
+    }
+
+    /// What is wrong with the input, without its path.
+    pub fn reason(&self) -> String {
+        match self {
+            ResolveError::Input(error) => error.reason(),
+            ResolveError::Undetected { known, .. } => {
+                format!("no format recognises this input; name one with --from ({known})")
             }
+            ResolveError::Syntax { diagnostic, .. } => diagnostic.message.clone(),
+            ResolveError::CannotRead { format, .. } => format!("format {format} cannot read (it only writes)"),
         }
     }
 }
