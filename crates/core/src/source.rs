@@ -48,7 +48,24 @@ pub fn strip_position(message: &str) -> String {
 
 /// Escapes one JSON-pointer segment (RFC 6901).
 pub fn escape_pointer_segment(segment: &str) -> String {
-    segment.replace('~', "~0").replace('/', "~1")
+    let mut out = String::with_capacity(segment.len());
+    push_segment(&mut out, segment);
+    out
+}
+
+/// Appends `segment` escaped (RFC 6901) to `out`, without a temporary string.
+fn push_segment(out: &mut String, segment: &str) {
+    if !segment.contains(['~', '/']) {
+        out.push_str(segment);
+        return;
+    }
+    for c in segment.chars() {
+        match c {
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            c => out.push(c),
+        }
+    }
 }
 
 /// Builds a JSON pointer from segments: `pointer(["tools", "0", "name"])` → `/tools/0/name`.
@@ -59,14 +76,19 @@ where
 {
     segments.into_iter().fold(String::new(), |mut out, s| {
         out.push('/');
-        out.push_str(&escape_pointer_segment(s.as_ref()));
+        push_segment(&mut out, s.as_ref());
         out
     })
 }
 
 /// Extends a JSON pointer by one segment.
 pub fn child(parent: &str, segment: impl AsRef<str>) -> String {
-    format!("{parent}/{}", escape_pointer_segment(segment.as_ref()))
+    let segment = segment.as_ref();
+    let mut out = String::with_capacity(parent.len() + 1 + segment.len());
+    out.push_str(parent);
+    out.push('/');
+    push_segment(&mut out, segment);
+    out
 }
 
 /// Line and column of the value at `pointer` in a JSON `text`; `None` when it cannot be
@@ -385,6 +407,15 @@ fn scalar_end(text: &str, start: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pointer_segments_are_escaped() {
+        assert_eq!(child("/paths", "/pets/{id}"), "/paths/~1pets~1{id}");
+        assert_eq!(child("", "a~b"), "/a~0b");
+        assert_eq!(child("/x", "plain"), "/x/plain");
+        assert_eq!(pointer(["a/b", "~", "0"]), "/a~1b/~0/0");
+        assert_eq!(escape_pointer_segment("~/"), "~0~1");
+    }
 
     #[test]
     fn top_level_keys_skip_nested_values() {
