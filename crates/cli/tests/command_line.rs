@@ -366,3 +366,32 @@ fn stub_tools_are_counted_in_the_summary() {
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("report.json")).unwrap()).unwrap();
     assert_eq!(report["summary"]["with_stubs"], 1, "{report}");
 }
+
+/// Detection through the real plugins on files larger than the first look (64 KiB): a format
+/// whose telling key comes late is still found, a tool list whose key is written with escapes
+/// is not ruled out by the cheap key scan, and a truncated large document is a located syntax
+/// error, not an unrecognised file.
+#[test]
+fn large_inputs_are_detected_past_their_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let padding: String = (0..4000).map(|i| format!("\"pad{i}\": {{\"type\": \"string\"}}, ")).collect();
+    let late_openapi = format!(
+        r#"{{"components": {{"schemas": {{{padding}"Pet": {{"type": "object"}}}}}}, "info": {{"title": "Late", "version": "1"}}, "openapi": "3.0.3", "paths": {{"/pets": {{"get": {{"operationId": "listPets", "description": "List pets", "responses": {{"200": {{"description": "ok"}}}}}}}}}}}}"#
+    );
+    assert!(late_openapi.len() > 100 << 10);
+    write(&dir.path().join("late.json"), &late_openapi);
+    let tools: Vec<String> = (0..1500)
+        .map(|i| format!(r#"{{"name": "tool_{i}", "description": "d", "inputSchema": {{"type": "object"}}}}"#))
+        .collect();
+    let escaped_mcp = format!(r#"{{"\u0074ools": [{}]}}"#, tools.join(", "));
+    assert!(escaped_mcp.len() > 100 << 10);
+    write(&dir.path().join("escaped.json"), &escaped_mcp);
+    for (file, format) in [("late.json", "openapi"), ("escaped.json", "mcp")] {
+        let run = run_in(dir.path(), &["check", file]);
+        assert!(run.stderr.contains(&format!("ok ({format})")), "{file} should read as {format}: {}", run.stderr);
+    }
+    write(&dir.path().join("cut.json"), &late_openapi[..late_openapi.len() / 2]);
+    let run = run_in(dir.path(), &["--to", "openai", "cut.json", "-o", "out/"]);
+    run.expect_code(1);
+    assert!(run.stderr.contains("cut.json:1:"), "a located syntax error: {}", run.stderr);
+}

@@ -107,8 +107,9 @@ pub fn detect_value(input: &Bundle) -> Option<Value> {
     // An object is a tool document only with one of these keys at its top: a linear scan rules
     // out a multi-megabyte API description (Stripe's) without parsing it.
     const TOOL_DOCUMENT_KEYS: [&str; 5] = ["tools", "name", "type", "function", "functionDeclarations"];
+    // A key written with escapes (`"\u0074ools"`) may still be one of them: only plain keys rule out.
     if let Some(keys) = toolport_core::source::top_level_keys(text)
-        && !keys.iter().any(|k| TOOL_DOCUMENT_KEYS.contains(k))
+        && !keys.iter().any(|k| TOOL_DOCUMENT_KEYS.contains(k) || k.contains('\\'))
     {
         return None;
     }
