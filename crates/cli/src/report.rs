@@ -208,6 +208,13 @@ pub fn render(item: &InputItem, diagnostic: &Diagnostic) -> String {
     }
 }
 
+/// How an input is named in messages and the report, and which input a planned file belongs
+/// to: distinct inputs get distinct names (a name that is not UTF-8 is shown with its bytes
+/// escaped, `"a\xFF.json"`, not with a replacement character two names could share).
 pub fn display_input(path: &Path) -> String {
-    if path.as_os_str() == "-" { "<stdin>".to_owned() } else { path.display().to_string() }
+    match path.to_str() {
+        Some("-") => "<stdin>".to_owned(),
+        Some(text) => text.to_owned(),
+        None => format!("{path:?}"),
+    }
 }

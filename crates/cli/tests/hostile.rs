@@ -326,3 +326,29 @@ fn a_named_pipe_is_refused_not_waited_on() {
     assert!(run.stderr.contains("pipe.json: error[input/invalid]: is not a regular file"), "{}", run.stderr);
     assert!(dir.path().join("out/good.json").exists(), "{}", run.stderr);
 }
+
+/// Two input names that differ only in bytes that are not UTF-8 stay two inputs: each is
+/// reported under its own name and written to its own file (`%XX` for such bytes), where a
+/// replacement character would have merged them.
+#[cfg(unix)]
+#[test]
+fn names_that_are_not_utf8_stay_apart() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let work = dir.path();
+    std::fs::create_dir_all(work.join("in")).unwrap();
+    for name in [&b"x\xff.json"[..], &b"x\xfe.json"[..]] {
+        std::fs::copy(skydeck_tool(), work.join("in").join(std::ffi::OsStr::from_bytes(name))).unwrap();
+    }
+    let run = run_in(work, &["-q", "--from", "skydeck", "--to", "gloodata", "in", "-o", "out", "--report", "r.json"]);
+    run.expect_code(0);
+    let mut written = tree(&work.join("out"));
+    written.sort();
+    assert_eq!(written, ["x%FE.json", "x%FF.json"]);
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(work.join("r.json")).unwrap()).unwrap();
+    let inputs: Vec<&str> = report["inputs"].as_array().unwrap().iter().map(|i| i["input"].as_str().unwrap()).collect();
+    assert_eq!(inputs.len(), 2);
+    assert_ne!(inputs[0], inputs[1], "each input keeps its own name: {inputs:?}");
+    no_staging_left(work);
+}

@@ -47,7 +47,7 @@ impl InputItem {
             return "stdin".to_owned();
         }
         let name = self.relative.file_name().or_else(|| self.path.file_name());
-        let name = name.map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = name.map(lossless_name).unwrap_or_default();
         let stem = match name.rsplit_once('.') {
             _ if self.is_dir => name.as_str(),
             Some((stem, _)) if !stem.is_empty() => stem,
@@ -107,6 +107,25 @@ pub fn find_inputs(registry: &Registry, args: &[PathBuf], from: Option<&FormatEn
         }
     }
     items
+}
+
+/// A file name as text that keeps names apart: bytes that are not UTF-8 become `%XX` (two
+/// names that differ only there must not be written to one output).
+fn lossless_name(name: &std::ffi::OsStr) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let mut out = String::new();
+        for chunk in name.as_bytes().utf8_chunks() {
+            out.push_str(chunk.valid());
+            for byte in chunk.invalid() {
+                out.push_str(&format!("%{byte:02X}"));
+            }
+        }
+        out
+    }
+    #[cfg(not(unix))]
+    name.to_string_lossy().into_owned()
 }
 
 fn walk(registry: &Registry, root: &Path, dir: &Path, from: Option<&FormatEntry>, items: &mut Vec<InputItem>) {
