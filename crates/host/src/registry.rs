@@ -9,7 +9,7 @@ use toolport_core::format::common_options;
 use toolport_core::{Bundle, Detection, Format, FormatInfo, InputShape, OptionKind, OptionSpec, Options};
 
 use crate::discovery::{self, DiscoveryConfig, SearchDir};
-use crate::plugin::{LoadError, LoadedPlugin, PluginFormat};
+use crate::plugin::{DetectRequests, LoadError, LoadedPlugin, PluginFormat};
 
 /// One available format.
 #[derive(Clone)]
@@ -302,15 +302,12 @@ fn prefix_of(bundle: &Bundle) -> Option<Bundle> {
 /// Every candidate's confidence that `bundle` is its own, most confident first, zeros left out.
 fn rank<'a>(candidates: &[&'a FormatEntry], bundle: &Bundle) -> Vec<(&'a FormatEntry, Detection)> {
     // Plugins get the same request bytes: a large file is encoded once, not once per format.
-    let mut request: Option<Option<Vec<u8>>> = None;
+    let requests = DetectRequests::new(bundle);
     let mut found: Vec<(&FormatEntry, Detection)> = candidates
         .iter()
         .map(|f| {
             let confidence = match &f.plugin {
-                Some(plugin) => match request.get_or_insert_with(|| PluginFormat::detect_request(bundle)) {
-                    Some(bytes) => plugin.detect_encoded(bytes),
-                    None => 0,
-                },
+                Some(plugin) => plugin.detect_with(&requests),
                 None => f.format.detect(bundle),
             };
             (*f, confidence)

@@ -10,9 +10,8 @@ use std::sync::Once;
 use serde::Serialize;
 use toolport_core::{Diagnostic, Format, Outcome, ToolSet, codes};
 
-use crate::abi::{
-    DetectRequest, PluginDescription, RawBuffer, ReadRequest, WriteRequest, decode_message, decode_model, features,
-};
+use crate::abi::texts::{self, CarriesBundle};
+use crate::abi::{DetectRequest, PluginDescription, RawBuffer, ReadRequest, WriteRequest, decode_model, features};
 
 /// The formats one plugin library exports.
 #[doc(hidden)]
@@ -75,8 +74,14 @@ fn into_buffer(bytes: Vec<u8>) -> RawBuffer {
     RawBuffer { ptr: bytes.as_mut_ptr(), len: bytes.len(), capacity: bytes.capacity() }
 }
 
-fn respond<T: Serialize>(outcome: &Outcome<T>) -> RawBuffer {
-    let bytes = serde_json::to_vec(outcome).unwrap_or_else(|e| {
+/// Encodes `outcome`, its bundle's texts beside the JSON when `texts_beside` (the request came
+/// in that form, so the host reads it).
+fn respond<T: Serialize + CarriesBundle>(mut outcome: Outcome<T>, texts_beside: bool) -> RawBuffer {
+    let encoded = match outcome.bundle_mut().filter(|_| texts_beside).map(texts::take_texts) {
+        Some(taken) => texts::encode(&outcome, &taken.iter().map(String::as_str).collect::<Vec<_>>()),
+        None => serde_json::to_vec(&outcome),
+    };
+    let bytes = encoded.unwrap_or_else(|e| {
         let failed: Outcome<()> = Outcome::fail(Diagnostic::error(
             codes::PLUGIN_FAILED,
             "",
@@ -92,11 +97,15 @@ fn failure(message: String) -> Diagnostic {
 }
 
 /// Runs `body`, catching panics (reported as `what` panicking), and encodes its outcome.
-fn respond_to<T: Serialize>(what: &str, body: impl FnOnce() -> Outcome<T>) -> RawBuffer {
+fn respond_to<T: Serialize + CarriesBundle>(
+    what: &str,
+    texts_beside: bool,
+    body: impl FnOnce() -> Outcome<T>,
+) -> RawBuffer {
     install_panic_hook();
     match catch_unwind(AssertUnwindSafe(body)) {
-        Ok(outcome) => respond(&outcome),
-        Err(payload) => respond::<()>(&Outcome::fail(failure(format!("{what}: {}", panic_message(&*payload))))),
+        Ok(outcome) => respond(outcome, texts_beside),
+        Err(payload) => respond::<()>(Outcome::fail(failure(format!("{what}: {}", panic_message(&*payload)))), false),
     }
 }
 
@@ -119,16 +128,18 @@ fn could_not_decode(e: impl std::fmt::Display) -> Diagnostic {
     failure(format!("plugin could not decode the host's request: {e}"))
 }
 
-/// Decodes the request, finds format number `format` and runs `body`, catching panics.
-fn serve<'a, Req: serde::Deserialize<'a>, T: Serialize>(
+/// Decodes the request (in either form, [`texts`]), finds format number `format` and runs
+/// `body`, catching panics; answers in the request's form.
+fn serve<'a, Req: serde::Deserialize<'a> + CarriesBundle, T: Serialize + CarriesBundle>(
     plugin: fn() -> &'static Plugin,
     format: u32,
     request: &'a [u8],
     body: impl FnOnce(&Plugin, &dyn Format, Req) -> Outcome<T>,
 ) -> RawBuffer {
-    respond_to("plugin panicked", || {
-        let req = match decode_message::<Req>(request) {
-            Ok(req) => req,
+    let texts_beside = request.first() == Some(&0);
+    respond_to("plugin panicked", texts_beside, || {
+        let req = match texts::decode::<Req>(request) {
+            Ok((req, _)) => req,
             Err(e) => return Outcome::fail(could_not_decode(e)),
         };
         let plugin = plugin();
@@ -142,7 +153,7 @@ fn serve<'a, Req: serde::Deserialize<'a>, T: Serialize>(
 /// `describe`: the plugin's formats and features. Safe: it takes nothing from the caller.
 #[doc(hidden)]
 pub fn describe(plugin: fn() -> &'static Plugin) -> RawBuffer {
-    respond_to("plugin panicked while describing itself", || {
+    respond_to("plugin panicked while describing itself", false, || {
         let plugin = plugin();
         let description = PluginDescription {
             name: plugin.name.to_owned(),
@@ -224,7 +235,7 @@ pub unsafe extern "C" fn free(buffer: RawBuffer) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::abi::{MODEL_SCHEMA, WriteResponse};
+    use crate::abi::{MODEL_SCHEMA, WriteResponse, decode_message};
     use toolport_core::{Bundle, FormatInfo, InputShape, Options, Severity};
 
     /// Writes the tool names it was given, and the unknown fields kept for it.
@@ -260,14 +271,31 @@ mod tests {
     }
 
     /// Calls `write` as the host does, through a buffer, and frees the answer.
-    fn call_write(request: &str) -> WriteResponse {
+    fn call_write_bytes(request: &[u8]) -> Vec<u8> {
         // SAFETY: `request` is alive and unchanged during the call.
         let buffer = unsafe { write(plugin, 0, request.as_ptr(), request.len()) };
         // SAFETY: `write` returned `len` initialised bytes at `ptr`, freed right after copying.
         let bytes = unsafe { std::slice::from_raw_parts(buffer.ptr, buffer.len) }.to_vec();
         // SAFETY: the buffer came from this library's `write` and is freed once.
         unsafe { free(buffer) };
-        decode_message(&bytes).unwrap()
+        bytes
+    }
+
+    fn call_write(request: &str) -> WriteResponse {
+        decode_message(&call_write_bytes(request.as_bytes())).unwrap()
+    }
+
+    /// A plugin answers in the form it was asked in: an older host, which never sends texts
+    /// beside the JSON, never receives them.
+    #[test]
+    fn answers_come_in_the_form_of_the_request() {
+        let request = r#"{"model": {"schema_version": 1, "tool_set": {"tools": [{"name": "a"}]}}}"#;
+        let answer = call_write_bytes(&texts::frame(request.as_bytes(), &[]));
+        assert!(answer.starts_with(texts::TEXTS_MAGIC));
+        let (outcome, beside) = texts::decode::<WriteResponse>(&answer).unwrap();
+        assert!(beside);
+        assert_eq!(outcome.value.unwrap().files["out"], "a|");
+        assert!(call_write_bytes(request.as_bytes()).starts_with(b"{"));
     }
 
     /// Each case: the model in a write request; the file written, or the failure; the unknown

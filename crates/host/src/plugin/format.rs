@@ -2,7 +2,7 @@
 //! reader's model JSON to a writer without decoding it.
 
 use std::borrow::Cow;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use serde_json::value::RawValue;
 use toolport_core::{Bundle, Detection, Format, FormatInfo, MODEL_SCHEMA_MAJOR, Options, Outcome, ToolSet};
@@ -64,8 +64,10 @@ impl PluginFormat {
     /// Like [`Format::read`], but keeps the model as the plugin's JSON (its schema major
     /// checked) for [`PluginFormat::write_raw`].
     pub fn read_raw(&self, input: &Bundle, options: &Options) -> Outcome<RawModel> {
-        let request = ReadRequest { bundle: Cow::Borrowed(input), options: Cow::Borrowed(options) };
-        let outcome: Outcome<Box<RawValue>> = self.plugin.call(Op::Read, self.index, &request);
+        let request = self.plugin.encode_with_bundle(input, |bundle| {
+            serde_json::to_vec(&ReadRequest { bundle: Cow::Borrowed(bundle), options: Cow::Borrowed(options) })
+        });
+        let outcome: Outcome<Box<RawValue>> = self.plugin.call_encoded(Op::Read, self.index, request);
         let Outcome { value, diagnostics } = self.name_plugin(outcome, "read");
         let Some(raw) = value else { return Outcome { value: None, diagnostics } };
         let failure = match ModelVersion::of(raw.get()) {
@@ -105,21 +107,39 @@ impl PluginFormat {
     }
 }
 
-impl PluginFormat {
-    /// A detect request for `input`, encoded once for every plugin that is asked.
-    pub fn detect_request(input: &Bundle) -> Option<Vec<u8>> {
-        serde_json::to_vec(&DetectRequest { bundle: Cow::Borrowed(input) }).ok()
+/// The detect request for one input, encoded at most once in each form (texts inside or
+/// beside the JSON) however many plugins are asked.
+#[derive(Debug)]
+pub struct DetectRequests<'a> {
+    input: &'a Bundle,
+    texts_inside: OnceLock<Option<Vec<u8>>>,
+    texts_beside: OnceLock<Option<Vec<u8>>>,
+}
+
+impl<'a> DetectRequests<'a> {
+    pub fn new(input: &'a Bundle) -> Self {
+        DetectRequests { input, texts_inside: OnceLock::new(), texts_beside: OnceLock::new() }
     }
 
-    /// [`Format::detect`] with the request from [`PluginFormat::detect_request`]. A plugin whose
-    /// detect failed (crashed, hung) is not asked again in this run.
-    pub fn detect_encoded(&self, request: &[u8]) -> Detection {
+    /// The request in the form `plugin` reads; `None` if it cannot be encoded.
+    fn for_plugin(&self, plugin: &LoadedPlugin) -> Option<&[u8]> {
+        let encode = |bundle: &Bundle| serde_json::to_vec(&DetectRequest { bundle: Cow::Borrowed(bundle) });
+        let slot = if plugin.takes_texts_beside() { &self.texts_beside } else { &self.texts_inside };
+        slot.get_or_init(|| plugin.encode_with_bundle(self.input, encode).ok()).as_deref()
+    }
+}
+
+impl PluginFormat {
+    /// [`Format::detect`] with a request from `requests`. A plugin whose detect failed (crashed,
+    /// hung) is not asked again in this run.
+    pub fn detect_with(&self, requests: &DetectRequests) -> Detection {
         let mut failure = self.plugin.detect_failure.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         if failure.is_some() {
             return 0;
         }
         drop(failure);
-        let outcome: Outcome<Detection> = self.plugin.call_encoded(Op::Detect, self.index, request);
+        let Some(request) = requests.for_plugin(&self.plugin) else { return 0 };
+        let outcome: Outcome<Detection> = self.plugin.call_encoded(Op::Detect, self.index, Ok(request));
         if let Some(problem) = outcome.diagnostics.iter().find(|d| d.code.starts_with("plugin/")) {
             failure = self.plugin.detect_failure.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
             failure.get_or_insert_with(|| format!("{} (not asked to detect again)", problem.message));
@@ -134,10 +154,7 @@ impl Format for PluginFormat {
     }
 
     fn detect(&self, input: &Bundle) -> Detection {
-        match PluginFormat::detect_request(input) {
-            Some(request) => self.detect_encoded(&request),
-            None => 0,
-        }
+        self.detect_with(&DetectRequests::new(input))
     }
 
     /// Reads through the plugin and decodes its model: fields of a newer minor are kept under

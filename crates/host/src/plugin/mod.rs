@@ -12,7 +12,7 @@ mod load;
 #[cfg(test)]
 mod tests;
 
-pub use format::{PluginFormat, RawModel};
+pub use format::{DetectRequests, PluginFormat, RawModel};
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -20,10 +20,10 @@ use std::sync::Arc;
 use crate::transport::{CallError, Isolated, IsolationLimits, Op, Transport};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use toolport_core::{Diagnostic, MODEL_SCHEMA_MAJOR, Outcome, codes};
-use toolport_plugin::abi::{
-    ABI, ABI_MAGIC, ABI_MAJOR, MODEL_SCHEMA, MajorMinor, PluginDescription, decode_message, features,
-};
+use toolport_core::{Bundle, Diagnostic, MODEL_SCHEMA_MAJOR, Outcome, codes};
+
+use toolport_plugin::abi::texts::{self, CarriesBundle};
+use toolport_plugin::abi::{ABI, ABI_MAGIC, ABI_MAJOR, MODEL_SCHEMA, MajorMinor, PluginDescription, features};
 
 /// The versions a plugin's table declares (minors are 0 in ABI 1.0 tables, which lack them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -122,20 +122,59 @@ impl LoadedPlugin {
         self.transport.call(op, index, request)
     }
 
-    /// Calls one table function with a JSON request and decodes its JSON outcome. A response
-    /// that is not valid JSON of the expected shape becomes a failed outcome naming the plugin.
-    fn call<Req: Serialize, T: DeserializeOwned>(&self, op: Op, index: u32, request: &Req) -> Outcome<T> {
-        match serde_json::to_vec(request) {
-            Ok(bytes) => self.call_encoded(op, index, &bytes),
-            Err(e) => Outcome::fail(self.failure(op.name(), &format!("could not encode the request: {e}"))),
+    /// Whether the plugin reads requests with a bundle's texts beside the JSON
+    /// ([`features::TEXTS_BESIDE_JSON`]); it then answers in that form too.
+    pub fn takes_texts_beside(&self) -> bool {
+        self.description.has_feature(features::TEXTS_BESIDE_JSON)
+    }
+
+    /// A request without a bundle, in the form this plugin reads: beside-texts form (with no
+    /// texts) for plugins that have it, so that their answer comes in that form.
+    fn encode<Req: Serialize>(&self, request: &Req) -> serde_json::Result<Vec<u8>> {
+        if self.takes_texts_beside() { texts::encode(request, &[]) } else { serde_json::to_vec(request) }
+    }
+
+    /// A request around `bundle`, built by `encode` from the bundle it is given: for plugins
+    /// that read the form, a copy of `bundle` without its texts, which then travel beside the
+    /// JSON instead of escaped inside it.
+    fn encode_with_bundle(
+        &self,
+        bundle: &Bundle,
+        encode: impl FnOnce(&Bundle) -> serde_json::Result<Vec<u8>>,
+    ) -> serde_json::Result<Vec<u8>> {
+        if !self.takes_texts_beside() {
+            return encode(bundle);
         }
+        let (shell, texts) = texts::hollow(bundle);
+        Ok(texts::frame(&encode(&shell)?, &texts))
+    }
+
+    /// Calls one table function with a request and decodes its outcome. A response that is not
+    /// valid JSON of the expected shape becomes a failed outcome naming the plugin.
+    fn call<Req: Serialize, T: DeserializeOwned + CarriesBundle>(
+        &self,
+        op: Op,
+        index: u32,
+        request: &Req,
+    ) -> Outcome<T> {
+        self.call_encoded(op, index, self.encode(request))
     }
 
     /// [`LoadedPlugin::call`] with the request already encoded (one encoding can serve many
     /// plugins: detection sends the same bundle to each).
-    fn call_encoded<T: DeserializeOwned>(&self, op: Op, index: u32, request: &[u8]) -> Outcome<T> {
-        match self.transport.call(op, index, request) {
-            Ok(bytes) => decode_message(&bytes)
+    fn call_encoded<T: DeserializeOwned + CarriesBundle>(
+        &self,
+        op: Op,
+        index: u32,
+        request: serde_json::Result<impl AsRef<[u8]>>,
+    ) -> Outcome<T> {
+        let request = match request {
+            Ok(request) => request,
+            Err(e) => return Outcome::fail(self.failure(op.name(), &format!("could not encode the request: {e}"))),
+        };
+        match self.transport.call(op, index, request.as_ref()) {
+            Ok(bytes) => texts::decode(&bytes)
+                .map(|(outcome, _)| outcome)
                 .unwrap_or_else(|e| Outcome::fail(self.failure(op.name(), &format!("returned invalid JSON: {e}")))),
             Err(e) => {
                 let code = match e {

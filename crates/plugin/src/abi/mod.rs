@@ -5,7 +5,8 @@
 //! 2. The table begins with a [`TableHeader`]: magic, ABI major version, table size. The host
 //!    reads the header alone first and refuses a plugin of another major, saying which ABI each
 //!    side speaks.
-//! 3. Data crosses as UTF-8 JSON (pointer + length). Requests are [`DetectRequest`],
+//! 3. Data crosses as UTF-8 JSON (pointer + length), a bundle's file texts optionally beside
+//!    it rather than escaped inside it ([`texts`]). Requests are [`DetectRequest`],
 //!    [`ReadRequest`] and [`WriteRequest`]; every response is an
 //!    [`Outcome`](toolport_core::Outcome) in JSON, the model inside in its versioned envelope.
 //! 4. Whoever allocates frees: buffers a plugin returns are released with its `free`.
@@ -32,11 +33,14 @@
 //!
 //! ABI history: 1.0 had the table up to `free`. 1.1 made every function `unsafe extern "C"`
 //! (the same C signature) and appended `abi_minor` and `model_schema_minor`; its `describe`
-//! lists features.
+//! lists features. 1.2 adds a second form of message, file texts beside the JSON instead of
+//! inside it ([`texts`]), used only between sides with
+//! [`features::TEXTS_BESIDE_JSON`].
 
 mod decode;
 mod messages;
 mod table;
+pub mod texts;
 
 pub use decode::{decode_message, decode_model};
 pub use messages::{
@@ -53,7 +57,7 @@ pub const ABI_MAGIC: u64 = u64::from_be_bytes(*b"TOOLPORT");
 /// The ABI major version this SDK speaks: a host loads only plugins of its own major.
 pub const ABI_MAJOR: u32 = 1;
 /// The ABI minor version this SDK speaks: what its table and messages add within the major.
-pub const ABI_MINOR: u32 = 1;
+pub const ABI_MINOR: u32 = 2;
 /// The ABI this SDK speaks.
 pub const ABI: MajorMinor = MajorMinor { major: ABI_MAJOR, minor: ABI_MINOR };
 /// The model schema version this SDK reads and writes.
@@ -85,8 +89,13 @@ pub mod features {
     /// without `schema_minor`.
     pub const MODEL_UNKNOWN_FIELDS: &str = "model-unknown-fields";
 
+    /// The plugin reads requests whose bundle's texts come beside the JSON
+    /// ([`texts`](super::texts)) and answers such a request in the same form. A host sends that
+    /// form only to plugins with this feature.
+    pub const TEXTS_BESIDE_JSON: &str = "texts-beside-json";
+
     /// The features every plugin built with this SDK has.
-    pub const SDK: &[&str] = &[MODEL_UNKNOWN_FIELDS];
+    pub const SDK: &[&str] = &[MODEL_UNKNOWN_FIELDS, TEXTS_BESIDE_JSON];
 }
 
 #[cfg(test)]

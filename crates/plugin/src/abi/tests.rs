@@ -100,3 +100,76 @@ fn a_1_0_table_is_the_prefix_of_a_1_1_table() {
     assert_eq!(PluginTable::SIZE_1_1, PluginTable::SIZE_1_0 + 8);
     assert_eq!(TableHeader::CURRENT.table_size, PluginTable::SIZE_1_1);
 }
+
+/// A bundle's texts beside the JSON decode to the bundle sent, whatever they hold; plain JSON
+/// still decodes, and says so.
+#[test]
+fn texts_beside_the_json_decode_to_the_bundle_sent() {
+    let mut bundle = Bundle::single("spec.json", r#"{"a": "\"quoted\" \\ back\nslash", "é": "🦀"}"#);
+    bundle.files.insert("empty.txt".into(), String::new());
+    bundle.files.insert("z/nested.yaml".into(), "k: v\n".into());
+    bundle.other_files.push("icon.png".into());
+    let options = Options::default();
+
+    let (shell, texts) = texts::hollow(&bundle);
+    assert!(shell.files.values().all(String::is_empty));
+    let sent = texts::encode(&ReadRequest { bundle: Cow::Borrowed(&shell), options: Cow::Borrowed(&options) }, &texts)
+        .unwrap();
+    assert!(sent.starts_with(texts::TEXTS_MAGIC));
+    let (got, beside) = texts::decode::<ReadRequest>(&sent).unwrap();
+    assert!(beside);
+    assert_eq!(*got.bundle, bundle);
+
+    let plain = serde_json::to_vec(&DetectRequest { bundle: Cow::Borrowed(&bundle) }).unwrap();
+    let (got, beside) = texts::decode::<DetectRequest>(&plain).unwrap();
+    assert!(!beside);
+    assert_eq!(*got.bundle, bundle);
+
+    // A response: the texts are taken out of the bundle, and come back.
+    let mut outcome = toolport_core::Outcome::ok(bundle.clone(), Vec::new());
+    let taken = texts::take_texts(outcome.value.as_mut().unwrap());
+    let refs: Vec<&str> = taken.iter().map(String::as_str).collect();
+    let sent = texts::encode(&outcome, &refs).unwrap();
+    let (got, _) = texts::decode::<WriteResponse>(&sent).unwrap();
+    assert_eq!(got.value.unwrap(), bundle);
+}
+
+/// Each damaged message in the texts-beside form is refused with a reason, never a panic or
+/// an allocation its length fields ask for.
+#[test]
+fn damaged_messages_with_texts_beside_are_refused() {
+    let bundle = Bundle::single("a.json", "{}");
+    let (shell, texts) = texts::hollow(&bundle);
+    let good = texts::encode(&DetectRequest { bundle: Cow::Borrowed(&shell) }, &texts).unwrap();
+    for cut in 1..good.len() {
+        let error = texts::decode::<DetectRequest>(&good[..cut]).map(|_| ()).unwrap_err();
+        assert!(!error.is_empty(), "cut at {cut}");
+    }
+    let header = |count: u32, lengths: &[u64], json: &str| {
+        let mut m = texts::TEXTS_MAGIC.to_vec();
+        m.extend_from_slice(&count.to_le_bytes());
+        lengths.iter().for_each(|l| m.extend_from_slice(&l.to_le_bytes()));
+        m.extend_from_slice(&(json.len() as u64).to_le_bytes());
+        m.extend_from_slice(json.as_bytes());
+        m
+    };
+    let request = r#"{"bundle": {"files": {"a.json": ""}}}"#;
+    let mut extra = good.clone();
+    extra.push(b'x');
+    let mut not_utf8 = header(1, &[2], request);
+    not_utf8.extend_from_slice(&[0xff, 0xfe]);
+    let cases: [(Vec<u8>, &str); 6] = [
+        (header(u32::MAX, &[], request), "cut short"),
+        (header(1, &[u64::MAX], request), "cut short"),
+        (header(2, &[0, 0], request), "2 texts came beside a bundle of 1 files"),
+        (not_utf8, "the text of a.json is not UTF-8"),
+        (extra, "1 bytes follow the last text"),
+        (b"\0not the magic".to_vec(), "not with the texts magic"),
+    ];
+    for (message, says) in cases {
+        let error = texts::decode::<DetectRequest>(&message).map(|_| ()).unwrap_err();
+        assert!(error.contains(says), "{error}");
+    }
+    let error = texts::decode::<WriteResponse>(&header(1, &[0], r#"{"value": null}"#)).map(|_| ()).unwrap_err();
+    assert!(error.contains("beside a message that carries no bundle"), "{error}");
+}
