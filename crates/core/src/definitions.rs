@@ -2,8 +2,9 @@
 //!
 //! Writers whose target can hold references write the closure of the definitions a schema
 //! uses ([`referenced`], [`used_by`]); writers whose target cannot call [`resolve`] (or
-//! [`inline`] per schema) first and then report losses with `loss::uncarried` on the resolved
-//! model, so only real losses (a recursive definition cut short) are reported.
+//! [`inline`] per schema, or [`resolve_carried`] to inline only along the fields they carry)
+//! first and then report losses with `loss::uncarried` on the resolved model, so only real
+//! losses (a recursive definition cut short) are reported.
 //!
 //! Inlining cuts recursion at the first repeat of a definition on the current path, and stops
 //! expanding references after [`INLINE_NODE_BUDGET`] schema nodes (shared definitions can make
@@ -25,7 +26,7 @@ use crate::{AdditionalProperties, Schema, ToolSet};
 
 mod expand;
 
-pub use expand::{Budget, INLINE_NODE_BUDGET, cut_references, inline, inline_within, loose, resolve};
+pub use expand::{Budget, INLINE_NODE_BUDGET, cut_references, inline, inline_within, loose, resolve, resolve_carried};
 
 /// The schema nodes of `schema`: itself and every schema inside it (references not followed).
 pub fn schema_nodes(schema: &Schema) -> usize {

@@ -1,5 +1,6 @@
-//! Expanding references: [`inline`] one schema, [`resolve`] a whole model, or
-//! [`cut_references`] a writer could not afford, all within a [`Budget`] of schema nodes.
+//! Expanding references: [`inline`] one schema, [`resolve`] a whole model (or
+//! [`resolve_carried`] only where a writer reads it), or [`cut_references`] a writer could not
+//! afford, all within a [`Budget`] of schema nodes.
 
 use std::cell::Cell;
 use std::collections::{HashMap, HashSet};
@@ -9,6 +10,7 @@ use serde_json::Value;
 
 use super::{model_nodes, model_schemas, name_in_reference, refine, refs_in_value, uses_references};
 use crate::limits::{EXPANSION_FACTOR, MIN_EXPANSION_NODES};
+use crate::loss::Carried;
 use crate::source::child;
 use crate::{AdditionalProperties, Diagnostic, Schema, SchemaType, ToolSet, codes};
 
@@ -103,7 +105,7 @@ pub fn inline_within(
     path: &str,
     budget: &Budget,
 ) -> (Schema, Vec<Diagnostic>) {
-    inline_owned(schema.clone(), definitions, path, &mut HashMap::new(), budget)
+    inline_owned(schema.clone(), definitions, path, &mut HashMap::new(), budget, Reach::ALL)
 }
 
 /// [`inline_within`] of an owned schema, sharing `memo` (expansions of definitions) across calls.
@@ -113,10 +115,12 @@ fn inline_owned<'d>(
     path: &str,
     memo: &mut HashMap<&'d str, Expansion<'d>>,
     budget: &Budget,
+    reach: Reach,
 ) -> (Schema, Vec<Diagnostic>) {
     let mut inliner = Inliner {
         definitions,
         budget,
+        reach,
         active: HashSet::new(),
         nodes: 0,
         cuts: 0,
@@ -133,6 +137,20 @@ fn inline_owned<'d>(
 /// [`Budget::for_model`]) and no definitions, for writers that cannot hold references. Call
 /// `loss::uncarried` on the result.
 pub fn resolve(model: &ToolSet) -> (ToolSet, Vec<Diagnostic>) {
+    resolve_reaching(model, Reach::ALL)
+}
+
+/// [`resolve`] only where a writer that declares `carried` reads schemas: a reference is
+/// replaced at the root of each parameter schema (and output schema, when `carried.tool` lists
+/// `output`) and, from there, inside the children `carried.schema` lists (`items`,
+/// `properties`, `additional_properties`, `any_of`). A child it does not list is left as it is,
+/// references and all: `loss::uncarried` reports it lost at the level above and never looks
+/// inside, so neither the expansion nor a cut inside it would reach the output.
+pub fn resolve_carried(model: &ToolSet, carried: &Carried) -> (ToolSet, Vec<Diagnostic>) {
+    resolve_reaching(model, Reach::carried(carried))
+}
+
+fn resolve_reaching(model: &ToolSet, reach: Reach) -> (ToolSet, Vec<Diagnostic>) {
     if model.definitions.is_empty() && !model_schemas(model).iter().any(|(_, s)| uses_references(s)) {
         return (model.clone(), Vec::new());
     }
@@ -181,19 +199,47 @@ pub fn resolve(model: &ToolSet) -> (ToolSet, Vec<Diagnostic>) {
         for (j, parameter) in tool.parameters.iter_mut().enumerate() {
             let taken = std::mem::take(&mut parameter.schema);
             let path = format!("/tools/{i}/parameters/{j}/schema");
-            let (schema, found) = inline_owned(taken, definitions, &path, &mut memo, &budget);
+            let (schema, found) = inline_owned(taken, definitions, &path, &mut memo, &budget, reach);
             parameter.schema = schema;
             diagnostics.extend(found);
         }
-        if let Some(slot) = tool.output.as_mut().and_then(|o| o.schema.as_mut()) {
+        if let Some(slot) = tool.output.as_mut().and_then(|o| o.schema.as_mut()).filter(|_| reach.outputs) {
             let taken = std::mem::take(slot);
             let path = format!("/tools/{i}/output/schema");
-            let (schema, found) = inline_owned(taken, definitions, &path, &mut memo, &budget);
+            let (schema, found) = inline_owned(taken, definitions, &path, &mut memo, &budget, reach);
             *slot = schema;
             diagnostics.extend(found);
         }
     }
     (resolved, diagnostics)
+}
+
+/// Where the [`Inliner`] replaces references: the children of a schema it descends into, and
+/// whether [`resolve_reaching`] inlines output schemas at all.
+#[derive(Clone, Copy, Debug)]
+struct Reach {
+    items: bool,
+    properties: bool,
+    additional_properties: bool,
+    any_of: bool,
+    outputs: bool,
+}
+
+impl Reach {
+    const ALL: Reach =
+        Reach { items: true, properties: true, additional_properties: true, any_of: true, outputs: true };
+
+    /// What a writer declaring `carried` reads (the children `loss::uncarried` looks inside).
+    fn carried(carried: &Carried) -> Reach {
+        let schema = |field| carried.schema.contains(&field);
+        Reach {
+            items: schema("items"),
+            properties: schema("properties"),
+            additional_properties: schema("additional_properties"),
+            any_of: schema("any_of"),
+            outputs: carried.tool.contains(&"output"),
+        }
+    }
 }
 
 /// A model path built only when a diagnostic needs it (most schema nodes never do).
@@ -229,6 +275,8 @@ struct Inliner<'d, 'm> {
     definitions: &'d IndexMap<String, Schema>,
     /// The document's: charged for every node expanded from a definition.
     budget: &'m Budget,
+    /// The children walked (a reference elsewhere is left as it is).
+    reach: Reach,
     /// The definitions being expanded (the current path's).
     active: HashSet<&'d str>,
     nodes: usize,
@@ -248,21 +296,28 @@ impl<'d> Inliner<'d, '_> {
         if !self.active.is_empty() {
             self.budget.charge(1);
         }
-        if let Some(items) = &mut schema.items {
+        let reach = self.reach;
+        if let Some(items) = schema.items.as_mut().filter(|_| reach.items) {
             let taken = std::mem::take(&mut **items);
             **items = self.walk(taken, &At::Items(at));
         }
-        for (i, property) in schema.properties.iter_mut().enumerate() {
-            let taken = std::mem::take(&mut property.schema);
-            property.schema = self.walk(taken, &At::Property(at, i));
+        if reach.properties {
+            for (i, property) in schema.properties.iter_mut().enumerate() {
+                let taken = std::mem::take(&mut property.schema);
+                property.schema = self.walk(taken, &At::Property(at, i));
+            }
         }
-        if let Some(AdditionalProperties::Schema(extra)) = &mut schema.additional_properties {
+        if let Some(AdditionalProperties::Schema(extra)) =
+            schema.additional_properties.as_mut().filter(|_| reach.additional_properties)
+        {
             let taken = std::mem::take(&mut **extra);
             **extra = self.walk(taken, &At::AdditionalProperties(at));
         }
-        for (i, member) in schema.any_of.iter_mut().enumerate() {
-            let taken = std::mem::take(member);
-            *member = self.walk(taken, &At::AnyOf(at, i));
+        if reach.any_of {
+            for (i, member) in schema.any_of.iter_mut().enumerate() {
+                let taken = std::mem::take(member);
+                *member = self.walk(taken, &At::AnyOf(at, i));
+            }
         }
         let Some(name) = schema.reference.take() else { return schema };
         let Some((name, definition)) = self.definitions.get_key_value(&name) else {

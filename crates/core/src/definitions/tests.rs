@@ -1,5 +1,6 @@
 use super::*;
-use crate::{Parameter, Property, SchemaType, Tool};
+use crate::loss::Carried;
+use crate::{Diagnostic, Output, Parameter, Property, SchemaType, Tool};
 
 fn reference(name: &str) -> Schema {
     Schema { reference: Some(name.into()), ..Schema::default() }
@@ -24,7 +25,15 @@ fn definitions() -> IndexMap<String, Schema> {
         Schema { description: Some("a tree".into()), ..object(&[("children", reference("Node"))]) },
     );
     defs.insert("Holder".to_owned(), object(&[("pair", reference("Pair")), ("missing", reference("Nope"))]));
+    defs.insert("Alias".to_owned(), Schema { description: Some("a pair".into()), ..reference("Pair") });
     defs
+}
+
+/// Compares diagnostics by code and path.
+fn assert_diagnostics(diagnostics: Vec<Diagnostic>, expect: &[(&str, &str)]) {
+    let got: Vec<(String, String)> = diagnostics.into_iter().map(|d| (d.code, d.path)).collect();
+    let want: Vec<(String, String)> = expect.iter().map(|(c, p)| (c.to_string(), p.to_string())).collect();
+    assert_eq!(got, want);
 }
 
 /// Inlines `schema` against [`definitions`] and compares the result's JSON and the
@@ -34,9 +43,7 @@ fn check(schema: Schema, expect_json: Value, expect_diagnostics: &[(&str, &str)]
     assert_eq!(referenced(&schema, &defs), expect_closure, "closure");
     let (inlined, diagnostics) = inline(&schema, &defs, "/s");
     assert_eq!(serde_json::to_value(&inlined).unwrap(), expect_json);
-    let got: Vec<(String, String)> = diagnostics.into_iter().map(|d| (d.code, d.path)).collect();
-    let want: Vec<(String, String)> = expect_diagnostics.iter().map(|(c, p)| (c.to_string(), p.to_string())).collect();
-    assert_eq!(got, want);
+    assert_diagnostics(diagnostics, expect_diagnostics);
 }
 
 #[test]
@@ -85,9 +92,7 @@ fn check_budget(schema: Schema, limit: usize, expect_json: Value, expect_diagnos
     let budget = Budget::with_limit(limit);
     let (inlined, diagnostics) = inline_within(&schema, &definitions(), "/s", &budget);
     assert_eq!(serde_json::to_value(&inlined).unwrap(), expect_json);
-    let got: Vec<(String, String)> = diagnostics.into_iter().map(|d| (d.code, d.path)).collect();
-    let want: Vec<(String, String)> = expect_diagnostics.iter().map(|(c, p)| (c.to_string(), p.to_string())).collect();
-    assert_eq!(got, want);
+    assert_diagnostics(diagnostics, expect_diagnostics);
     assert_eq!(budget.spent(), spent, "nodes charged");
 }
 
@@ -167,4 +172,87 @@ fn finds_recursion_and_resolves_a_model() {
     assert!(resolved.definitions.is_empty());
     assert!(!uses_references(&resolved.tools[0].parameters[0].schema));
     assert_eq!(free_name("Id", |n| model.definitions.contains_key(n)), "Id_2");
+}
+
+/// Resolves a model of one tool (parameter `schema`, output schema `output`) for a writer that
+/// carries the schema fields `fields` (and the tool's `output` when `output_carried`); compares
+/// the parameter's and the output's JSON and the diagnostics (code, path).
+fn check_carried(
+    schema: Schema,
+    output: Schema,
+    fields: &[&str],
+    output_carried: bool,
+    expect: (Value, Value),
+    expect_diagnostics: &[(&str, &str)],
+) {
+    let mut tool = Tool::new("t");
+    tool.parameters.push(Parameter::new("p", schema));
+    tool.output = Some(Output { schema: Some(output), ..Output::default() });
+    let model = ToolSet { definitions: definitions(), tools: vec![tool], ..ToolSet::default() };
+    let tool_fields: &[&str] = if output_carried { &["output"] } else { &[] };
+    let (resolved, diagnostics) =
+        resolve_carried(&model, &Carried { schema: fields, tool: tool_fields, ..Carried::default() });
+    assert!(resolved.definitions.is_empty());
+    let tool = &resolved.tools[0];
+    let got = (
+        serde_json::to_value(&tool.parameters[0].schema).unwrap(),
+        serde_json::to_value(tool.output.as_ref().and_then(|o| o.schema.as_ref())).unwrap(),
+    );
+    assert_eq!(got, expect);
+    assert_diagnostics(diagnostics, expect_diagnostics);
+}
+
+#[test]
+fn resolving_for_a_writer_inlines_only_what_it_carries() {
+    use serde_json::json;
+    let holder = json!({"type": "object", "properties": [
+        {"name": "pair", "schema": {"reference": "Pair"}}, {"name": "missing", "schema": {"reference": "Nope"}}]});
+    // Flat fields: the root reference is inlined; the properties, which the writer reports
+    // lost whole, keep their references, and the unknown name inside them is not reported.
+    // The output, not carried, is left as it is.
+    check_carried(
+        reference("Holder"),
+        reference("Holder"),
+        &["type"],
+        false,
+        (holder, json!({"reference": "Holder"})),
+        &[],
+    );
+    // Properties carried: inlined inside them too, the unknown name reported.
+    check_carried(
+        reference("Holder"),
+        reference("Id"),
+        &["type", "description", "properties"],
+        false,
+        (
+            json!({"type": "object", "properties": [
+                {"name": "pair", "schema": {"type": "object", "properties": [
+                    {"name": "a", "schema": {"type": "string", "description": "an id"}},
+                    {"name": "b", "schema": {"type": "string", "description": "an id"}}]}},
+                {"name": "missing", "schema": {}}]}),
+            json!({"reference": "Id"}),
+        ),
+        &[("input/unresolved", "/tools/0/parameters/0/schema/properties/1/schema/reference")],
+    );
+    // Items carried: a definition whose root is a reference is chased (its description
+    // wins), the alternatives are left; a carried output is inlined at its root, so the
+    // recursion inside its properties is neither expanded nor reported.
+    check_carried(
+        Schema {
+            items: Some(Box::new(reference("Alias"))),
+            any_of: vec![reference("Id")],
+            ..Schema::of(SchemaType::Array)
+        },
+        reference("Node"),
+        &["type", "items"],
+        true,
+        (
+            json!({"type": "array", "items": {"type": "object", "description": "a pair", "properties": [
+                {"name": "a", "schema": {"reference": "Id"}}, {"name": "b", "schema": {"reference": "Id"}}]},
+                "any_of": [{"reference": "Id"}]}),
+            json!({"type": "object", "description": "a tree", "properties": [
+                {"name": "children", "schema": {"reference": "Node"}}]}),
+        ),
+        &[],
+    );
 }

@@ -42,8 +42,10 @@ const CARRIED: Carried<'static> = Carried {
 
 pub(crate) fn write(model: &ToolSet, options: &Options) -> Outcome<Bundle> {
     // Gloodata schemas cannot refer to others: references are inlined first, so only real
-    // losses (a recursive definition cut short) are reported.
-    let (resolved, mut cuts) = toolport_plugin::definitions::resolve(model);
+    // losses (a recursive definition cut short) are reported. Fields are flat, so only where
+    // the writer reads: each parameter schema's own level (nested schemas are reported lost
+    // whole, and the output is not written).
+    let (resolved, mut cuts) = toolport_plugin::definitions::resolve_carried(model, &CARRIED);
     let model = &resolved;
     let mut diagnostics = uncarried(model, FORMAT_ID, &CARRIED);
     diagnostics.append(&mut cuts);

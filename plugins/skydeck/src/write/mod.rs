@@ -45,8 +45,9 @@ pub(crate) fn write(model: &ToolSet, options: &Options) -> Outcome<Bundle> {
         ));
     }
     // SkyDeck schemas cannot refer to others: references are inlined first, so only real
-    // losses (a recursive definition cut short) are reported.
-    let (resolved, cuts) = toolport_plugin::definitions::resolve(model);
+    // losses (a recursive definition cut short) are reported. Only where the writer reads: a
+    // parameter schema's own level and its `items` (a multi-select's values).
+    let (resolved, cuts) = toolport_plugin::definitions::resolve_carried(model, &CARRIED);
     let model = &resolved;
     let mut diagnostics: Vec<Diagnostic> = uncarried(model, FORMAT_ID, &CARRIED)
         .into_iter()
