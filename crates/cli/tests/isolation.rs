@@ -252,6 +252,39 @@ fn binary_outputs_cross_the_isolation_boundary() {
     assert_eq!(always, never, "the same bytes either way");
 }
 
+/// A large document crosses the pipes to and from an isolated plugin in many chunks, its text
+/// beside the JSON, and converts to the same bytes as in process (and with detection).
+#[test]
+fn a_large_document_converts_the_same_isolated() {
+    let dir = tempfile::tempdir().unwrap();
+    let operations: Vec<String> = (0..3000)
+        .map(|i| {
+            format!(
+                r#""/items/{i}": {{"get": {{"operationId": "get_{i}", "description": "Gets \"item\" {i}: é, 🦀, \\ and a line\nbreak", "parameters": [{{"name": "q{i}", "in": "query", "schema": {{"type": "string"}}}}], "responses": {{"200": {{"description": "ok"}}}}}}}}"#
+            )
+        })
+        .collect();
+    let spec = format!(
+        r#"{{"openapi": "3.0.3", "info": {{"title": "Big", "version": "1"}}, "paths": {{{}}}}}"#,
+        operations.join(",")
+    );
+    assert!(spec.len() > 256 << 10, "many times a pipe's capacity");
+    std::fs::write(dir.path().join("big.json"), &spec).unwrap();
+    let mut outputs = Vec::new();
+    for (isolate, from) in [("never", "openapi"), ("always", "openapi"), ("always", "")] {
+        let out = format!("out-{isolate}-{from}");
+        let mut args = vec!["-q", "--isolate", isolate, "--to", "mcp", "big.json", "-o", &out];
+        if !from.is_empty() {
+            args.extend(["--from", from]);
+        }
+        let run = run_misbehaving(dir.path(), "", &args);
+        run.expect_code(0);
+        outputs.push(std::fs::read(dir.path().join(&out)).unwrap());
+    }
+    assert!(outputs[0].len() > 256 << 10);
+    assert!(outputs.iter().all(|o| *o == outputs[0]), "the same bytes in process and isolated");
+}
+
 /// Without `toolport-plugin-host` beside `convert`, a plugin that must run isolated is refused
 /// with a message saying what is missing and how to proceed; `--isolate never` then works.
 #[test]

@@ -15,11 +15,10 @@
 //! `{"ok": {"description": PluginDescription, "versions": PluginVersions}}` or
 //! `{"error": "why the library could not be loaded"}`.
 
-use std::io::{Read, Write};
+use std::io::{IoSlice, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::sync::mpsc::{Receiver, RecvTimeoutError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 use toolport_plugin::abi::PluginDescription;
@@ -108,8 +107,22 @@ pub enum Hello {
 
 /// Writes one response frame.
 pub fn write_response(out: &mut impl Write, bytes: &[u8]) -> std::io::Result<()> {
-    out.write_all(&(bytes.len() as u64).to_le_bytes())?;
-    out.write_all(bytes)?;
+    write_frame(out, &(bytes.len() as u64).to_le_bytes(), bytes)
+}
+
+/// Writes `head` then `body` in as few system calls as the pipe allows: a reader woken by the
+/// head alone would sleep again until the body comes.
+fn write_frame(out: &mut impl Write, head: &[u8], body: &[u8]) -> std::io::Result<()> {
+    let mut parts = [IoSlice::new(head), IoSlice::new(body)];
+    let mut parts = &mut parts[..];
+    while !parts.is_empty() {
+        match out.write_vectored(parts) {
+            Ok(0) => return Err(std::io::ErrorKind::WriteZero.into()),
+            Ok(written) => IoSlice::advance_slices(&mut parts, written),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
     out.flush()
 }
 
@@ -124,7 +137,11 @@ pub fn read_request(input: &mut impl Read) -> std::io::Result<Option<(u8, u32, V
     let index = u32::from_le_bytes([head[1], head[2], head[3], head[4]]);
     let len = u64::from_le_bytes(head[5..13].try_into().unwrap_or_default());
     let mut body = Vec::new();
+    // Read to the length given, growing only as bytes come (a bad length is not allocated).
     input.take(len).read_to_end(&mut body)?;
+    if (body.len() as u64) < len {
+        return Err(std::io::ErrorKind::UnexpectedEof.into());
+    }
     Ok(Some((head[0], index, body)))
 }
 
@@ -142,7 +159,84 @@ pub struct Isolated {
 struct Child {
     process: std::process::Child,
     stdin: std::process::ChildStdin,
-    responses: Receiver<Vec<u8>>,
+    stdout: std::process::ChildStdout,
+}
+
+/// Why no response came.
+enum NoResponse {
+    TimedOut,
+    /// The child's output closed (it ended) or could not be read.
+    Closed,
+}
+
+impl Child {
+    /// The next response frame, read on the caller's thread within `limit` (no reader thread:
+    /// a thread between child and caller would cost a wake-up per call, and a batch of small
+    /// files makes tens of thousands of calls). The child answers one request with one frame
+    /// and says nothing else, so a first read of up to a chunk takes a small frame whole.
+    fn response(&mut self, limit: Duration) -> Result<Vec<u8>, NoResponse> {
+        let deadline = Instant::now() + limit;
+        let mut chunk = [0u8; 16 * 1024];
+        let mut got = 0;
+        while got < 8 {
+            got += self.read_some(&mut chunk[got..], deadline)?;
+        }
+        let len = usize::try_from(u64::from_le_bytes(chunk[..8].try_into().unwrap_or_default()))
+            .map_err(|_| NoResponse::Closed)?;
+        if got - 8 > len {
+            return Err(NoResponse::Closed);
+        }
+        // Grown as bytes come, so a bad length is not allocated up front.
+        let mut body = Vec::with_capacity(len.min(1 << 20));
+        body.extend_from_slice(&chunk[8..got]);
+        while body.len() < len {
+            let want = (len - body.len()).min(chunk.len());
+            let n = self.read_some(&mut chunk[..want], deadline)?;
+            body.extend_from_slice(&chunk[..n]);
+        }
+        Ok(body)
+    }
+
+    /// Reads at least one byte into `buf` (not empty) once the child's output has some, before
+    /// `deadline`.
+    fn read_some(&mut self, buf: &mut [u8], deadline: Instant) -> Result<usize, NoResponse> {
+        loop {
+            wait_readable(&self.stdout, deadline)?;
+            match self.stdout.read(buf) {
+                Ok(0) => return Err(NoResponse::Closed),
+                Ok(n) => return Ok(n),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(_) => return Err(NoResponse::Closed),
+            }
+        }
+    }
+}
+
+/// Waits until `output` can be read (or is closed) or `deadline` passes.
+#[cfg(unix)]
+fn wait_readable(output: &std::process::ChildStdout, deadline: Instant) -> Result<(), NoResponse> {
+    use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
+    use std::os::fd::AsFd;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(NoResponse::TimedOut);
+        }
+        // Rounded up, so that a wait never ends just short of the deadline and spins.
+        let millis = left.as_millis().saturating_add(1).min(i32::MAX as u128) as i32;
+        let mut fds = [PollFd::new(output.as_fd(), PollFlags::POLLIN)];
+        match poll(&mut fds, PollTimeout::try_from(millis).unwrap_or(PollTimeout::MAX)) {
+            Ok(0) | Err(nix::errno::Errno::EINTR) => {}
+            Ok(_) => return Ok(()),
+            Err(_) => return Err(NoResponse::Closed),
+        }
+    }
+}
+
+/// Elsewhere reads block: an isolated plugin there has no time limit (see ARCHITECTURE.md).
+#[cfg(not(unix))]
+fn wait_readable(_output: &std::process::ChildStdout, _deadline: Instant) -> Result<(), NoResponse> {
+    Ok(())
 }
 
 impl Isolated {
@@ -159,9 +253,9 @@ impl Isolated {
             idle: Mutex::new(Vec::new()),
         };
         let mut child = isolated.spawn().map_err(|e| e.to_string())?;
-        let hello = match child.responses.recv_timeout(limits.load_timeout) {
+        let hello = match child.response(limits.load_timeout) {
             Ok(bytes) => bytes,
-            Err(RecvTimeoutError::Timeout) => {
+            Err(NoResponse::TimedOut) => {
                 let _ = child.process.kill();
                 let _ = child.process.wait();
                 return Err(format!(
@@ -169,7 +263,7 @@ impl Isolated {
                     limits.load_timeout.as_secs_f32()
                 ));
             }
-            Err(RecvTimeoutError::Disconnected) => return Err(format!("crashed while loading: {}", ended(&mut child))),
+            Err(NoResponse::Closed) => return Err(format!("crashed while loading: {}", ended(&mut child))),
         };
         match toolport_plugin::abi::decode_message::<Hello>(&hello) {
             Ok(Hello::Ok { description, versions }) => {
@@ -194,27 +288,10 @@ impl Isolated {
             .stderr(std::process::Stdio::inherit())
             .spawn()
             .map_err(|e| CallError::Spawn(format!("{}: {e}", self.helper.display())))?;
-        let (Some(stdin), Some(mut stdout)) = (process.stdin.take(), process.stdout.take()) else {
+        let (Some(stdin), Some(stdout)) = (process.stdin.take(), process.stdout.take()) else {
             return Err(CallError::Spawn("no pipes to the plugin host".into()));
         };
-        // A reader thread per child turns frames into messages, so a call can wait with a
-        // time limit. It ends when the child's output closes.
-        let (sender, responses) = std::sync::mpsc::channel();
-        std::thread::Builder::new()
-            .name("plugin-reader".into())
-            .spawn(move || {
-                let mut len = [0u8; 8];
-                while stdout.read_exact(&mut len).is_ok() {
-                    let mut body = Vec::new();
-                    if (&mut stdout).take(u64::from_le_bytes(len)).read_to_end(&mut body).is_err()
-                        || sender.send(body).is_err()
-                    {
-                        break;
-                    }
-                }
-            })
-            .map_err(|e| CallError::Spawn(e.to_string()))?;
-        Ok(Child { process, stdin, responses })
+        Ok(Child { process, stdin, stdout })
     }
 }
 
@@ -259,23 +336,19 @@ impl Transport for Isolated {
         let mut child = match taken {
             Some(child) => child,
             None => {
-                let child = self.spawn()?;
+                let mut child = self.spawn()?;
                 // A new child says hello first; it was checked when the plugin was loaded.
-                match child.responses.recv_timeout(self.limits.load_timeout) {
+                match child.response(self.limits.load_timeout) {
                     Ok(_) => child,
-                    Err(_) => {
-                        let mut child = child;
-                        return Err(CallError::Crashed(format!("while loading again: {}", ended(&mut child))));
-                    }
+                    Err(_) => return Err(CallError::Crashed(format!("while loading again: {}", ended(&mut child)))),
                 }
             }
         };
-        let mut frame = Vec::with_capacity(13 + request.len());
-        frame.push(op as u8);
-        frame.extend_from_slice(&index.to_le_bytes());
-        frame.extend_from_slice(&(request.len() as u64).to_le_bytes());
-        frame.extend_from_slice(request);
-        let sent = child.stdin.write_all(&frame).and_then(|()| child.stdin.flush());
+        let mut head = [0u8; 13];
+        head[0] = op as u8;
+        head[1..5].copy_from_slice(&index.to_le_bytes());
+        head[5..].copy_from_slice(&(request.len() as u64).to_le_bytes());
+        let sent = write_frame(&mut child.stdin, &head, request);
         if sent.is_err() {
             return Err(CallError::Crashed(ended(&mut child)));
         }
@@ -284,17 +357,17 @@ impl Transport for Isolated {
             Op::Detect => self.limits.call_timeout.min(self.limits.load_timeout),
             Op::Read | Op::Write => self.limits.call_timeout,
         };
-        match child.responses.recv_timeout(limit) {
+        match child.response(limit) {
             Ok(bytes) => {
                 self.idle().push(child);
                 Ok(bytes)
             }
-            Err(RecvTimeoutError::Timeout) => {
+            Err(NoResponse::TimedOut) => {
                 let _ = child.process.kill();
                 let _ = child.process.wait();
                 Err(CallError::TimedOut(limit))
             }
-            Err(RecvTimeoutError::Disconnected) => Err(CallError::Crashed(ended(&mut child))),
+            Err(NoResponse::Closed) => Err(CallError::Crashed(ended(&mut child))),
         }
     }
 
