@@ -74,7 +74,7 @@ impl LinkCheck {
     }
 
     /// [`LinkCheck::check`] with the file's own lstat already taken (`None`: it does not exist).
-    fn check_with(
+    pub(super) fn check_with(
         &mut self,
         file: &PlannedFile,
         existing: Option<std::fs::Metadata>,

@@ -204,8 +204,11 @@ impl Staging {
             std::fs::create_dir_all(parent).map_err(io_error(parent))?;
             made.insert(parent.to_path_buf());
         }
-        // Checked again at the last moment: the tree may have changed since planning.
-        let existing = links.check(file)?;
+        // Checked again at the last moment: the tree may have changed since planning. Without
+        // `force` the rename itself refuses anything in the file's place (it never replaces),
+        // so the file's own lstat is taken only when it does, to say why: one system call less
+        // per file of a batch.
+        let existing = if force { links.check(file)? } else { links.check_with(file, None)? };
         let temp = tempfile::TempPath::try_from_path(temp).map_err(io_error(&self.dir))?;
         match existing {
             Some(meta) if meta.is_dir() => Err(OutputError::IsDirectory(file.path.clone())),
@@ -219,10 +222,17 @@ impl Staging {
                 persist(temp, &file.path, true)?;
                 Ok(Placed { path: file.path.clone(), backup, created: false })
             }
-            None => {
-                persist(temp, &file.path, false)?;
-                Ok(Placed { path: file.path.clone(), backup: None, created: true })
-            }
+            None => match persist(temp, &file.path, false) {
+                Ok(()) => Ok(Placed { path: file.path.clone(), backup: None, created: true }),
+                Err(OutputError::Exists(_)) => Err(match std::fs::symlink_metadata(&file.path) {
+                    Ok(meta) if meta.file_type().is_symlink() => {
+                        OutputError::Link { path: file.path.clone(), link: file.path.clone() }
+                    }
+                    Ok(meta) if meta.is_dir() => OutputError::IsDirectory(file.path.clone()),
+                    _ => OutputError::Exists(file.path.clone()),
+                }),
+                Err(e) => Err(e),
+            },
         }
     }
 }

@@ -107,6 +107,34 @@ fn a_failing_input_is_taken_back_and_the_others_are_placed() {
     assert!(names.iter().all(|n| !n.starts_with(".toolport")), "staging removed: {names:?}");
 }
 
+/// What appears in a file's place between planning and placing is never replaced without
+/// force, and the failure says what it is.
+#[cfg(unix)]
+#[test]
+fn what_appears_after_planning_is_not_replaced_and_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let staging = Staging::new(root).unwrap();
+    let staged: Vec<_> = ["link", "file", "dir", "free"]
+        .into_iter()
+        .map(|name| (planned(root, &format!("{name}.json"), name), name.as_bytes()))
+        .collect();
+    for one in &staged {
+        staging.stage_all(std::slice::from_ref(one)).unwrap();
+    }
+    std::os::unix::fs::symlink(root.join("elsewhere"), root.join("link.json")).unwrap();
+    std::fs::write(root.join("file.json"), "theirs").unwrap();
+    std::fs::create_dir(root.join("dir.json")).unwrap();
+    let committed = staging.commit(false);
+    assert_eq!(committed.placed, [root.join("free.json")]);
+    let failed: Vec<(&str, &OutputError)> = committed.failed.iter().map(|f| (f.owner.as_str(), &f.error)).collect();
+    assert!(matches!(failed[0], ("link", OutputError::Link { .. })), "{failed:?}");
+    assert!(matches!(failed[1], ("file", OutputError::Exists(_))), "{failed:?}");
+    assert!(matches!(failed[2], ("dir", OutputError::IsDirectory(_))), "{failed:?}");
+    assert!(!root.join("elsewhere").exists(), "nothing written through the link");
+    assert_eq!(std::fs::read_to_string(root.join("file.json")).unwrap(), "theirs");
+}
+
 #[test]
 fn stale_staging_of_a_dead_run_is_removed() {
     let dir = tempfile::tempdir().unwrap();
