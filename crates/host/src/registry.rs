@@ -141,36 +141,54 @@ impl Registry {
     pub fn discover(config: &DiscoveryConfig) -> Registry {
         let mut registry = Registry { searched: config.search_dirs(), ..Registry::default() };
         let mut seen_files = HashSet::new();
-        for search in registry.searched.clone() {
-            for path in discovery::candidates(&search) {
+        let mut found = Vec::new();
+        for search in &registry.searched {
+            for path in discovery::candidates(search) {
                 let key = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
-                if !seen_files.insert(key) {
-                    continue;
+                if seen_files.insert(key) {
+                    found.push((path, config.isolation.isolates(search)));
                 }
-                let loaded = match (&config.isolation.helper, config.isolation.isolates(&search)) {
-                    (Some(helper), true) => LoadedPlugin::load_isolated(&path, helper, config.isolation.limits),
-                    (None, true) => Err(LoadError::Isolated(format!(
-                        "{}: runs in its own process, but no plugin host executable ({}) is known; reinstall convert, or use --isolate never for plugins you trust",
-                        path.display(),
-                        crate::discovery::PLUGIN_HOST_EXE
-                    ))),
-                    (_, false) => LoadedPlugin::load(&path),
-                };
-                match loaded {
-                    Ok(plugin) => {
-                        for format in plugin.formats() {
-                            let entry = FormatEntry {
-                                info: format.info(),
-                                plugin_path: Some(path.clone()),
-                                plugin_version: Some(plugin.description.version.clone()),
-                                plugin: Some(format.clone()),
-                                format: Arc::new(format),
-                            };
-                            registry.add(entry);
-                        }
+            }
+        }
+        // An isolated plugin is a child process that loads its library and says hello: the
+        // children are started together and load side by side, in-process plugins meanwhile.
+        let loaded: Vec<Result<Arc<LoadedPlugin>, LoadError>> = std::thread::scope(|scope| {
+            let loading: Vec<_> = found
+                .iter()
+                .map(|(path, isolate)| {
+                    if *isolate {
+                        Loading::Started(scope.spawn(|| load(config, path, true)))
+                    } else {
+                        Loading::Done(load(config, path, false))
                     }
-                    Err(e) => registry.load_errors.push(e),
+                })
+                .collect();
+            loading
+                .into_iter()
+                .zip(&found)
+                .map(|(loading, (path, _))| match loading {
+                    Loading::Done(loaded) => loaded,
+                    Loading::Started(thread) => thread.join().unwrap_or_else(|_| {
+                        Err(LoadError::Isolated(format!("{}: starting its process failed", path.display())))
+                    }),
+                })
+                .collect()
+        });
+        for ((path, _), loaded) in found.into_iter().zip(loaded) {
+            match loaded {
+                Ok(plugin) => {
+                    for format in plugin.formats() {
+                        let entry = FormatEntry {
+                            info: format.info(),
+                            plugin_path: Some(path.clone()),
+                            plugin_version: Some(plugin.description.version.clone()),
+                            plugin: Some(format.clone()),
+                            format: Arc::new(format),
+                        };
+                        registry.add(entry);
+                    }
                 }
+                Err(e) => registry.load_errors.push(e),
             }
         }
         registry
@@ -263,6 +281,25 @@ impl Registry {
             }
         }
         rank(&candidates, bundle)
+    }
+}
+
+/// A plugin being loaded by [`Registry::discover`]: in a thread of its own, or already.
+enum Loading<'s> {
+    Started(std::thread::ScopedJoinHandle<'s, Result<Arc<LoadedPlugin>, LoadError>>),
+    Done(Result<Arc<LoadedPlugin>, LoadError>),
+}
+
+/// Loads one plugin, in this process or (`isolate`) in a child process.
+fn load(config: &DiscoveryConfig, path: &std::path::Path, isolate: bool) -> Result<Arc<LoadedPlugin>, LoadError> {
+    match (&config.isolation.helper, isolate) {
+        (Some(helper), true) => LoadedPlugin::load_isolated(path, helper, config.isolation.limits),
+        (None, true) => Err(LoadError::Isolated(format!(
+            "{}: runs in its own process, but no plugin host executable ({}) is known; reinstall convert, or use --isolate never for plugins you trust",
+            path.display(),
+            crate::discovery::PLUGIN_HOST_EXE
+        ))),
+        (_, false) => LoadedPlugin::load(path),
     }
 }
 
