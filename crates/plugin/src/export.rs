@@ -8,7 +8,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Once;
 
 use serde::Serialize;
-use toolport_core::{Diagnostic, Format, Outcome, ToolSet, codes};
+use toolport_core::{Diagnostic, Format, Outcome, ToolSet, codes, drop_aside};
 
 use crate::abi::texts::{self, CarriesBundle};
 use crate::abi::{DetectRequest, PluginDescription, RawBuffer, ReadRequest, WriteRequest, decode_model, features};
@@ -72,19 +72,6 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 fn into_buffer(bytes: Vec<u8>) -> RawBuffer {
     let mut bytes = std::mem::ManuallyDrop::new(bytes);
     RawBuffer { ptr: bytes.as_mut_ptr(), len: bytes.len(), capacity: bytes.capacity() }
-}
-
-/// A value whose encoded form is at least this large is freed on a thread of its own: the model
-/// of a large API is hundreds of thousands of allocations, whose freeing need not delay the
-/// answer (on this project's 2-core machine, 5-7% of a Stripe conversion).
-const DROP_ASIDE_BYTES: usize = 1 << 20;
-
-/// Drops `value` on another thread when `encoded_len` says it is large, else here.
-fn drop_aside<T: Send + 'static>(value: T, encoded_len: usize) {
-    if encoded_len >= DROP_ASIDE_BYTES {
-        // When no thread can be started, the closure (and the value) is dropped right here.
-        let _ = std::thread::Builder::new().name("toolport-drop".into()).spawn(move || drop(value));
-    }
 }
 
 /// Encodes `outcome`, its bundle's texts beside the JSON when `texts_beside` (the request came
