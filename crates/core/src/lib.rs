@@ -8,7 +8,6 @@ pub mod bundle;
 pub mod definitions;
 pub mod diagnostic;
 pub mod display;
-pub mod drop_aside;
 pub mod format;
 pub mod json_kind;
 pub mod limits;
@@ -21,6 +20,5 @@ pub mod source;
 
 pub use bundle::Bundle;
 pub use diagnostic::{Diagnostic, Severity, SourceSpan, Strictness, codes};
-pub use drop_aside::drop_aside;
 pub use format::{Detection, Format, FormatInfo, InputShape, OptionKind, OptionSpec, Options, Outcome};
 pub use model::*;

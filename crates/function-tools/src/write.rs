@@ -90,7 +90,5 @@ pub fn write_entry(
     document: fn(&ToolSet, &Options) -> (Value, Vec<Diagnostic>),
 ) -> Outcome<Bundle> {
     let (written, diagnostics) = document(model, options);
-    let bundle = json_bundle(&written, options);
-    toolport_core::drop_aside(written, bundle.files.values().map(String::len).sum());
-    Outcome::ok(bundle, diagnostics)
+    Outcome::ok(json_bundle(&written, options), diagnostics)
 }

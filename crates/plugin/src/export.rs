@@ -8,7 +8,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Once;
 
 use serde::Serialize;
-use toolport_core::{Diagnostic, Format, Outcome, ToolSet, codes, drop_aside};
+use toolport_core::{Diagnostic, Format, Outcome, ToolSet, codes};
 
 use crate::abi::texts::{self, CarriesBundle};
 use crate::abi::{DetectRequest, PluginDescription, RawBuffer, ReadRequest, WriteRequest, decode_model, features};
@@ -76,7 +76,7 @@ fn into_buffer(bytes: Vec<u8>) -> RawBuffer {
 
 /// Encodes `outcome`, its bundle's texts beside the JSON when `texts_beside` (the request came
 /// in that form, so the host reads it).
-fn respond<T: Serialize + CarriesBundle + Send + 'static>(mut outcome: Outcome<T>, texts_beside: bool) -> RawBuffer {
+fn respond<T: Serialize + CarriesBundle>(mut outcome: Outcome<T>, texts_beside: bool) -> RawBuffer {
     let encoded = match outcome.bundle_mut().filter(|_| texts_beside).map(texts::take_texts) {
         Some(taken) => texts::encode(&outcome, &taken.iter().map(String::as_str).collect::<Vec<_>>()),
         None => serde_json::to_vec(&outcome),
@@ -89,7 +89,6 @@ fn respond<T: Serialize + CarriesBundle + Send + 'static>(mut outcome: Outcome<T
         ));
         serde_json::to_vec(&failed).unwrap_or_default()
     });
-    drop_aside(outcome, bytes.len());
     into_buffer(bytes)
 }
 
@@ -98,7 +97,7 @@ fn failure(message: String) -> Diagnostic {
 }
 
 /// Runs `body`, catching panics (reported as `what` panicking), and encodes its outcome.
-fn respond_to<T: Serialize + CarriesBundle + Send + 'static>(
+fn respond_to<T: Serialize + CarriesBundle>(
     what: &str,
     texts_beside: bool,
     body: impl FnOnce() -> Outcome<T>,
@@ -131,7 +130,7 @@ fn could_not_decode(e: impl std::fmt::Display) -> Diagnostic {
 
 /// Decodes the request (in either form, [`texts`]), finds format number `format` and runs
 /// `body`, catching panics; answers in the request's form.
-fn serve<'a, Req: serde::Deserialize<'a> + CarriesBundle, T: Serialize + CarriesBundle + Send + 'static>(
+fn serve<'a, Req: serde::Deserialize<'a> + CarriesBundle, T: Serialize + CarriesBundle>(
     plugin: fn() -> &'static Plugin,
     format: u32,
     request: &'a [u8],
@@ -212,7 +211,6 @@ pub unsafe fn write(plugin: fn() -> &'static Plugin, format: u32, request: *cons
             Err(e) => return Outcome::fail(failure(e)),
         };
         let outcome = f.write(&model.tool_set, &req.options);
-        drop_aside(model, raw.get().len());
         diagnostics.extend(outcome.diagnostics);
         Outcome { value: outcome.value, diagnostics }
     })

@@ -111,7 +111,6 @@ impl Format for OpenApi {
                 }
             }
         };
-        toolport_plugin::drop_aside(written.document, text.len());
         Outcome::ok(Bundle::single(file, text), diagnostics)
     }
 }

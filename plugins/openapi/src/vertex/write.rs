@@ -43,7 +43,6 @@ pub(super) fn write_body(set: &ToolSet, options: &Options) -> Result<(Value, Vec
     let mut out = written.diagnostics;
     let yaml = toolport_plugin::yaml::to_string(&written.document)
         .map_err(|e| vec![Diagnostic::error(codes::PLUGIN_FAILED, "", format!("YAML output failed: {e}"))])?;
-    toolport_plugin::drop_aside(written.document, yaml.len());
 
     let mut body = Map::new();
     let body_ext = vx.get("body").and_then(Value::as_object).unwrap_or(&empty);
