@@ -167,6 +167,9 @@ enum NoResponse {
     TimedOut,
     /// The child's output closed (it ended) or could not be read.
     Closed,
+    /// The frame says it is longer than the child's memory could hold: not a response the
+    /// plugin made, and not to be read into this process's memory.
+    TooLarge(u64),
 }
 
 impl Child {
@@ -174,15 +177,18 @@ impl Child {
     /// a thread between child and caller would cost a wake-up per call, and a batch of small
     /// files makes tens of thousands of calls). The child answers one request with one frame
     /// and says nothing else, so a first read of up to a chunk takes a small frame whole.
-    fn response(&mut self, limit: Duration) -> Result<Vec<u8>, NoResponse> {
+    fn response(&mut self, limit: Duration, max_bytes: u64) -> Result<Vec<u8>, NoResponse> {
         let deadline = Instant::now() + limit;
         let mut chunk = [0u8; 16 * 1024];
         let mut got = 0;
         while got < 8 {
             got += self.read_some(&mut chunk[got..], deadline)?;
         }
-        let len = usize::try_from(u64::from_le_bytes(chunk[..8].try_into().unwrap_or_default()))
-            .map_err(|_| NoResponse::Closed)?;
+        let len = u64::from_le_bytes(chunk[..8].try_into().unwrap_or_default());
+        if len > max_bytes {
+            return Err(NoResponse::TooLarge(len));
+        }
+        let len = usize::try_from(len).map_err(|_| NoResponse::TooLarge(len))?;
         if got - 8 > len {
             return Err(NoResponse::Closed);
         }
@@ -253,7 +259,7 @@ impl Isolated {
             idle: Mutex::new(Vec::new()),
         };
         let mut child = isolated.spawn().map_err(|e| e.to_string())?;
-        let hello = match child.response(limits.load_timeout) {
+        let hello = match child.response(limits.load_timeout, limits.memory_bytes) {
             Ok(bytes) => bytes,
             Err(NoResponse::TimedOut) => {
                 let _ = child.process.kill();
@@ -264,6 +270,9 @@ impl Isolated {
                 ));
             }
             Err(NoResponse::Closed) => return Err(format!("crashed while loading: {}", ended(&mut child))),
+            Err(NoResponse::TooLarge(len)) => {
+                return Err(format!("said hello in {len} bytes, {}", too_large(&mut child, &limits)));
+            }
         };
         match toolport_plugin::abi::decode_message::<Hello>(&hello) {
             Ok(Hello::Ok { description, versions }) => {
@@ -293,6 +302,13 @@ impl Isolated {
         };
         Ok(Child { process, stdin, stdout })
     }
+}
+
+/// Stops a child whose frame is longer than its memory limit, and says why.
+fn too_large(child: &mut Child, limits: &IsolationLimits) -> String {
+    let _ = child.process.kill();
+    let _ = child.process.wait();
+    format!("more than its memory limit of {} bytes; it was stopped", limits.memory_bytes)
 }
 
 /// How a child ended, in words, after its output closed.
@@ -338,7 +354,7 @@ impl Transport for Isolated {
             None => {
                 let mut child = self.spawn()?;
                 // A new child says hello first; it was checked when the plugin was loaded.
-                match child.response(self.limits.load_timeout) {
+                match child.response(self.limits.load_timeout, self.limits.memory_bytes) {
                     Ok(_) => child,
                     Err(_) => return Err(CallError::Crashed(format!("while loading again: {}", ended(&mut child)))),
                 }
@@ -357,7 +373,7 @@ impl Transport for Isolated {
             Op::Detect => self.limits.call_timeout.min(self.limits.load_timeout),
             Op::Read | Op::Write => self.limits.call_timeout,
         };
-        match child.response(limit) {
+        match child.response(limit, self.limits.memory_bytes) {
             Ok(bytes) => {
                 self.idle().push(child);
                 Ok(bytes)
@@ -368,6 +384,9 @@ impl Transport for Isolated {
                 Err(CallError::TimedOut(limit))
             }
             Err(NoResponse::Closed) => Err(CallError::Crashed(ended(&mut child))),
+            Err(NoResponse::TooLarge(len)) => {
+                Err(CallError::Crashed(format!("answered in {len} bytes, {}", too_large(&mut child, &self.limits))))
+            }
         }
     }
 
@@ -384,5 +403,58 @@ impl Drop for Isolated {
             let _ = child.process.kill();
             let _ = child.process.wait();
         }
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use toolport_plugin::abi::{ABI, MODEL_SCHEMA};
+
+    /// A stand-in for the plugin host executable: a shell script that says `hello` (bytes of a
+    /// frame) and answers the first request with `answer`, then waits.
+    fn fake_host(dir: &Path, hello: &[u8], answer: &[u8]) -> PathBuf {
+        let octal = |bytes: &[u8]| bytes.iter().map(|b| format!("\\{b:03o}")).collect::<String>();
+        let script = format!(
+            "#!/bin/sh\nprintf '{}'\nhead -c 15 > /dev/null\nprintf '{}'\nsleep 5\n",
+            octal(hello),
+            octal(answer)
+        );
+        let path = dir.join("fake-plugin-host");
+        std::fs::write(&path, script).unwrap();
+        std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+        path
+    }
+
+    fn frame(body: &[u8]) -> Vec<u8> {
+        let mut frame = (body.len() as u64).to_le_bytes().to_vec();
+        frame.extend_from_slice(body);
+        frame
+    }
+
+    /// A frame longer than the child's memory limit is neither a response its plugin made nor
+    /// read into the host: the child is stopped and the call fails at once, naming the limit.
+    #[test]
+    fn a_frame_longer_than_the_childs_memory_is_refused_unread() {
+        let dir = tempfile::tempdir().unwrap();
+        let description =
+            PluginDescription { name: "fake".into(), version: "0".into(), formats: Vec::new(), features: Vec::new() };
+        let hello = frame(
+            &serde_json::to_vec(&Hello::Ok { description, versions: PluginVersions { abi: ABI, model: MODEL_SCHEMA } })
+                .unwrap(),
+        );
+        let limits = IsolationLimits { memory_bytes: 1 << 20, ..IsolationLimits::default() };
+        let huge = (1u64 << 40).to_le_bytes();
+
+        let helper = fake_host(dir.path(), &hello, &huge);
+        let (isolated, _, _) = Isolated::start(&helper, Path::new("lib.so"), limits).unwrap();
+        let started = Instant::now();
+        let error = isolated.call(Op::Detect, 0, b"{}").unwrap_err().to_string();
+        assert!(error.contains("answered in 1099511627776 bytes, more than its memory limit of 1048576"), "{error}");
+        assert!(started.elapsed() < Duration::from_secs(4), "stopped, not waited for");
+
+        let helper = fake_host(dir.path(), &huge, b"");
+        let error = Isolated::start(&helper, Path::new("lib.so"), limits).unwrap_err();
+        assert!(error.contains("said hello in 1099511627776 bytes, more than its memory limit"), "{error}");
     }
 }
