@@ -86,7 +86,7 @@ fn a_panicking_plugin_never_aborts_convert() {
 
 /// Plugins of another minor of the same ABI and model majors load and convert, in process and
 /// isolated: one built against 1.0 (a shorter table, no features, a writer that refuses
-/// unknown envelope fields) and one from 1.2 (a longer table, a model with fields 1.1 lacks).
+/// unknown envelope fields) and one from ABI 1.3 (a longer table, a model of schema 1.2 with fields 1.1 lacks).
 /// Each case: the arguments after the input, the exit code, what stdout or the written
 /// `tools.txt` holds, what stderr must say.
 #[test]

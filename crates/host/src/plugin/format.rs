@@ -122,7 +122,7 @@ impl<'a> DetectRequests<'a> {
     }
 
     /// The request in the form `plugin` reads; `None` if it cannot be encoded.
-    fn for_plugin(&self, plugin: &LoadedPlugin) -> Option<&[u8]> {
+    pub(super) fn for_plugin(&self, plugin: &LoadedPlugin) -> Option<&[u8]> {
         let encode = |bundle: &Bundle| serde_json::to_vec(&DetectRequest { bundle: Cow::Borrowed(bundle) });
         let slot = if plugin.takes_texts_beside() { &self.texts_beside } else { &self.texts_inside };
         slot.get_or_init(|| plugin.encode_with_bundle(self.input, encode).ok()).as_deref()

@@ -66,3 +66,38 @@ fn a_newer_minors_model_is_read_with_its_unknown_fields_kept() {
         assert_eq!(written.value.unwrap().files["tools.txt"], "from_new_minor\nalso_new\n", "{to}");
     }
 }
+
+/// Only plugins that list `texts-beside-json` are sent a bundle's texts beside the JSON (and
+/// every request in that form, so their answers come in it); the others, which may predate
+/// it, get plain JSON for every call.
+#[test]
+fn texts_go_beside_the_json_only_to_plugins_that_read_them() {
+    use std::borrow::Cow;
+    use toolport_plugin::abi::texts::TEXTS_MAGIC;
+    use toolport_plugin::abi::{ModelJson, ReadRequest, VersionedRef, WriteRequest};
+
+    let bundle = Bundle::single("in.json", r#"{"a": "\"quoted\""}"#);
+    let options = Options::default();
+    let model = toolport_core::ToolSet::default();
+    let requests = DetectRequests::new(&bundle);
+    for (name, beside) in [("old_minor", false), ("new_minor", false), ("panics", true)] {
+        let plugin = LoadedPlugin::load(&test_plugin(name)).unwrap();
+        assert_eq!(plugin.takes_texts_beside(), beside, "{name}");
+        let detect = requests.for_plugin(&plugin).unwrap();
+        let read = plugin
+            .encode_with_bundle(&bundle, |bundle| {
+                serde_json::to_vec(&ReadRequest { bundle: Cow::Borrowed(bundle), options: Cow::Borrowed(&options) })
+            })
+            .unwrap();
+        let write = plugin
+            .encode(&WriteRequest {
+                model: ModelJson::Decoded(VersionedRef::new(&model, true)),
+                options: Cow::Borrowed(&options),
+            })
+            .unwrap();
+        for (call, bytes) in [("detect", detect), ("read", &read), ("write", &write)] {
+            assert_eq!(bytes.starts_with(TEXTS_MAGIC), beside, "{name} {call}");
+            assert_eq!(bytes.starts_with(b"{"), !beside, "{name} {call}");
+        }
+    }
+}
