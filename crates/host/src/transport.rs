@@ -10,8 +10,11 @@
 //! `error[plugin/*]` naming the plugin file.
 //!
 //! The wire format, both ways over the child's standard input and output: a request is
-//! `op: u8, format index: u32 LE, length: u64 LE, JSON bytes`; a response is `length: u64 LE,
-//! JSON bytes`. The child's first message, unasked, is its hello:
+//! `op: u8, format index: u32 LE, length: u64 LE, message`; a response is `length: u64 LE,
+//! message`, where a message is the bytes the plugin's C table takes or gives (JSON, or JSON
+//! with texts beside it, `toolport_plugin::abi::texts`), relayed unread. A response longer
+//! than the child's memory limit is refused unread. The child's first message, unasked, is its
+//! hello:
 //! `{"ok": {"description": PluginDescription, "versions": PluginVersions}}` or
 //! `{"error": "why the library could not be loaded"}`.
 
