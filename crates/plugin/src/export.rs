@@ -136,7 +136,7 @@ fn serve<'a, Req: serde::Deserialize<'a> + CarriesBundle, T: Serialize + Carries
     request: &'a [u8],
     body: impl FnOnce(&Plugin, &dyn Format, Req) -> Outcome<T>,
 ) -> RawBuffer {
-    let texts_beside = request.first() == Some(&0);
+    let texts_beside = texts::is_beside(request);
     respond_to("plugin panicked", texts_beside, || {
         let req = match texts::decode::<Req>(request) {
             Ok((req, _)) => req,

@@ -158,7 +158,8 @@ fn damaged_messages_with_texts_beside_are_refused() {
     extra.push(b'x');
     let mut not_utf8 = header(1, &[2], request);
     not_utf8.extend_from_slice(&[0xff, 0xfe]);
-    let cases: [(Vec<u8>, &str); 6] = [
+    let cases: [(Vec<u8>, &str); 7] = [
+        (header(0, &[], request), "0 texts came beside a bundle of 1 files"),
         (header(u32::MAX, &[], request), "cut short"),
         (header(1, &[u64::MAX], request), "cut short"),
         (header(2, &[0, 0], request), "2 texts came beside a bundle of 1 files"),

@@ -128,20 +128,27 @@ pub fn decode<'a, T: Deserialize<'a> + CarriesBundle>(bytes: &'a [u8]) -> Result
         return decode_message(bytes).map(|message| (message, false)).map_err(|e| e.to_string());
     };
     let mut message: T = decode_message(json).map_err(|e| e.to_string())?;
-    if texts.is_empty() {
-        return Ok((message, true));
-    }
-    let Some(bundle) = message.bundle_mut() else {
-        return Err(format!("{} texts came beside a message that carries no bundle", texts.len()));
-    };
-    if texts.len() != bundle.files.len() {
-        return Err(format!("{} texts came beside a bundle of {} files", texts.len(), bundle.files.len()));
-    }
-    for ((name, slot), text) in bundle.files.iter_mut().zip(texts) {
-        let text = std::str::from_utf8(text).map_err(|e| format!("the text of {name} is not UTF-8: {e}"))?;
-        *slot = text.to_owned();
+    // Every file of the bundle has its text beside the JSON, so a count that differs (none
+    // for a bundle of files included) is a damaged message, not empty files.
+    match message.bundle_mut() {
+        None if texts.is_empty() => {}
+        None => return Err(format!("{} texts came beside a message that carries no bundle", texts.len())),
+        Some(bundle) if texts.len() != bundle.files.len() => {
+            return Err(format!("{} texts came beside a bundle of {} files", texts.len(), bundle.files.len()));
+        }
+        Some(bundle) => {
+            for ((name, slot), text) in bundle.files.iter_mut().zip(texts) {
+                let text = std::str::from_utf8(text).map_err(|e| format!("the text of {name} is not UTF-8: {e}"))?;
+                *slot = text.to_owned();
+            }
+        }
     }
     Ok((message, true))
+}
+
+/// Whether `message` is in the texts-beside form (plain JSON never starts with NUL).
+pub fn is_beside(message: &[u8]) -> bool {
+    message.first() == Some(&0)
 }
 
 /// A message in the texts-beside form, taken apart: its JSON and its texts.
@@ -149,7 +156,7 @@ type Parts<'a> = (&'a [u8], Vec<&'a [u8]>);
 
 /// The JSON and the texts of a message in the texts-beside form; `None` for plain JSON.
 fn split(bytes: &[u8]) -> Result<Option<Parts<'_>>, String> {
-    if bytes.first() != Some(&0) {
+    if !is_beside(bytes) {
         return Ok(None);
     }
     let truncated = || "the message with texts beside its JSON is cut short".to_owned();
