@@ -198,6 +198,10 @@ fn a_shadowed_format_is_a_warning_naming_both_files() {
             && warning.contains(&build_dir().join(name("toolport_plugin_mcp")).display().to_string()),
         "{warning}"
     );
+    // Earlier places win however long a plugin takes to start: the plugin folder's copy, in a
+    // process of its own, over the built-in loaded in process meanwhile.
+    let used = warning.split("using ").nth(1).and_then(|rest| rest.split(", ignoring").next()).unwrap_or_default();
+    assert!(used.contains("toolport_plugin_my_mcp"), "{warning}");
     let other =
         run_misbehaving(dir.path(), "", &["--plugin-dir", &plugins, "--to", "gloodata", "good.json", "-o", "-"]);
     assert!(!other.stderr.contains("more than one plugin"), "only runs that use mcp: {}", other.stderr);
