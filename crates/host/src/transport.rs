@@ -181,7 +181,7 @@ impl Child {
     /// files makes tens of thousands of calls). The child answers one request with one frame
     /// and says nothing else, so a first read of up to a chunk takes a small frame whole.
     fn response(&mut self, limit: Duration, max_bytes: u64) -> Result<Vec<u8>, NoResponse> {
-        let deadline = Instant::now() + limit;
+        let deadline = deadline_after(limit);
         let mut chunk = [0u8; 16 * 1024];
         let mut got = 0;
         while got < 8 {
@@ -219,6 +219,13 @@ impl Child {
             }
         }
     }
+}
+
+/// The instant `limit` from now; a limit past what the clock can count (`--plugin-timeout`
+/// is any number of seconds) is as good as none: a century.
+fn deadline_after(limit: Duration) -> Instant {
+    let now = Instant::now();
+    now.checked_add(limit).or_else(|| now.checked_add(Duration::from_secs(100 * 365 * 24 * 3600))).unwrap_or(now)
 }
 
 /// Waits until `output` can be read (or is closed) or `deadline` passes.
@@ -433,6 +440,18 @@ mod tests {
         let mut frame = (body.len() as u64).to_le_bytes().to_vec();
         frame.extend_from_slice(body);
         frame
+    }
+
+    /// Any time limit can be given: one past what the clock counts waits without end (it
+    /// panicked adding it to the clock).
+    #[test]
+    fn a_time_limit_past_the_clock_is_no_limit() {
+        let now = Instant::now();
+        for limit in [Duration::MAX, Duration::from_secs(u64::MAX), Duration::from_secs(i64::MAX as u64)] {
+            assert!(deadline_after(limit) > now + Duration::from_secs(365 * 24 * 3600), "{limit:?}");
+        }
+        let soon = deadline_after(Duration::from_secs(5));
+        assert!(soon > now && soon <= Instant::now() + Duration::from_secs(5));
     }
 
     /// A frame longer than the child's memory limit is neither a response its plugin made nor
