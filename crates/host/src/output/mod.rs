@@ -14,6 +14,7 @@
 //! bounded by the largest input rather than by the batch, and commit them all after the checks.
 
 mod atomic;
+mod place;
 mod plan;
 mod staging;
 

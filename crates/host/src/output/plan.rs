@@ -1,5 +1,5 @@
-//! Checking a whole plan before anything is written, and the link checks repeated when each
-//! file is placed.
+//! Checking a whole plan before anything is written (placing each file checks again, through
+//! folder handles: `place.rs`).
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -62,19 +62,14 @@ pub fn check_plan(plan: &[PlannedFile], inputs: &[PathBuf], force: bool) -> Vec<
 /// Refuses links below a plan's root, remembering folders already checked (a batch writes
 /// thousands of files into a few folders).
 #[derive(Default)]
-pub(super) struct LinkCheck {
+struct LinkCheck {
     folders: HashMap<PathBuf, Result<(), PathBuf>>,
 }
 
 impl LinkCheck {
-    /// Checks the folders from `file.root` down to the file, then the file itself; returns the
-    /// file's metadata if it exists (it is not a link).
-    pub(super) fn check(&mut self, file: &PlannedFile) -> Result<Option<std::fs::Metadata>, OutputError> {
-        self.check_with(file, std::fs::symlink_metadata(&file.path).ok())
-    }
-
-    /// [`LinkCheck::check`] with the file's own lstat already taken (`None`: it does not exist).
-    pub(super) fn check_with(
+    /// Checks the folders from `file.root` down to the file, then the file itself, given its
+    /// lstat (`None`: it does not exist); returns that metadata if it is not a link.
+    fn check_with(
         &mut self,
         file: &PlannedFile,
         existing: Option<std::fs::Metadata>,

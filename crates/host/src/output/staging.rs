@@ -1,14 +1,14 @@
 //! Staging a batch's files as conversions finish and committing them input by input, taking
 //! back an input whose files cannot all be placed; removing staging folders on every exit.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::atomic::{create_new, persist, unique_suffix};
-use super::plan::LinkCheck;
+use super::atomic::{create_new, unique_suffix};
+use super::place::{Folders, Occupant, Place};
 use super::{OutputError, PlannedFile, io_error};
 
 /// The name of a staging folder, before [`unique_suffix`]: the process id after it tells a
@@ -96,7 +96,7 @@ pub struct CommitFailure {
 
 /// One file moved into place, and how to take it back.
 struct Placed {
-    path: PathBuf,
+    place: Place,
     /// The file it replaced, kept as a link in the staging folder.
     backup: Option<PathBuf>,
     created: bool,
@@ -164,14 +164,13 @@ impl Staging {
             groups[index].push((temp, file));
         }
         let mut committed = Committed::default();
-        let mut links = LinkCheck::default();
-        let mut made: HashSet<PathBuf> = HashSet::new();
+        let mut folders = Folders::default();
         for mut group in groups {
             group.sort_by(|a, b| a.1.path.cmp(&b.1.path));
             let mut placed = Vec::with_capacity(group.len());
             let mut failure = None;
             for (temp, file) in &group {
-                match self.place(temp, file, force, &mut links, &mut made) {
+                match self.place(temp, file, force, &mut folders) {
                     Ok(p) => placed.push(p),
                     Err(error) => {
                         failure = Some((file.owner.clone(), error));
@@ -180,7 +179,7 @@ impl Staging {
                 }
             }
             match failure {
-                None => committed.placed.extend(placed.into_iter().map(|p| p.path)),
+                None => committed.placed.extend(placed.into_iter().map(|p| p.place.path)),
                 Some((owner, error)) => {
                     let left_in_place = take_back(placed);
                     committed.failed.push(CommitFailure { owner, error, left_in_place });
@@ -190,64 +189,62 @@ impl Staging {
         committed
     }
 
+    /// Moves one staged file into place, through its folder's handle ([`Folders`]): the tree
+    /// may have changed since planning, and a folder swapped for a link must not lead outside.
     fn place(
         &self,
         temp: &Path,
         file: &PlannedFile,
         force: bool,
-        links: &mut LinkCheck,
-        made: &mut HashSet<PathBuf>,
+        folders: &mut Folders,
     ) -> Result<Placed, OutputError> {
-        if let Some(parent) = file.path.parent()
-            && !made.contains(parent)
-        {
-            std::fs::create_dir_all(parent).map_err(io_error(parent))?;
-            made.insert(parent.to_path_buf());
+        let place = folders.place(file)?;
+        let io = |cause| OutputError::Io { path: file.path.clone(), cause };
+        let in_the_way = |place: &Place| match place.occupant() {
+            Some(Occupant::Link) => OutputError::Link { path: file.path.clone(), link: file.path.clone() },
+            Some(Occupant::Folder) => OutputError::IsDirectory(file.path.clone()),
+            _ => OutputError::Exists(file.path.clone()),
+        };
+        if !force {
+            // The rename never replaces, so the place is looked at only when it refuses, to
+            // say why: one system call less per file of a batch.
+            return match place.take(temp, false) {
+                Ok(()) => Ok(Placed { place, backup: None, created: true }),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Err(in_the_way(&place)),
+                Err(e) => Err(io(e)),
+            };
         }
-        // Checked again at the last moment: the tree may have changed since planning. Without
-        // `force` the rename itself refuses anything in the file's place (it never replaces),
-        // so the file's own lstat is taken only when it does, to say why: one system call less
-        // per file of a batch.
-        let existing = if force { links.check(file)? } else { links.check_with(file, None)? };
-        let temp = tempfile::TempPath::try_from_path(temp).map_err(io_error(&self.dir))?;
-        match existing {
-            Some(meta) if meta.is_dir() => Err(OutputError::IsDirectory(file.path.clone())),
-            Some(_) if !force => Err(OutputError::Exists(file.path.clone())),
-            Some(meta) => {
-                std::fs::set_permissions(&temp, meta.permissions()).map_err(io_error(&file.path))?;
+        match place.occupant() {
+            None => {
+                place.take(temp, true).map_err(io)?;
+                Ok(Placed { place, backup: None, created: true })
+            }
+            Some(Occupant::File(permissions)) => {
+                std::fs::set_permissions(temp, permissions).map_err(io)?;
                 // A second link to the old file lets a failed input restore it; where links
                 // are not possible, the replaced file cannot be restored (said if it matters).
                 let backup = self.new_name();
-                let backup = std::fs::hard_link(&file.path, &backup).ok().map(|()| backup);
-                persist(temp, &file.path, true)?;
-                Ok(Placed { path: file.path.clone(), backup, created: false })
+                let backup = place.link_to(&backup).ok().map(|()| backup);
+                place.take(temp, true).map_err(io)?;
+                Ok(Placed { place, backup, created: false })
             }
-            None => match persist(temp, &file.path, false) {
-                Ok(()) => Ok(Placed { path: file.path.clone(), backup: None, created: true }),
-                Err(OutputError::Exists(_)) => Err(match std::fs::symlink_metadata(&file.path) {
-                    Ok(meta) if meta.file_type().is_symlink() => {
-                        OutputError::Link { path: file.path.clone(), link: file.path.clone() }
-                    }
-                    Ok(meta) if meta.is_dir() => OutputError::IsDirectory(file.path.clone()),
-                    _ => OutputError::Exists(file.path.clone()),
-                }),
-                Err(e) => Err(e),
-            },
+            Some(_) => Err(in_the_way(&place)),
         }
     }
 }
 
-/// Takes back files placed for an input that then failed; returns those that stay.
+/// Takes back files placed for an input that then failed (through their folders' handles);
+/// returns those that stay.
 fn take_back(placed: Vec<Placed>) -> Vec<PathBuf> {
     let mut left = Vec::new();
     for p in placed.into_iter().rev() {
         let undone = match (&p.backup, p.created) {
-            (_, true) => std::fs::remove_file(&p.path).is_ok(),
-            (Some(backup), false) => std::fs::rename(backup, &p.path).is_ok(),
+            (_, true) => p.place.remove().is_ok(),
+            (Some(backup), false) => p.place.take(backup, true).is_ok(),
             (None, false) => false,
         };
         if !undone {
-            left.push(p.path);
+            left.push(p.place.path);
         }
     }
     left

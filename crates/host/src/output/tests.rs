@@ -135,6 +135,32 @@ fn what_appears_after_planning_is_not_replaced_and_is_named() {
     assert_eq!(std::fs::read_to_string(root.join("file.json")).unwrap(), "theirs");
 }
 
+/// A folder swapped for a link after a commit opened it leads nowhere: later files go into the
+/// folder that was checked, through its handle; a commit that meets the link refuses it.
+#[cfg(unix)]
+#[test]
+fn a_folder_swapped_for_a_link_during_a_commit_leads_nowhere_outside() {
+    use super::place::Folders;
+    let dir = tempfile::tempdir().unwrap();
+    let (root, outside) = (dir.path().join("out"), dir.path().join("outside"));
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::create_dir_all(&root).unwrap();
+    let temp = |name: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, name).unwrap();
+        path
+    };
+    let mut folders = Folders::default();
+    folders.place(&planned(&root, "sub/one.json", "a")).unwrap().take(&temp("one"), false).unwrap();
+    std::fs::rename(root.join("sub"), root.join("moved")).unwrap();
+    std::os::unix::fs::symlink(&outside, root.join("sub")).unwrap();
+    folders.place(&planned(&root, "sub/two.json", "b")).unwrap().take(&temp("two"), false).unwrap();
+    assert_eq!(std::fs::read_dir(&outside).unwrap().count(), 0, "nothing written through the link");
+    assert_eq!(std::fs::read_to_string(root.join("moved/two.json")).unwrap(), "two");
+    let refused = Folders::default().place(&planned(&root, "sub/three.json", "c")).map(|_| ()).unwrap_err();
+    assert!(matches!(&refused, OutputError::Link { link, .. } if *link == root.join("sub")), "{refused:?}");
+}
+
 #[test]
 fn stale_staging_of_a_dead_run_is_removed() {
     let dir = tempfile::tempdir().unwrap();
