@@ -150,6 +150,11 @@ fn decode(path: &Path, bytes: Vec<u8>, limits: &Limits) -> Result<String, InputE
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(InputError::Empty(path.to_path_buf()));
     }
+    utf8_text(path, bytes)
+}
+
+/// `bytes` as text without a leading byte-order mark, or where they stop being UTF-8.
+fn utf8_text(path: &Path, bytes: Vec<u8>) -> Result<String, InputError> {
     let mut text = String::from_utf8(bytes).map_err(|e| {
         let offset = e.utf8_error().valid_up_to();
         let valid = &e.as_bytes()[..offset];
@@ -224,13 +229,20 @@ fn collect_dir(
                 limit: budget.limits.max_total_bytes,
             });
         }
-        match std::fs::read(&path).map(String::from_utf8) {
-            Ok(Ok(text)) => bundle.insert(relative, text),
-            Ok(Err(_)) => bundle.other_files.push(relative),
-            Err(e) => return Err(InputError::Io { path, cause: e }),
+        let bytes = std::fs::read(&path).map_err(|e| InputError::Io { path: path.clone(), cause: e })?;
+        // A file of a kind the formats read must be text; others (icons) may be anything.
+        match utf8_text(&path, bytes) {
+            Ok(text) => bundle.insert(relative, text),
+            Err(e) if is_text_name(&name) => return Err(e),
+            Err(_) => bundle.other_files.push(relative),
         }
     }
     Ok(())
+}
+
+/// Files of the kinds the formats read: manifests, specs, AI files, tool sources.
+fn is_text_name(name: &str) -> bool {
+    [".json", ".json5", ".yaml", ".yml", ".ts", ".tsx"].iter().any(|ext| name.ends_with(ext))
 }
 
 /// Files loaded beside a [`InputShape::FileWithSiblings`] entry: documents it may refer to.
@@ -305,6 +317,30 @@ mod tests {
             },
             InputShape::FileWithSiblings,
             r#"ok Some("import.json") ["import.json", "spec.yaml"]"#,
+        );
+    }
+
+    /// A folder's files are read as single files are: a byte-order mark dropped, a file of a
+    /// kind the formats read that is not UTF-8 refused where it stops being text (other files,
+    /// icons, stay bytes).
+    #[test]
+    fn a_folders_text_files_are_read_like_single_files() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("src/tools")).unwrap();
+        std::fs::write(dir.path().join("package.json"), "\u{feff}{}").unwrap();
+        std::fs::write(dir.path().join("icon.png"), b"\x89PNG\xff").unwrap();
+        let bundle = load(dir.path(), InputShape::Directory, "fmt", &Limits::default()).unwrap();
+        assert_eq!(bundle.files["package.json"], "{}");
+        assert_eq!(bundle.other_files, ["icon.png"]);
+        check(
+            |d| {
+                std::fs::create_dir_all(d.join("src/tools")).unwrap();
+                std::fs::write(d.join("package.json"), "{}").unwrap();
+                std::fs::write(d.join("src/tools/a.ts"), b"export type Input = {\n  q: \"\xff\"\n}").unwrap();
+                d.to_path_buf()
+            },
+            InputShape::Directory,
+            "TMP/src/tools/a.ts:2:7: is not UTF-8 text (invalid byte at offset 28)",
         );
     }
 }
