@@ -486,3 +486,104 @@ fn valid_names_are_kept_and_newcomers_renamed() {
     assert!(!renamed.iter().any(|m| m.contains("`list_items` is written")), "{renamed:?}");
     assert!(!renamed.iter().any(|m| m.contains("`page_size` is written")), "{renamed:?}");
 }
+
+/// What a function format kept of a tool's input schema root (`additionalProperties: false`, a
+/// description, …) is said by the request body's schema where that schema is the whole input,
+/// comes back on reading, and is reported lost where the body cannot say it.
+#[test]
+fn input_schema_root_keywords_go_into_the_request_body() {
+    let closed = json!({"additionalProperties": false, "description": "Search arguments", "title": "Search",
+        "minProperties": 1, "examples": [{"q": "rust"}], "$schema": "http://json-schema.org/draft-07/schema#"});
+    let query = json!({"name": "q", "required": true, "schema": {"type": "string"}});
+    let http = json!({"method": "POST", "path": "/items/{id}"});
+    let id = json!({"name": "id", "required": true, "location": "path", "schema": {"type": "string"}});
+    let in_body = json!({"name": "name", "location": "body", "schema": {"type": "string"}});
+    // (case, tool, keys and values the openapi body schema has, losses at these paths: openapi, vertex)
+    let cases = [
+        (
+            "mcp, every parameter in the body",
+            json!({"name": "search", "parameters": [query], "extras": {"mcp": {"inputSchemaRoot": closed}}}),
+            json!({"additionalProperties": false, "description": "Search arguments", "title": "Search",
+                "minProperties": 1, "example": {"q": "rust"}}),
+            vec![],
+            vec!["/tools/0/extras/mcp/inputSchemaRoot/minProperties"],
+        ),
+        (
+            "openai, a schema kept whole (allOf) gives its root keywords but what made the parameters",
+            json!({"name": "search", "parameters": [query], "extras": {"openai": {"parameters": {"type": "object",
+                "allOf": [{"properties": {"q": {"type": "string"}}}], "required": ["q"], "maxProperties": 3}}}}),
+            json!({"maxProperties": 3}),
+            vec![],
+            vec!["/tools/0/extras/openai/parameters/maxProperties"],
+        ),
+        (
+            "anthropic, parameters split between the path and the body: only additionalProperties fits",
+            json!({"name": "rename", "http": http, "parameters": [id, in_body],
+                "extras": {"anthropic": {"input_schemaRoot": {"additionalProperties": false, "description": "d"}}}}),
+            json!({"additionalProperties": false}),
+            vec!["/tools/0/extras/anthropic/input_schemaRoot/description"],
+            vec!["/tools/0/extras/anthropic/input_schemaRoot/description"],
+        ),
+        (
+            "gemini, a body that is one parameter",
+            json!({"name": "put", "http": {"method": "PUT", "path": "/x", "body_parameter": "body"},
+                "parameters": [{"name": "body", "location": "body", "schema": {"type": "array", "items": {"type": "string"}}}],
+                "extras": {"gemini": {"parametersRoot": {"additionalProperties": false}}}}),
+            json!({"type": "array"}),
+            vec!["/tools/0/extras/gemini/parametersRoot/additionalProperties"],
+            vec!["/tools/0/extras/gemini/parametersRoot/additionalProperties"],
+        ),
+        (
+            "mcp, no parameters and no body: closed says nothing more, a reference cannot go",
+            json!({"name": "ping", "extras": {"mcp": {"inputSchemaRoot": {"additionalProperties": false,
+                "propertyNames": {"$ref": "#/$defs/Name"}}}}}),
+            Value::Null,
+            vec!["/tools/0/extras/mcp/inputSchemaRoot/propertyNames"],
+            vec!["/tools/0/extras/mcp/inputSchemaRoot/propertyNames"],
+        ),
+    ];
+    let losses = |diagnostics: &[Diagnostic]| -> Vec<String> {
+        diagnostics.iter().filter(|d| d.code == "loss/schema").map(|d| d.path.clone()).collect()
+    };
+    for (case, tool, expected, openapi_losses, vertex_losses) in cases {
+        let set = model(json!({"title": "T", "tools": [tool]}));
+        let (doc, written, diagnostics) = write_openapi(&set, &Options::default());
+        let operation = doc["paths"].as_object().unwrap().values().next().unwrap().as_object().unwrap();
+        let operation = operation.values().next().unwrap();
+        let body = &operation["requestBody"]["content"]["application/json"]["schema"];
+        match expected.as_object() {
+            Some(expected) => {
+                for (key, value) in expected {
+                    assert_eq!(&body[key], value, "{case}: `{key}` of the OpenAPI body schema {body}");
+                }
+            }
+            None => assert!(operation.get("requestBody").is_none(), "{case}: {operation}"),
+        }
+        assert!(body.get("$schema").is_none(), "{case}: the body is in the document's dialect");
+        assert_eq!(losses(&diagnostics), openapi_losses, "{case}: openapi");
+        let (_, spec, _, diagnostics) = write_vertex(&set);
+        let vertex_body = spec["paths"].as_object().unwrap().values().next().unwrap().as_object().unwrap();
+        let vertex_body = &vertex_body.values().next().unwrap()["requestBody"]["content"]["application/json"]["schema"];
+        assert_eq!(
+            vertex_body.get("additionalProperties"),
+            body.get("additionalProperties").filter(|_| expected.is_object()),
+            "{case}: vertex"
+        );
+        assert_eq!(losses(&diagnostics), vertex_losses, "{case}: vertex");
+
+        // Read back: the body says the same, the kept root comes back, and writing again gives
+        // the same document.
+        let again = read_openapi(&written);
+        let kept = |s: &ToolSet| {
+            s.tools[0]
+                .extras
+                .iter()
+                .filter(|(k, _)| k.as_str() != "openapi")
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(kept(&again), kept(&set), "{case}: the source format's record comes back");
+        let (doc_again, _, _) = write_openapi(&again, &Options::default());
+        assert_same_json(&doc, &doc_again, case);
+    }
+}

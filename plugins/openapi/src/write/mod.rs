@@ -11,7 +11,8 @@
 //! The parts mirror `read/`: `document` (version, the order of the parts, the rest of the
 //! document), `info`, `servers`, `security`, `paths` (tool names, paths, which operations are
 //! written as the source had them), `operation`, `parameter`, `body`, `responses`, and
-//! `x_toolport`; beside them `schema` (one schema in the target's dialect) and `components`.
+//! `x_toolport`; beside them `schema` (one schema in the target's dialect), `components`, and
+//! `root_keywords` (what another format kept of a tool's input schema root, for the body).
 
 use serde_json::Value;
 use toolport_plugin::Diagnostic;
@@ -24,6 +25,7 @@ mod operation;
 mod parameter;
 mod paths;
 mod responses;
+mod root_keywords;
 mod schema;
 mod security;
 mod servers;
