@@ -28,7 +28,9 @@ fn yaml_options() -> Options {
 fn write_openapi(set: &ToolSet, options: &Options) -> (Value, Bundle, Vec<Diagnostic>) {
     let (written, diagnostics) = expect_ok(OpenApi.write(set, options), "openapi write");
     let (file, text) = written.files.iter().next().unwrap();
-    (parse(file, text), written.clone(), diagnostics)
+    let doc = parse(file, text);
+    common::assert_typed_openapi_30(&doc, "openapi write");
+    (doc, written.clone(), diagnostics)
 }
 
 /// The written Vertex body, its inline spec, and the diagnostics.
@@ -36,6 +38,7 @@ fn write_vertex(set: &ToolSet) -> (Value, Value, Bundle, Vec<Diagnostic>) {
     let (written, diagnostics) = expect_ok(Vertex.write(set, &Options::default()), "vertex write");
     let body = parse("x.json", written.files.values().next().unwrap());
     let spec = toolport_yaml::parse("spec.yaml", body["manifest"]["apiSpec"]["openApiYaml"].as_str().unwrap()).unwrap();
+    common::assert_typed_openapi_30(&spec, "vertex write");
     (body, spec, written, diagnostics)
 }
 
