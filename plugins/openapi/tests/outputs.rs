@@ -624,6 +624,7 @@ paths:
       parameters: [{name: q, in: query, schema: {type: string}}]
       responses:
         '200': {description: ok}
+        '410': {$ref: '#/components/responses/Gone'}
         '409':
           description: conflict
           headers: {X-Rate: {schema: {type: [integer, string]}}}
@@ -651,8 +652,10 @@ components:
     E: {type: object, $schema: "https://json-schema.org/draft/2020-12/schema", required: [], properties: {m: {type: "null"}}}
 "##;
     let set = read_openapi(&Bundle::single("doc.yaml", source));
-    let (_, spec, _, diagnostics) = write_vertex(&set);
+    let (body, spec, _, diagnostics) = write_vertex(&set);
     assert_eq!(spec["openapi"], "3.0.3");
+    // Every `$ref` resolves: the other components stay.
+    common::validate_vertex(&body);
     let response = "/paths/~1a/post/responses/409/content/application~1json/schema";
     // (where in the written spec, what is there (null: nothing), the diagnostic said there)
     let cases = [
