@@ -6,6 +6,7 @@
 use serde_json::{Map, Value};
 use toolport_core::source::child;
 use toolport_core::{Diagnostic, Options, Tool, ToolSet, codes};
+use toolport_jsonschema::Dialect;
 
 /// Each function format's id and the key its tool extras keep the input schema under
 /// (`<key>` verbatim, `<key>Root` for the root's other keys).
@@ -62,6 +63,55 @@ pub fn strictness(tool: &Tool, target: &str) -> Strictness {
         found.strict |= STRICT_FORMATS.contains(format) && extras.get("strict") == Some(&Value::Bool(true));
     }
     found
+}
+
+/// The keywords of a tool's input schema root besides its parameters, as a function format
+/// kept them (`additionalProperties`, a description, `minProperties`, `$schema`, …), for a
+/// target with a place for them (an OpenAPI request body).
+#[derive(Clone, Debug, PartialEq)]
+pub struct InputRoot {
+    /// Where they are kept in the model: `/tools/<i>/extras/<format>/<key>`.
+    pub at: String,
+    /// The dialect they are written in.
+    pub dialect: Dialect,
+    pub keywords: Map<String, Value>,
+}
+
+/// The root keywords of the `index`th tool's input schema that a function format kept (the
+/// first, in [`INPUT_KEYS`] order, that kept any): its `<key>Root`, else the root of a schema
+/// kept whole. What the parameters were made of (`type`, `properties`, `required`, `allOf`,
+/// a `$ref` and the definitions) is not among them.
+pub fn input_root(tool: &Tool, index: usize) -> Option<InputRoot> {
+    for (format, keys) in INPUT_KEYS {
+        let Some(Value::Object(extras)) = tool.extras.get(*format) else { continue };
+        for key in *keys {
+            let root_key = format!("{key}Root");
+            let kept = match extras.get(&root_key) {
+                Some(root) => (root_key, Some(root)),
+                None => ((*key).to_owned(), extras.get(*key)),
+            };
+            let (kept_at, Some(Value::Object(root))) = kept else { continue };
+            let keywords: Map<String, Value> = root
+                .iter()
+                .filter(|(k, _)| {
+                    !matches!(
+                        k.as_str(),
+                        "type" | "properties" | "required" | "allOf" | "$ref" | "$defs" | "definitions"
+                    )
+                })
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            if keywords.is_empty() {
+                continue;
+            }
+            // Gemini's `parameters` is its OpenAPI subset; every other input schema is JSON Schema.
+            let dialect =
+                if *format == "gemini" && *key == "parameters" { Dialect::Gemini } else { Dialect::JsonSchema };
+            let at = child(&child(&format!("/tools/{index}/extras"), format), &kept_at);
+            return Some(InputRoot { at, dialect, keywords });
+        }
+    }
+    None
 }
 
 /// Whether a tool is written in strict mode: as the `strict` option says, else as its own
@@ -251,6 +301,50 @@ mod tests {
                 Strictness { closed, strict },
                 "{format} {extras} -> {target}"
             );
+        }
+    }
+
+    #[test]
+    fn input_root_is_the_first_kept_root_without_what_made_the_parameters() {
+        // (tool extras by format, where the keywords are, dialect, keywords)
+        let cases = [
+            (
+                json!({"mcp": {"inputSchemaRoot": {"additionalProperties": false}}}),
+                Some((
+                    "/tools/2/extras/mcp/inputSchemaRoot",
+                    Dialect::JsonSchema,
+                    json!({"additionalProperties": false}),
+                )),
+            ),
+            (
+                json!({"openai": {"parameters": {"type": "object", "allOf": [], "properties": {}, "required": [], "$defs": {}, "description": "d"}}}),
+                Some(("/tools/2/extras/openai/parameters", Dialect::JsonSchema, json!({"description": "d"}))),
+            ),
+            (
+                json!({"gemini": {"parametersRoot": {"nullable": true}}}),
+                Some(("/tools/2/extras/gemini/parametersRoot", Dialect::Gemini, json!({"nullable": true}))),
+            ),
+            (
+                json!({"gemini": {"parametersJsonSchemaRoot": {"title": "t"}}}),
+                Some(("/tools/2/extras/gemini/parametersJsonSchemaRoot", Dialect::JsonSchema, json!({"title": "t"}))),
+            ),
+            (
+                json!({"openai": {"parametersRoot": {"$defs": {}}}, "anthropic": {"input_schemaRoot": {"title": "a"}}}),
+                Some(("/tools/2/extras/anthropic/input_schemaRoot", Dialect::JsonSchema, json!({"title": "a"}))),
+            ),
+            (json!({"mcp": {"inputSchema": {"type": "object", "properties": {}}}, "openapi": {"body": {}}}), None),
+        ];
+        for (extras, expect) in cases {
+            let mut tool = Tool::new("t");
+            for (format, kept) in extras.as_object().unwrap() {
+                tool.extras.insert(format.clone(), kept.clone());
+            }
+            let expect = expect.map(|(at, dialect, keywords)| InputRoot {
+                at: at.to_owned(),
+                dialect,
+                keywords: keywords.as_object().unwrap().clone(),
+            });
+            assert_eq!(input_root(&tool, 2), expect, "{extras}");
         }
     }
 

@@ -53,7 +53,7 @@ pub fn reference_to(prefix: &str, name: &str) -> String {
 }
 
 /// Keywords an OpenAPI 3.0 schema object may have (besides `x-` keys).
-pub(crate) const OPENAPI_30_KEYWORDS: &[&str] = &[
+pub const OPENAPI_30_KEYWORDS: &[&str] = &[
     "title",
     "multipleOf",
     "maximum",

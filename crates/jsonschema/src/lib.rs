@@ -40,7 +40,7 @@ mod merge;
 mod read;
 mod write;
 
-pub use dialect::{Dialect, reference_prefix, reference_to};
+pub use dialect::{Dialect, OPENAPI_30_KEYWORDS, reference_prefix, reference_to};
 pub use read::{Reader, read, read_with_definitions};
 pub use write::{Writer, write};
 

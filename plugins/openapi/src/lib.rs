@@ -10,7 +10,7 @@
 //!   option `syntax=json|yaml` overrides. The OpenAPI version is the source's, else 3.0.3.
 //! - `vertex` writes `<name>.json`, a complete `extensions:import` body (camelCase keys) with
 //!   the spec inline as OpenAPI 3.0 YAML in `manifest.apiSpec.openApiYaml`, following Vertex's
-//!   rules. From tools without an HTTP binding it synthesizes `POST /<name>` operations under
+//!   rules (a 3.1 source without what only 3.1 has, see `write/downgrade.rs`). From tools without an HTTP binding it synthesizes `POST /<name>` operations under
 //!   the option `base_url` (default `https://example.invalid`).
 //! - Model fields OpenAPI has no place for (other formats' extras, display hints, value-set
 //!   names, enum labels, Vertex's renames) never sit in the operations, parameters and

@@ -51,7 +51,9 @@ fn check_openapi(relative: &str, operations: usize) {
     let (written, _) = expect_ok(OpenApi.write(&model, &Options::default()), "openapi write");
     let (out_file, out_text) = written.files.iter().next().unwrap();
     assert_eq!(out_file.rsplit('.').next(), file.rsplit('.').next(), "{relative}: same syntax as the source");
-    assert_same_json(&repaired(&original), &parse(out_file, out_text), relative);
+    let written_doc = parse(out_file, out_text);
+    assert_same_json(&repaired(&original), &written_doc, relative);
+    common::assert_typed_openapi_30(&written_doc, relative);
     let again = read_openapi(&written);
     assert_same_json(&serde_json::to_value(&model).unwrap(), &serde_json::to_value(&again).unwrap(), relative);
 }

@@ -28,7 +28,9 @@ fn yaml_options() -> Options {
 fn write_openapi(set: &ToolSet, options: &Options) -> (Value, Bundle, Vec<Diagnostic>) {
     let (written, diagnostics) = expect_ok(OpenApi.write(set, options), "openapi write");
     let (file, text) = written.files.iter().next().unwrap();
-    (parse(file, text), written.clone(), diagnostics)
+    let doc = parse(file, text);
+    common::assert_typed_openapi_30(&doc, "openapi write");
+    (doc, written.clone(), diagnostics)
 }
 
 /// The written Vertex body, its inline spec, and the diagnostics.
@@ -36,6 +38,7 @@ fn write_vertex(set: &ToolSet) -> (Value, Value, Bundle, Vec<Diagnostic>) {
     let (written, diagnostics) = expect_ok(Vertex.write(set, &Options::default()), "vertex write");
     let body = parse("x.json", written.files.values().next().unwrap());
     let spec = toolport_yaml::parse("spec.yaml", body["manifest"]["apiSpec"]["openApiYaml"].as_str().unwrap()).unwrap();
+    common::assert_typed_openapi_30(&spec, "vertex write");
     (body, spec, written, diagnostics)
 }
 
@@ -305,12 +308,28 @@ fn every_path_placeholder_is_declared() {
     }
 }
 
+/// Lists OpenAPI needs unique (`enum`, `required`) are read and written with each value once,
+/// in what is regenerated and in what is kept as written (another response), both versions.
 #[test]
-fn duplicate_enum_values_are_written_once() {
-    let doc = "openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n      operationId: a\n      parameters: [{name: m, in: query, schema: {type: string, enum: [x, y, x]}}]\n      responses: {'200': {description: ok}}\n";
-    let set = read_openapi(&Bundle::single("doc.yaml", doc));
-    let (written, _, _) = write_openapi(&set, &Options::default());
-    assert_eq!(written["paths"]["/a"]["get"]["parameters"][0]["schema"]["enum"], json!(["x", "y"]));
+fn repeated_enum_values_and_required_names_are_written_once() {
+    let parameter = "/paths/~1a/get/parameters/0/schema";
+    let response = "/paths/~1a/get/responses/404/content/application~1json/schema";
+    for version in ["3.0.0", "3.1.0"] {
+        let doc = format!(
+            "openapi: {version}\ninfo: {{title: t, version: '1'}}\npaths:\n  /a:\n    get:\n      operationId: a\n      parameters: [{{name: m, in: query, schema: {{type: string, enum: [x, y, x]}}}}]\n      responses:\n        '200': {{description: ok}}\n        '404': {{description: no, content: {{application/json: {{schema: {{type: object, required: [c, c], properties: {{c: {{type: string}}}}}}}}}}}}\n"
+        );
+        let outcome = OpenApi.read(&Bundle::single("doc.yaml", doc.as_str()), &Options::default());
+        let tolerated: Vec<&str> =
+            outcome.diagnostics.iter().filter(|d| d.code == "input/tolerated").map(|d| d.path.as_str()).collect();
+        assert_eq!(tolerated, [format!("{parameter}/enum"), format!("{response}/required")], "{version}");
+        let set = outcome.value.unwrap();
+        let (written, _, _) = write_openapi(&set, &Options::default());
+        let (_, spec, _, _) = write_vertex(&set);
+        for (target, doc) in [("openapi", &written), ("vertex", &spec)] {
+            assert_eq!(doc.pointer(&format!("{parameter}/enum")), Some(&json!(["x", "y"])), "{version} {target}");
+            assert_eq!(doc.pointer(&format!("{response}/required")), Some(&json!(["c"])), "{version} {target}");
+        }
+    }
 }
 
 /// Vertex `authConfig`s without what an OpenAPI scheme needs (OAuth `flows`, OpenID Connect's
@@ -485,4 +504,210 @@ fn valid_names_are_kept_and_newcomers_renamed() {
     assert!(renamed.iter().any(|m| m.contains("`page-size`")), "{renamed:?}");
     assert!(!renamed.iter().any(|m| m.contains("`list_items` is written")), "{renamed:?}");
     assert!(!renamed.iter().any(|m| m.contains("`page_size` is written")), "{renamed:?}");
+}
+
+/// What a function format kept of a tool's input schema root (`additionalProperties: false`, a
+/// description, …) is said by the request body's schema where that schema is the whole input,
+/// comes back on reading, and is reported lost where the body cannot say it.
+#[test]
+fn input_schema_root_keywords_go_into_the_request_body() {
+    let closed = json!({"additionalProperties": false, "description": "Search arguments", "title": "Search",
+        "minProperties": 1, "examples": [{"q": "rust"}], "$schema": "http://json-schema.org/draft-07/schema#"});
+    let query = json!({"name": "q", "required": true, "schema": {"type": "string"}});
+    let http = json!({"method": "POST", "path": "/items/{id}"});
+    let id = json!({"name": "id", "required": true, "location": "path", "schema": {"type": "string"}});
+    let in_body = json!({"name": "name", "location": "body", "schema": {"type": "string"}});
+    // (case, tool, keys and values the openapi body schema has, losses at these paths: openapi, vertex)
+    let cases = [
+        (
+            "mcp, every parameter in the body",
+            json!({"name": "search", "parameters": [query], "extras": {"mcp": {"inputSchemaRoot": closed}}}),
+            json!({"additionalProperties": false, "description": "Search arguments", "title": "Search",
+                "minProperties": 1, "example": {"q": "rust"}}),
+            vec![],
+            vec!["/tools/0/extras/mcp/inputSchemaRoot/minProperties"],
+        ),
+        (
+            "openai, a schema kept whole (allOf) gives its root keywords but what made the parameters",
+            json!({"name": "search", "parameters": [query], "extras": {"openai": {"parameters": {"type": "object",
+                "allOf": [{"properties": {"q": {"type": "string"}}}], "required": ["q"], "maxProperties": 3}}}}),
+            json!({"maxProperties": 3}),
+            vec![],
+            vec!["/tools/0/extras/openai/parameters/maxProperties"],
+        ),
+        (
+            "anthropic, parameters split between the path and the body: only additionalProperties fits",
+            json!({"name": "rename", "http": http, "parameters": [id, in_body],
+                "extras": {"anthropic": {"input_schemaRoot": {"additionalProperties": false, "description": "d"}}}}),
+            json!({"additionalProperties": false}),
+            vec!["/tools/0/extras/anthropic/input_schemaRoot/description"],
+            vec!["/tools/0/extras/anthropic/input_schemaRoot/description"],
+        ),
+        (
+            "gemini, a body that is one parameter",
+            json!({"name": "put", "http": {"method": "PUT", "path": "/x", "body_parameter": "body"},
+                "parameters": [{"name": "body", "location": "body", "schema": {"type": "array", "items": {"type": "string"}}}],
+                "extras": {"gemini": {"parametersRoot": {"additionalProperties": false}}}}),
+            json!({"type": "array"}),
+            vec!["/tools/0/extras/gemini/parametersRoot/additionalProperties"],
+            vec!["/tools/0/extras/gemini/parametersRoot/additionalProperties"],
+        ),
+        (
+            "mcp, no parameters and no body: closed says nothing more, a reference cannot go",
+            json!({"name": "ping", "extras": {"mcp": {"inputSchemaRoot": {"additionalProperties": false,
+                "propertyNames": {"$ref": "#/$defs/Name"}}}}}),
+            Value::Null,
+            vec!["/tools/0/extras/mcp/inputSchemaRoot/propertyNames"],
+            vec!["/tools/0/extras/mcp/inputSchemaRoot/propertyNames"],
+        ),
+    ];
+    let losses = |diagnostics: &[Diagnostic]| -> Vec<String> {
+        diagnostics.iter().filter(|d| d.code == "loss/schema").map(|d| d.path.clone()).collect()
+    };
+    for (case, tool, expected, openapi_losses, vertex_losses) in cases {
+        let set = model(json!({"title": "T", "tools": [tool]}));
+        let (doc, written, diagnostics) = write_openapi(&set, &Options::default());
+        let operation = doc["paths"].as_object().unwrap().values().next().unwrap().as_object().unwrap();
+        let operation = operation.values().next().unwrap();
+        let body = &operation["requestBody"]["content"]["application/json"]["schema"];
+        match expected.as_object() {
+            Some(expected) => {
+                for (key, value) in expected {
+                    assert_eq!(&body[key], value, "{case}: `{key}` of the OpenAPI body schema {body}");
+                }
+            }
+            None => assert!(operation.get("requestBody").is_none(), "{case}: {operation}"),
+        }
+        assert!(body.get("$schema").is_none(), "{case}: the body is in the document's dialect");
+        assert_eq!(losses(&diagnostics), openapi_losses, "{case}: openapi");
+        let (_, spec, _, diagnostics) = write_vertex(&set);
+        let vertex_body = spec["paths"].as_object().unwrap().values().next().unwrap().as_object().unwrap();
+        let vertex_body = &vertex_body.values().next().unwrap()["requestBody"]["content"]["application/json"]["schema"];
+        assert_eq!(
+            vertex_body.get("additionalProperties"),
+            body.get("additionalProperties").filter(|_| expected.is_object()),
+            "{case}: vertex"
+        );
+        assert_eq!(losses(&diagnostics), vertex_losses, "{case}: vertex");
+
+        // Read back: the body says the same, the kept root comes back, and writing again gives
+        // the same document.
+        let again = read_openapi(&written);
+        let kept = |s: &ToolSet| {
+            s.tools[0]
+                .extras
+                .iter()
+                .filter(|(k, _)| k.as_str() != "openapi")
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(kept(&again), kept(&set), "{case}: the source format's record comes back");
+        let (doc_again, _, _) = write_openapi(&again, &Options::default());
+        assert_same_json(&doc, &doc_again, case);
+    }
+}
+
+/// A 3.1 source written as OpenAPI 3.0 (Vertex's spec) holds nothing only 3.1 has: what the
+/// source kept as written is rewritten in 3.0's form or left out, each change said where it is.
+/// (The `openapi` writer keeps a 3.1 source's version.)
+#[test]
+fn a_3_1_source_is_written_as_3_0_without_what_only_3_1_has() {
+    let source = r##"openapi: 3.1.0
+info: {title: T, version: "1", summary: Short, license: {name: MIT, identifier: MIT}}
+jsonSchemaDialect: https://json-schema.org/draft/2020-12/schema
+webhooks: {ping: {post: {responses: {'200': {description: ok}}}}}
+security: [{tls: []}, {key: []}]
+paths:
+  /a:
+    post:
+      operationId: a
+      parameters: [{name: q, in: query, schema: {type: string}}]
+      responses:
+        '200': {description: ok}
+        '410': {$ref: '#/components/responses/Gone'}
+        '409':
+          description: conflict
+          headers: {X-Rate: {schema: {type: [integer, string]}}}
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [a, a]
+                properties:
+                  a: {type: [string, "null"], const: b, examples: [p, q]}
+                  n: {type: number, exclusiveMinimum: 0, exclusiveMaximum: 10, maximum: 20}
+                  f: false
+                  m: {type: string, contentMediaType: text/plain}
+      callbacks:
+        done: {'{$request.query.q}': {$ref: '#/components/pathItems/Done'}}
+components:
+  securitySchemes:
+    tls: {type: mutualTLS}
+    key: {type: apiKey, in: header, name: X-Key}
+  pathItems:
+    Done: {post: {responses: {'200': {description: ok, content: {text/plain: {schema: {type: [string]}}}}}}}
+  responses:
+    Gone: {description: gone, content: {application/json: {schema: {$ref: '#/components/schemas/E'}}}}
+  schemas:
+    E: {type: object, $schema: "https://json-schema.org/draft/2020-12/schema", required: [], properties: {m: {type: "null"}}}
+"##;
+    let set = read_openapi(&Bundle::single("doc.yaml", source));
+    let (body, spec, _, diagnostics) = write_vertex(&set);
+    assert_eq!(spec["openapi"], "3.0.3");
+    // Every `$ref` resolves: the other components stay.
+    common::validate_vertex(&body);
+    let response = "/paths/~1a/post/responses/409/content/application~1json/schema";
+    // (where in the written spec, what is there (null: nothing), the diagnostic said there)
+    let cases = [
+        ("/info/summary", Value::Null, "loss/field"),
+        ("/info/license", json!({"name": "MIT"}), ""),
+        ("/info/license/identifier", Value::Null, "loss/field"),
+        ("/jsonSchemaDialect", Value::Null, "changed/schema"),
+        ("/webhooks", Value::Null, "loss/http"),
+        ("/components/securitySchemes/tls", Value::Null, "loss/auth"),
+        ("/security", json!([{"key": []}]), ""),
+        ("/components/pathItems", Value::Null, "loss/field"),
+        (
+            "/paths/~1a/post/callbacks/done/{$request.query.q}",
+            json!({"post": {"responses": {"200": {"description": "ok",
+                "content": {"text/plain": {"schema": {"type": "string"}}}}}}}),
+            "changed/schema",
+        ),
+        ("/paths/~1a/post/responses/409/headers/X-Rate/schema/type", Value::Null, "changed/schema"),
+        (
+            "/paths/~1a/post/responses/409/headers/X-Rate/schema/anyOf",
+            json!([{"type": "integer"}, {"type": "string"}]),
+            "",
+        ),
+        (&format!("{response}/required"), json!(["a"]), ""),
+        (&format!("{response}/properties/a/type"), json!("string"), "changed/schema"),
+        (&format!("{response}/properties/a/nullable"), json!(true), ""),
+        (&format!("{response}/properties/a/const"), Value::Null, "changed/schema"),
+        (&format!("{response}/properties/a/enum"), json!(["b"]), ""),
+        (&format!("{response}/properties/a/examples"), Value::Null, "loss/schema"),
+        (&format!("{response}/properties/a/example"), json!("p"), ""),
+        (&format!("{response}/properties/n/minimum"), json!(0), ""),
+        (&format!("{response}/properties/n/exclusiveMinimum"), json!(true), "changed/schema"),
+        (&format!("{response}/properties/n/maximum"), json!(10), ""),
+        (&format!("{response}/properties/n/exclusiveMaximum"), json!(true), "changed/schema"),
+        (&format!("{response}/properties/f"), json!({"not": {}}), "changed/schema"),
+        (&format!("{response}/properties/m/contentMediaType"), Value::Null, "loss/schema"),
+        ("/components/responses/Gone/content/application~1json/schema", json!({"$ref": "#/components/schemas/E"}), ""),
+        ("/components/schemas/E/$schema", Value::Null, "changed/schema"),
+        ("/components/schemas/E/required", Value::Null, "changed/schema"),
+        ("/components/schemas/E/properties/m", json!({"nullable": true}), ""),
+        ("/components/schemas/E/properties/m/type", Value::Null, "changed/schema"),
+    ];
+    for (pointer, expected, code) in cases {
+        assert_eq!(spec.pointer(pointer).unwrap_or(&Value::Null), &expected, "{pointer} in\n{spec:#}");
+        let said: Vec<&str> = diagnostics.iter().filter(|d| d.path == pointer).map(|d| d.code.as_str()).collect();
+        let expected_codes: Vec<&str> = [code].into_iter().filter(|c| !c.is_empty()).collect();
+        assert_eq!(said, expected_codes, "the diagnostics at {pointer}");
+    }
+    // The other components stay, so what refers to them resolves; the written spec is 3.0
+    // again on reading, and writing it gives the same document.
+    let again = read_vertex(&write_vertex(&set).2);
+    let (_, spec_again, _, diagnostics_again) = write_vertex(&again);
+    assert_same_json(&spec, &spec_again, "a Vertex spec written from the 3.0 spec");
+    assert!(diagnostics_again.iter().all(|d| !d.path.starts_with("/paths") && !d.path.starts_with("/components")));
 }

@@ -34,38 +34,39 @@ mod x_toolport;
 /// Reads an OpenAPI document. `Err` when it is not an OpenAPI 3 document at all.
 pub(crate) fn read_document(doc: Value) -> Result<(ToolSet, Vec<Diagnostic>), Diagnostic> {
     // The document is prepared in place: toolport's bookkeeping put back, enums listing a
-    // value twice (OpenAI's spec) listed once.
+    // value twice (OpenAI's spec) and `required` lists naming a property twice listed once.
     let mut diagnostics = Vec::new();
     let mut doc =
         if doc.get(bookkeeping::SECTION).is_some() { bookkeeping::put_back(doc, &mut diagnostics) } else { doc };
     let mut repeated = Vec::new();
-    repeated_enums(&doc, &mut String::new(), &mut repeated);
+    repeated_lists(&doc, &mut String::new(), &mut repeated);
     for pointer in repeated {
         if let Some(Value::Array(values)) = doc.pointer_mut(&pointer) {
             let mut seen = std::collections::HashSet::new();
             values.retain(|v| seen.insert(v.to_string()));
         }
-        diagnostics.push(Diagnostic::warning(
-            codes::INPUT_TOLERATED,
-            pointer,
-            "this enum lists a value more than once (OpenAPI needs unique values): read and written once",
-        ));
+        let message = if pointer.ends_with("/required") {
+            "this `required` names a property more than once (OpenAPI needs unique names): read and written once"
+        } else {
+            "this enum lists a value more than once (OpenAPI needs unique values): read and written once"
+        };
+        diagnostics.push(Diagnostic::warning(codes::INPUT_TOLERATED, pointer, message));
     }
     let (set, more) = document::read_prepared(doc)?;
     diagnostics.extend(more);
     Ok((set, diagnostics))
 }
 
-/// Pointers of the `enum` lists in `value` that repeat a value. Values a user wrote (`x-`
-/// extensions, examples, defaults) are not searched. `at` is `value`'s pointer, grown and
+/// Pointers of the `enum` and `required` lists in `value` that repeat a value. Values a user
+/// wrote (`x-` extensions, examples, defaults) are not searched. `at` is `value`'s pointer, grown and
 /// shrunk in place: the walk visits every node of the document, and only a repeat needs its
 /// pointer as a string of its own.
-fn repeated_enums(value: &Value, at: &mut String, out: &mut Vec<String>) {
+fn repeated_lists(value: &Value, at: &mut String, out: &mut Vec<String>) {
     match value {
         Value::Object(map) => {
             for (key, value) in map {
                 match (key.as_str(), value) {
-                    ("enum", Value::Array(values)) => {
+                    ("enum" | "required", Value::Array(values)) => {
                         if values.len() > 1 && repeats_a_value(values) {
                             out.push(child(at, key));
                         }
@@ -75,7 +76,7 @@ fn repeated_enums(value: &Value, at: &mut String, out: &mut Vec<String>) {
                     _ => {
                         let len = at.len();
                         push_pointer_segment(at, key);
-                        repeated_enums(value, at, out);
+                        repeated_lists(value, at, out);
                         at.truncate(len);
                     }
                 }
@@ -86,7 +87,7 @@ fn repeated_enums(value: &Value, at: &mut String, out: &mut Vec<String>) {
                 let len = at.len();
                 // An index needs no escaping; writing to a String cannot fail.
                 let _ = write!(at, "/{i}");
-                repeated_enums(item, at, out);
+                repeated_lists(item, at, out);
                 at.truncate(len);
             }
         }

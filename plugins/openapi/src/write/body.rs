@@ -7,6 +7,7 @@ use toolport_plugin::{Diagnostic, ParamLocation, Parameter, Property, Schema, Sc
 use super::Mode;
 use super::operation::OpWriter;
 use super::parameter::ParameterNames;
+use super::root_keywords::BodyShape;
 
 /// Whether `p` is sent in the body: a tool without an HTTP binding (synthesized as
 /// `POST /<name>`) sends every parameter there.
@@ -22,6 +23,7 @@ impl OpWriter<'_> {
         tool: &Tool,
         ext: &Map<String, Value>,
         names: &mut ParameterNames,
+        index: usize,
         base: &str,
         out: &mut Vec<Diagnostic>,
     ) -> Option<Map<String, Value>> {
@@ -29,6 +31,11 @@ impl OpWriter<'_> {
         let body_ext = ext.get("body").and_then(Value::as_object);
         let body_params: Vec<(usize, &Parameter)> =
             tool.parameters.iter().enumerate().filter(|(_, p)| in_body(tool, p)).collect();
+        let no_schema =
+            body_ext.is_some_and(|b| b.get("noSchema") == Some(&Value::Bool(true))) && body_params.is_empty();
+        if (body_params.is_empty() && body_ext.is_none()) || no_schema {
+            self.root_keywords(tool, index, BodyShape::None, out);
+        }
         if body_params.is_empty() && body_ext.is_none() {
             return None;
         }
@@ -38,17 +45,24 @@ impl OpWriter<'_> {
         let body_parameter = tool.http.as_ref().and_then(|h| h.body_parameter.as_deref());
         let whole = body_parameter.and_then(|n| body_params.iter().find(|(_, p)| p.name == n));
         let schema = match whole {
-            Some(&(i, p)) => self.whole_body_schema(i, p, &mut request, base, out),
+            Some(&(i, p)) => {
+                self.root_keywords(tool, index, BodyShape::OneParameter(&p.name), out);
+                self.whole_body_schema(i, p, &mut request, base, out)
+            }
             None => {
                 if synthesized && body_params.iter().any(|(_, p)| p.required) {
                     request.insert("required".into(), Value::Bool(true));
                 }
                 let source_schema = body_ext.and_then(|b| b.get("schema"));
-                self.properties_body_schema(source_schema, &body_params, names, base, out)
+                let shape = if body_params.len() == tool.parameters.len() {
+                    BodyShape::WholeInput
+                } else {
+                    BodyShape::SomeParameters
+                };
+                let root = if no_schema { Map::new() } else { self.root_keywords(tool, index, shape, out) };
+                self.properties_body_schema(source_schema, root, &body_params, names, base, out)
             }
         };
-        let no_schema =
-            body_ext.is_some_and(|b| b.get("noSchema") == Some(&Value::Bool(true))) && body_params.is_empty();
         let content_type = tool.http.as_ref().and_then(|h| h.body_content_type.clone());
         if content_type.is_some() || !body_params.is_empty() || synthesized {
             let mut media = Map::new();
@@ -103,10 +117,12 @@ impl OpWriter<'_> {
     }
 
     /// The object schema of a body whose properties are the body parameters: the source's body
-    /// schema (`source_schema`, its other keywords) with each parameter a property.
+    /// schema (`source_schema`, its other keywords) with each parameter a property, and the
+    /// input schema's `root` keywords it carries.
     fn properties_body_schema(
         &self,
         source_schema: Option<&Value>,
+        root: Map<String, Value>,
         body_params: &[(usize, &Parameter)],
         names: &mut ParameterNames,
         base: &str,
@@ -122,7 +138,11 @@ impl OpWriter<'_> {
             paths.push(format!("{base}/parameters/{i}/schema"));
         }
         // Diagnostics of each property point at its parameter.
-        let map = self.schema(&Schema { properties: Vec::new(), ..schema.clone() }, &format!("{base}/http"), out);
+        let mut map = self.schema(&Schema { properties: Vec::new(), ..schema.clone() }, &format!("{base}/http"), out);
+        // The input schema's root keywords another format kept; the body's own win.
+        for (key, value) in root {
+            map.entry(key).or_insert(value);
+        }
         if schema.properties.is_empty() {
             return map;
         }

@@ -5,11 +5,11 @@ use indexmap::IndexMap;
 use serde_json::{Map, Value};
 use toolport_plugin::jsonschema::Dialect;
 use toolport_plugin::source::child;
-use toolport_plugin::{Diagnostic, ToolSet, codes};
+use toolport_plugin::{Diagnostic, ToolSet};
 
+use super::Mode;
 use super::schema::schema_map;
 use super::security::write_security_schemes;
-use super::{Mode, dialect_is_30};
 
 /// The document's `components`, or `None` when it has none. `ext` is the set's
 /// `extras["openapi"]`; the auth entry at `auth_config` is Vertex's `authConfig`; `paths` is
@@ -32,18 +32,6 @@ pub(super) fn write_components(
         Some(Value::Object(schemas)) => Some(std::mem::take(schemas)),
         _ => None,
     };
-    let source_version = ext.get("openapi").and_then(Value::as_str);
-    let cleared = mode == Mode::Vertex && !dialect_is_30(source_version);
-    if cleared && components.keys().any(|k| k != "schemas") {
-        out.push(Diagnostic::info(
-            codes::CHANGED_VALUE,
-            "/extras/openapi/document/components",
-            "the OpenAPI 3.1 components other than schemas were left out of the Vertex 3.0 spec; operations carry them inline",
-        ));
-    }
-    if cleared {
-        components.clear();
-    }
     // What refers to schemas: the paths and the other components (responses, parameters, …).
     let referrers: Vec<&Value> =
         paths.into_iter().chain(components.iter().filter(|(k, _)| *k != "schemas").map(|(_, v)| v)).collect();
@@ -56,7 +44,7 @@ pub(super) fn write_components(
     if schemes.as_object().is_some_and(|s| !s.is_empty()) || ext.contains_key("hasSecuritySchemes") {
         components.insert("securitySchemes".into(), schemes);
     }
-    (!components.is_empty() || (document_ext.contains_key("components") && !cleared)).then_some(components)
+    (!components.is_empty() || document_ext.contains_key("components")).then_some(components)
 }
 
 /// `components.schemas` for the set's definitions. OpenAPI keeps every definition, and a

@@ -5,7 +5,7 @@ use serde_json::{Map, Value};
 use toolport_plugin::jsonschema::Dialect;
 use toolport_plugin::{Diagnostic, ToolSet, codes};
 
-use super::{Mode, VertexParts, Written, components, info, paths, servers, x_toolport};
+use super::{Mode, VertexParts, Written, components, dialect_is_30, downgrade, info, paths, servers, x_toolport};
 use crate::{ID, bookkeeping};
 
 /// Writes `set` as an OpenAPI document (for `mode`).
@@ -40,6 +40,11 @@ pub(crate) fn document(set: &ToolSet, mode: Mode, vertex: &VertexParts) -> Writt
         doc = with_components(doc, components);
     }
     x_toolport::set_fields(set, mode, vertex.carried_by_body, &mut doc);
+    // A 3.1 source written as 3.0 (Vertex's spec): the parts kept as written are 3.1's.
+    let written_30 = doc.get("openapi").and_then(Value::as_str).is_some_and(|v| v.starts_with("3.0"));
+    if written_30 && !dialect_is_30(ext.get("openapi").and_then(Value::as_str)) {
+        downgrade::to_openapi_30(&mut doc, &mut out);
+    }
 
     // Every model field is carried above (`x-toolport-*` keys where OpenAPI has no place);
     // the schema writer reports what schemas lose, and Vertex parameters drop other formats'

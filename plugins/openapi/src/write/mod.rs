@@ -11,7 +11,9 @@
 //! The parts mirror `read/`: `document` (version, the order of the parts, the rest of the
 //! document), `info`, `servers`, `security`, `paths` (tool names, paths, which operations are
 //! written as the source had them), `operation`, `parameter`, `body`, `responses`, and
-//! `x_toolport`; beside them `schema` (one schema in the target's dialect) and `components`.
+//! `x_toolport`; beside them `schema` (one schema in the target's dialect), `components`, and
+//! `root_keywords` (what another format kept of a tool's input schema root, for the body); last,
+//! `downgrade` (a 3.1 source written as 3.0 without what only 3.1 has).
 
 use serde_json::Value;
 use toolport_plugin::Diagnostic;
@@ -19,11 +21,13 @@ use toolport_plugin::Diagnostic;
 mod body;
 mod components;
 mod document;
+mod downgrade;
 mod info;
 mod operation;
 mod parameter;
 mod paths;
 mod responses;
+mod root_keywords;
 mod schema;
 mod security;
 mod servers;

@@ -52,7 +52,7 @@ impl<'a> OpWriter<'a> {
         if !parameters.is_empty() {
             op.insert("parameters".into(), Value::Array(parameters));
         }
-        if let Some(request) = self.request_body(tool, ext, &mut names, &base, &mut out) {
+        if let Some(request) = self.request_body(tool, ext, &mut names, index.unwrap_or(0), &base, &mut out) {
             op.insert("requestBody".into(), Value::Object(request));
         }
         let from_openapi = !ext.is_empty() && tool.http.is_some();

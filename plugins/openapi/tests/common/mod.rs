@@ -53,6 +53,19 @@ pub fn camel_keys(value: &Value, free: bool) -> Value {
     }
 }
 
+/// An OpenAPI 3.0 document deserializes into `openapiv3::OpenAPI`, a typed reading of 3.0 (its
+/// value types and shapes; it does not refuse unknown keys). A 3.1 document, which that crate
+/// does not read, is not checked.
+#[track_caller]
+pub fn assert_typed_openapi_30(doc: &Value, what: &str) {
+    if !doc["openapi"].as_str().is_some_and(|v| v.starts_with("3.0")) {
+        return;
+    }
+    if let Err(e) = serde_json::from_value::<openapiv3::OpenAPI>(doc.clone()) {
+        panic!("{what}: openapiv3 does not read the written OpenAPI 3.0 document: {e}");
+    }
+}
+
 /// Checks every rule Vertex sets on an import body and its inline spec; returns the spec.
 pub fn validate_vertex(body: &Value) -> Value {
     let body = &camel_keys(body, false);
@@ -78,6 +91,7 @@ pub fn validate_vertex(body: &Value) -> Value {
     if !spec["openapi"].as_str().is_some_and(|v| v.starts_with("3.0")) {
         problems.push(format!("openapi version {}", spec["openapi"]));
     }
+    assert_typed_openapi_30(&spec, "the Vertex spec");
     match spec["servers"].as_array() {
         Some(servers) if servers.len() == 1 && servers[0]["url"].is_string() => {}
         other => problems.push(format!("servers must be one URL: {other:?}")),
