@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 use toolport_plugin::definitions;
 use toolport_plugin::function_tools::carry::{self, Holds};
 use toolport_plugin::function_tools::common::{Shape, extras_object};
-use toolport_plugin::function_tools::descriptions::descriptions;
+use toolport_plugin::function_tools::descriptions::{Need, descriptions};
 use toolport_plugin::function_tools::names::tool_names;
 use toolport_plugin::function_tools::schema::{self, Expansion, SchemaWriter};
 use toolport_plugin::function_tools::write::{by_shape, give_back_kept};
@@ -32,7 +32,7 @@ pub fn document(model: &ToolSet, options: &Options) -> (Value, Vec<Diagnostic>) 
     let expansion = Expansion::for_model(model);
     let writer = SchemaWriter::for_model(DIALECT, model, &expansion);
     let names = tool_names(model, NAME_RULES, ID, &mut diagnostics);
-    let mut descriptions = descriptions(model, ID, &mut diagnostics).into_iter();
+    let mut descriptions = descriptions(model, ID, Need::Optional, &mut diagnostics).into_iter();
     let input_examples = input_examples(model, &mut diagnostics);
     let set_extras = extras_object(&model.extras, ID);
     let tools: Vec<Value> = model

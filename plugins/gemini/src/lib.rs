@@ -8,7 +8,9 @@
 //! type names, unknown keys, and a schema verbatim when the canonical form cannot reproduce it.
 //!
 //! Writing: names follow `^[A-Za-z_][A-Za-z0-9_.-]{0,63}$`; `parameters` in the Gemini subset
-//! (string enums only, `nullable`, `anyOf`, limited `format`), each forced change reported.
+//! (string enums only, `nullable`, `anyOf`, limited `format`), each forced change reported;
+//! a declaration without a description or title gets one made from its name, with a warning
+//! (the Gemini API's reference marks `description` required).
 //! Options: `schema=json` writes `parametersJsonSchema`/`responseJsonSchema` (JSON Schema) instead.
 
 mod read;

@@ -5,7 +5,7 @@
 use serde_json::{Map, Value, json};
 use toolport_plugin::function_tools::carry::{self, Holds};
 use toolport_plugin::function_tools::common::{Shape, extras_object};
-use toolport_plugin::function_tools::descriptions::descriptions;
+use toolport_plugin::function_tools::descriptions::{Need, descriptions};
 use toolport_plugin::function_tools::names::tool_names;
 use toolport_plugin::function_tools::properties::sanitize_property_names;
 use toolport_plugin::function_tools::schema::{self, Expansion, SchemaWriter};
@@ -32,7 +32,7 @@ pub fn document(model: &ToolSet, options: &Options) -> (Value, Vec<Diagnostic>) 
     let json_form = options.get("schema") == Some("json");
     carry::name_foreign_losses(model, ID, Holds { strict: false, closed: json_form }, &mut diagnostics);
     let names = tool_names(model, NAME_RULES, ID, &mut diagnostics);
-    let mut descriptions = descriptions(model, ID, &mut diagnostics).into_iter();
+    let mut descriptions = descriptions(model, ID, Need::Required, &mut diagnostics).into_iter();
     let set_extras = extras_object(&model.extras, ID);
     let expansion = Expansion::for_model(model);
     let schemas = SchemaWriter::for_model(Dialect::Gemini, model, &expansion);

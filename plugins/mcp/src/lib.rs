@@ -10,8 +10,8 @@
 //!
 //! Writing: every `outputSchema` is an object schema, as MCP's SDKs require ([`output`]);
 //! options: `output_schema=full|shallow|none` (default: `full` for a model read from MCP, else
-//! `shallow`). A tool without a description gets its title (an OpenAPI summary), else one made
-//! from its name; an input schema another function format closed (`additionalProperties:
+//! `shallow`). A tool without a description gets its title (an OpenAPI summary), else none
+//! (MCP's `description` is optional: nothing is made up); an input schema another function format closed (`additionalProperties:
 //! false`, OpenAI's strict tools) stays closed.
 
 mod icons;
