@@ -23,6 +23,7 @@ const STRICT_FORMATS: &[&str] = &["openai", "anthropic"];
 /// no data is lost with them.
 const SPELLING: &[&str] = &[
     "shape",
+    "envelope",
     "form",
     "noType",
     "noParameters",
@@ -31,6 +32,7 @@ const SPELLING: &[&str] = &[
     "emptyInputExamples",
     "jsonSchema",
     "upperCaseTypes",
+    "snakeCase",
     "responseJsonSchema",
     "group",
     "titleIn",
