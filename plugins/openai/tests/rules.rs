@@ -184,3 +184,20 @@ fn responses_tools_always_say_strict_and_read_back_the_same() {
         assert_eq!(twice, document, "{source} {options:?}");
     }
 }
+
+#[test]
+fn a_responses_tool_without_parameters_gets_them_with_a_word() {
+    let source = json!([{"type": "function", "name": "ping", "description": "Ping.", "strict": false}]);
+    let (model, _) =
+        toolport_testkit::read_ok(&OpenAi, &toolport_plugin::Bundle::single("tools.json", source.to_string()));
+    let (document, diagnostics) = check(&model, &[]);
+    assert_eq!(document[0]["parameters"], json!({"type": "object", "properties": {}}));
+    assert!(diagnostics.contains("the Responses form requires `parameters`"), "{diagnostics}");
+    // The Chat form may leave them out, as its source did.
+    let chat = json!([{"type": "function", "function": {"name": "ping", "description": "Ping."}}]);
+    let (model, _) =
+        toolport_testkit::read_ok(&OpenAi, &toolport_plugin::Bundle::single("tools.json", chat.to_string()));
+    let (document, diagnostics) = check(&model, &[]);
+    assert_eq!(document[0]["function"].get("parameters"), None);
+    assert_eq!(diagnostics, "");
+}
