@@ -331,3 +331,73 @@ fn every_openapi_document_converts_to_every_function_tool_format_within_its_rule
     let shown: Vec<&String> = problems.iter().take(40).collect();
     assert!(problems.is_empty(), "{} problems, first ones:\n{shown:#?}", problems.len());
 }
+
+/// Tool lists of one function format: an Anthropic list, a legacy OpenAI `functions` list, an
+/// MCP list, and Gemini's `parametersJsonSchema`, each with one tool taking `city`.
+fn foreign_lists() -> [(&'static str, Value); 4] {
+    let schema =
+        serde_json::json!({"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]});
+    let tool = |key: &str| serde_json::json!([{"name": "get_weather", "description": "Weather.", key: schema}]);
+    [
+        ("input_schema", tool("input_schema")),
+        ("parameters", tool("parameters")),
+        ("inputSchema", tool("inputSchema")),
+        ("parametersJsonSchema", tool("parametersJsonSchema")),
+    ]
+}
+
+#[test]
+fn a_function_format_refuses_another_formats_tools_naming_it() {
+    let registry = registry();
+    // (the list's schema key, the format reading it, the formats the error must name)
+    let cases = [
+        ("input_schema", "openai", "anthropic"),
+        ("input_schema", "gemini", "anthropic"),
+        ("input_schema", "mcp", "anthropic"),
+        ("parameters", "anthropic", "openai or gemini"),
+        ("parameters", "mcp", "openai or gemini"),
+        ("inputSchema", "anthropic", "mcp"),
+        ("inputSchema", "openai", "mcp"),
+        ("inputSchema", "gemini", "mcp"),
+        ("parametersJsonSchema", "openai", "gemini"),
+        ("parametersJsonSchema", "anthropic", "gemini"),
+    ];
+    let lists = foreign_lists();
+    let read_as = |format: &str, key: &str| {
+        let list = &lists.iter().find(|(k, _)| *k == key).unwrap().1;
+        let bundle = Bundle::single("tools.json", list.to_string());
+        registry.format(format).unwrap().format.read(&bundle, &Options::default())
+    };
+    for (key, from, named) in cases {
+        let outcome = read_as(from, key);
+        let errors: Vec<String> = outcome.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.to_string()).collect();
+        assert!(
+            errors.iter().any(|e| e.contains(&format!("looks like {named}")) && e.contains("(at /0/")),
+            "{key} read as {from}: {errors:?}"
+        );
+    }
+    // Each list is read by its own format(s) without a word of the sort.
+    let owners = [
+        ("input_schema", "anthropic"),
+        ("parameters", "openai"),
+        ("parameters", "gemini"),
+        ("inputSchema", "mcp"),
+        ("parametersJsonSchema", "gemini"),
+    ];
+    for (key, owner) in owners {
+        let (model, _) = expect_ok(read_as(owner, key), owner);
+        assert_eq!(model.tools[0].parameters[0].name, "city", "{key} read as {owner}");
+    }
+}
+
+#[test]
+fn a_strict_conversion_with_the_wrong_from_fails_naming_the_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let anthropic = &foreign_lists()[0].1;
+    std::fs::write(dir.path().join("tools.json"), anthropic.to_string()).unwrap();
+    let run =
+        support::run_in(dir.path(), &["--strict", "--from", "openai", "--to", "mcp", "tools.json", "-o", "out.json"]);
+    assert_ne!(run.code, Some(0), "{}", run.stderr);
+    assert!(run.stderr.contains("looks like anthropic") && run.stderr.contains("--from anthropic"), "{}", run.stderr);
+    assert!(!dir.path().join("out.json").exists(), "nothing is written");
+}

@@ -24,6 +24,7 @@ const STRICT_FORMATS: &[&str] = &["openai", "anthropic"];
 /// no data is lost with them.
 const SPELLING: &[&str] = &[
     "shape",
+    "envelope",
     "form",
     "noType",
     "noParameters",
@@ -32,6 +33,7 @@ const SPELLING: &[&str] = &[
     "emptyInputExamples",
     "jsonSchema",
     "upperCaseTypes",
+    "snakeCase",
     "responseJsonSchema",
     "group",
     "titleIn",

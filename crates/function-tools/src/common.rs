@@ -101,12 +101,20 @@ impl Source {
     }
 }
 
+/// The `result` of a JSON-RPC response (`{"jsonrpc": "2.0", "id": 1, "result": {...}}`), as
+/// an MCP `tools/list` request is answered on the wire; `None` for any other document.
+pub fn json_rpc_result(value: &Value) -> Option<&Value> {
+    let map = value.as_object()?;
+    map.get("jsonrpc").and(map.get("result"))
+}
+
 /// The JSON of the bundle's entry file, for `detect`; `None` when it is not JSON.
 pub fn detect_value(input: &Bundle) -> Option<Value> {
     let (_, text) = input.entry_file()?;
     // An object is a tool document only with one of these keys at its top: a linear scan rules
     // out a multi-megabyte API description (Stripe's) without parsing it.
-    const TOOL_DOCUMENT_KEYS: [&str; 5] = ["tools", "name", "type", "function", "functionDeclarations"];
+    const TOOL_DOCUMENT_KEYS: [&str; 7] =
+        ["tools", "name", "type", "function", "functionDeclarations", "function_declarations", "jsonrpc"];
     // A key written with escapes (`"\u0074ools"`) may still be one of them: only plain keys rule out.
     if let Some(keys) = toolport_core::source::top_level_keys(text)
         && !keys.iter().any(|k| TOOL_DOCUMENT_KEYS.contains(k) || k.contains('\\'))

@@ -1,18 +1,34 @@
-//! The best description a written tool has: its own, else its title, else one made from its
-//! name and HTTP binding.
+//! The best description a written tool has: its own, else its title, else, where the target
+//! requires one, one made from its name and HTTP binding.
 
 use toolport_core::source::child;
 use toolport_core::{Diagnostic, ToolSet, codes};
 
 use crate::names::ascii;
 
+/// Whether a target requires every tool to have a description.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Need {
+    /// A tool without one is written without one (MCP, OpenAI, Anthropic): nothing is made up.
+    Optional,
+    /// A tool without one gets one made from its name, with a `generated/content` warning
+    /// (the Gemini API's `FunctionDeclaration.description` is required).
+    Required,
+}
+
 /// The description each tool is written with, in tool order: its own; else its title (what
-/// an OpenAPI operation's `summary` becomes); else one made from its name and HTTP binding,
-/// with a `generated/content` diagnostic. Empty texts count as none. A model read from the
-/// format being written (`model.extras` has its id) is written as it was read, so a
-/// same-format round trip gives the same document. A title used as the description is no
-/// longer reported as lost (its `loss/*` diagnostic at `/tools/<i>/title` is removed).
-pub fn descriptions(model: &ToolSet, format: &str, diagnostics: &mut Vec<Diagnostic>) -> Vec<Option<String>> {
+/// an OpenAPI operation's `summary` becomes); else, when the target requires one (`need`), one
+/// made from its name and HTTP binding, with a `generated/content` warning naming the tool;
+/// else none. Empty texts count as none. A model read from the format being written
+/// (`model.extras` has its id) is written as it was read, so a same-format round trip gives
+/// the same document. A title used as the description is no longer reported as lost (its
+/// `loss/*` diagnostic at `/tools/<i>/title` is removed).
+pub fn descriptions(
+    model: &ToolSet,
+    format: &str,
+    need: Need,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<Option<String>> {
     let same_format = model.extras.contains_key(format);
     let present = |text: &Option<String>| text.as_deref().filter(|t| !t.trim().is_empty()).map(str::to_owned);
     let mut titles_used = std::collections::HashSet::new();
@@ -29,12 +45,16 @@ pub fn descriptions(model: &ToolSet, format: &str, diagnostics: &mut Vec<Diagnos
             out.push(Some(title));
             continue;
         }
+        if need == Need::Optional {
+            out.push(None);
+            continue;
+        }
         let text = generated_description(tool);
-        diagnostics.push(Diagnostic::info(
+        diagnostics.push(Diagnostic::warning(
             codes::GENERATED,
             child(&path, "description"),
             format!(
-                "tool `{}` has no description or summary; {format} was given one made from its name: \"{text}\"",
+                "tool `{}` has no description or summary, which {format} requires; it was given one made from its name: \"{text}\"",
                 tool.name
             ),
         ));
@@ -94,4 +114,35 @@ fn words(name: &str) -> Vec<String> {
         words.push(word);
     }
     words
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+    use toolport_core::Severity;
+
+    use super::*;
+
+    #[test]
+    fn a_description_is_made_up_only_where_the_target_requires_one() {
+        // (tool, what the target needs, written description, the diagnostic's severity)
+        let cases = [
+            (json!({"name": "a", "description": "Own."}), Need::Required, Some("Own."), None),
+            (json!({"name": "a", "title": "Title"}), Need::Optional, Some("Title"), None),
+            (json!({"name": "getTime"}), Need::Optional, None, None),
+            (json!({"name": "getTime", "description": " "}), Need::Optional, None, None),
+            (json!({"name": "getTime"}), Need::Required, Some("Get time."), Some(Severity::Warning)),
+        ];
+        for (tool, need, expect, severity) in cases {
+            let model: ToolSet = serde_json::from_value(json!({"tools": [tool]})).unwrap();
+            let mut diagnostics = Vec::new();
+            let written = descriptions(&model, "target", need, &mut diagnostics);
+            assert_eq!(written, [expect.map(str::to_owned)], "{tool} {need:?}");
+            let said: Vec<(Severity, &str)> = diagnostics.iter().map(|d| (d.severity, d.code.as_str())).collect();
+            assert_eq!(said, severity.map(|s| (s, codes::GENERATED)).into_iter().collect::<Vec<_>>(), "{tool}");
+            if severity.is_some() {
+                assert!(diagnostics[0].message.contains("`getTime`"), "{}", diagnostics[0].message);
+            }
+        }
+    }
 }

@@ -10,52 +10,67 @@ use toolport_core::names::NameRules;
 use toolport_core::source::child;
 use toolport_core::{Bundle, Diagnostic, Outcome, Tool, ToolSet, codes};
 
-use crate::common::{Shape, Source};
+use crate::common::{Shape, Source, json_rpc_result};
 
 /// The tools of a document that holds them as `{"tools": [...], ...}`, a bare array, or one
-/// tool object, with their JSON-pointer base.
+/// tool object (possibly inside a JSON-RPC response), with where they are in the source.
 #[derive(Debug)]
 pub struct ToolList<'a> {
     pub shape: Shape,
     pub items: Vec<&'a Value>,
-    base: &'static str,
+    /// The JSON pointer of the document holding the tools: `/result` in a JSON-RPC response.
+    root: &'static str,
 }
 
 impl ToolList<'_> {
     /// The JSON pointer of item `index` in the source document.
     pub fn path(&self, index: usize) -> String {
-        if self.shape == Shape::Single { String::new() } else { child(self.base, index.to_string()) }
+        match self.shape {
+            Shape::Single => self.root.to_owned(),
+            Shape::Array => child(self.root, index.to_string()),
+            Shape::Wrapped => child(&child(self.root, "tools"), index.to_string()),
+        }
     }
 }
 
-/// Finds the tool list in a document and records its shape in `set_extras` (`shape`, and a
-/// wrapper's other keys under `document`), so a same-format write gives the document back
-/// ([`crate::write::by_shape`]). `is_single` says whether a bare object is one tool;
-/// `expected` is the error message.
+/// Finds the tool list in a document and records its shape in `set_extras` (`shape`, a
+/// wrapper's other keys under `document`, and a JSON-RPC response around it under `envelope`),
+/// so a same-format write gives the document back ([`crate::write::by_shape`]). `is_single`
+/// says whether a bare object is one tool; `expected` is the error message.
 pub fn tool_list<'a>(
     source: &'a Source,
     is_single: impl Fn(&Map<String, Value>) -> bool,
     expected: &str,
     set_extras: &mut Map<String, Value>,
 ) -> Result<ToolList<'a>, Diagnostic> {
-    let list = match &source.value {
+    let (document, root) = match json_rpc_result(&source.value) {
+        Some(result) => {
+            let mut envelope = source.value.as_object().cloned().unwrap_or_default();
+            // Filled again with the written document.
+            envelope.insert("result".into(), Value::Null);
+            set_extras.insert("envelope".into(), Value::Object(envelope));
+            (result, "/result")
+        }
+        None => (&source.value, ""),
+    };
+    let (shape, items) = match document {
         Value::Object(map) if map.get("tools").is_some_and(Value::is_array) => {
             let others = without(map, "tools");
             if !others.is_empty() {
                 set_extras.insert("document".into(), Value::Object(others));
             }
-            ToolList {
-                shape: Shape::Wrapped,
-                items: map["tools"].as_array().into_iter().flatten().collect(),
-                base: "/tools",
-            }
+            (Shape::Wrapped, map["tools"].as_array().into_iter().flatten().collect())
         }
-        Value::Array(items) => ToolList { shape: Shape::Array, items: items.iter().collect(), base: "" },
-        Value::Object(map) if is_single(map) => ToolList { shape: Shape::Single, items: vec![&source.value], base: "" },
-        _ => return Err(source.at(Diagnostic::error(codes::INPUT_INVALID, "", expected))),
+        Value::Array(items) => (Shape::Array, items.iter().collect()),
+        Value::Object(map) if is_single(map) => (Shape::Single, vec![document]),
+        Value::Object(map) if map.contains_key("jsonrpc") && map.contains_key("error") => {
+            let message = "a JSON-RPC error response holds no tools (its `error` says why the request failed)";
+            return Err(source.at(Diagnostic::error(codes::INPUT_INVALID, "/error", message)));
+        }
+        _ => return Err(source.at(Diagnostic::error(codes::INPUT_INVALID, root, expected))),
     };
-    set_extras.insert("shape".into(), list.shape.as_str().into());
-    Ok(list)
+    set_extras.insert("shape".into(), shape.as_str().into());
+    Ok(ToolList { shape, items, root })
 }
 
 /// Reads a document of tools held as [`tool_list`] finds them (`is_single`, `expected` as
@@ -243,7 +258,8 @@ pub struct ToolKeys<'a> {
 
 /// The tail of every function-tool reader: each key of `map` (the tool object at `path`) that
 /// `keys` neither knows nor keeps quietly is kept as written, with an `input/unknown-key`
-/// diagnostic; then what `kept` holds becomes the tool's `extras[<format>]` (`keep` inside it),
+/// diagnostic, unless it holds another function format's input schema, which is an error
+/// naming that format ([`foreign_schema_key`]); then what `kept` holds becomes the tool's `extras[<format>]` (`keep` inside it),
 /// neither written when empty.
 pub fn keep_unknown(
     source: &Source,
@@ -258,7 +274,11 @@ pub fn keep_unknown(
     for (key, value) in map {
         if keys.quiet.contains(&key.as_str()) {
             keep.insert(key.clone(), value.clone());
-        } else if !keys.known.contains(&key.as_str()) {
+        } else if keys.known.contains(&key.as_str()) {
+            // The format's reader read it.
+        } else if let Some(error) = foreign_schema_key(key, keys, path) {
+            diagnostics.push(source.at(error));
+        } else {
             diagnostics.push(source.at(Diagnostic::info(
                 codes::INPUT_UNKNOWN_KEY,
                 child(path, key),
@@ -273,6 +293,34 @@ pub fn keep_unknown(
     if !extras.is_empty() {
         tool.extras.insert(keys.format.into(), Value::Object(extras));
     }
+}
+
+/// The error for a key that holds the input schema in other function formats (Anthropic's
+/// `input_schema` read as OpenAI, …): the document is of another format, and keeping its
+/// schema as an unknown key would write every tool with no parameters. Names the formats
+/// whose key it is, so the user can name the right `--from`; `None` for any other key.
+fn foreign_schema_key(key: &str, keys: &ToolKeys, path: &str) -> Option<Diagnostic> {
+    let owners: Vec<&str> = crate::carry::INPUT_KEYS
+        .iter()
+        .filter(|(format, schema_keys)| *format != keys.format && schema_keys.contains(&key))
+        .map(|(format, _)| *format)
+        .collect();
+    if owners.is_empty() {
+        return None;
+    }
+    let froms: Vec<String> = owners.iter().map(|f| format!("--from {f}")).collect();
+    Some(Diagnostic::error(
+        codes::INPUT_INVALID,
+        child(path, key),
+        format!(
+            "`{key}` holds the input schema of {} tools, not of {} {}s: this document looks like {}; read it with {}",
+            owners.join(" and "),
+            keys.format,
+            keys.what,
+            owners.join(" or "),
+            froms.join(" or ")
+        ),
+    ))
 }
 
 /// A function-tool format's `Format::read`: its entry file parsed (a located error if it is not

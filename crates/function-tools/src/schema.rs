@@ -94,7 +94,9 @@ pub fn read_parameters(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<Parameter> {
     let root = read_schema(source, value, dialect, path, diagnostics);
-    let is_object_type = value.get("type").and_then(Value::as_str).is_some_and(|t| t.eq_ignore_ascii_case("object"));
+    // `dict` read as `object` is an object type too.
+    let is_object_type = root.kind == Some(SchemaType::Object)
+        || value.get("type").and_then(Value::as_str).is_some_and(|t| t.eq_ignore_ascii_case("object"));
     if root.kind.is_some_and(|k| k != SchemaType::Object) || !value.is_object() || !is_object_type {
         diagnostics.push(source.at(Diagnostic::warning(
             codes::INPUT_INVALID,
@@ -131,9 +133,17 @@ fn with_residue(mut value: Value, residue: Option<&Value>) -> Value {
     value
 }
 
+/// Whether reading a schema changed it (a `dict` type read as `object`): the diagnostics from
+/// `start` on say so. Such a schema is written as read, never given back as its source spelled
+/// it, or every output would keep what was changed.
+fn changed_since(diagnostics: &[Diagnostic], start: usize) -> bool {
+    diagnostics[start..].iter().any(|d| d.code == codes::CHANGED_SCHEMA)
+}
+
 /// Reads an input schema as parameters and records under `extras` what a write needs to give
 /// it back exactly: the root's other keys as `<key>Root`, or, when the canonical form cannot
-/// reproduce the schema (`$ref`, `allOf`, spellings), the schema itself as `<key>`.
+/// reproduce the schema (`$ref`, `allOf`, spellings) and reading did not change it
+/// ([`changed_since`]), the schema itself as `<key>`.
 pub fn read_input(
     source: &Source,
     value: &Value,
@@ -143,7 +153,9 @@ pub fn read_input(
     extras: &mut Map<String, Value>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<Parameter> {
+    let start = diagnostics.len();
     let parameters = read_parameters(source, value, dialect, path, diagnostics);
+    let changed = changed_since(diagnostics, start);
     let mut residue = root_residue(value);
     let none = IndexMap::new();
     let definitions = source.definitions.borrow();
@@ -155,7 +167,7 @@ pub fn read_input(
         residue.remove("$defs");
     }
     let residue = Value::Object(residue);
-    if with_residue(regenerated, Some(&residue)) == *value {
+    if changed || with_residue(regenerated, Some(&residue)) == *value {
         if residue.as_object().is_some_and(|r| !r.is_empty()) {
             extras.insert(format!("{key}Root"), residue);
         }
@@ -203,7 +215,7 @@ pub fn write_input(
 }
 
 /// Reads a single schema (an output schema); keeps it under `extras[key]` when the canonical
-/// form cannot reproduce it.
+/// form cannot reproduce it and reading did not change it ([`changed_since`]).
 pub fn read_single(
     source: &Source,
     value: &Value,
@@ -213,7 +225,11 @@ pub fn read_single(
     extras: &mut Map<String, Value>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Schema {
+    let start = diagnostics.len();
     let schema = read_schema(source, value, dialect, path, diagnostics);
+    if changed_since(diagnostics, start) {
+        return schema;
+    }
     let none = IndexMap::new();
     let definitions = source.definitions.borrow();
     let expansion = Expansion::unlimited();

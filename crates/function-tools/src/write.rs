@@ -43,17 +43,33 @@ pub fn report_output_fields(output: &Output, path: &str, how: &str, diagnostics:
 /// recorded by [`crate::read::tool_list`]), else of `default`: wrapped (`{"<key>": [...]}`
 /// followed by the source's other top-level keys, [`wrapped`]), a bare array, or the one tool.
 /// A one-tool shape holds exactly one; other counts are written in `default` (an array when
-/// that is one-tool too).
+/// that is one-tool too). A document read from a JSON-RPC response goes back into it
+/// ([`in_envelope`]).
 pub fn by_shape(mut tools: Vec<Value>, set_extras: &Map<String, Value>, default: Shape, key: &str) -> Value {
     let recorded = set_extras.get("shape").and_then(Value::as_str).and_then(Shape::parse);
     let shape = match recorded.unwrap_or(default) {
         Shape::Single if tools.len() != 1 => default,
         shape => shape,
     };
-    match shape {
+    let document = match shape {
         Shape::Single if tools.len() == 1 => tools.remove(0),
         Shape::Single | Shape::Array => Value::Array(tools),
         Shape::Wrapped => wrapped(key, tools, set_extras),
+    };
+    in_envelope(document, set_extras)
+}
+
+/// `document` as the `result` of the JSON-RPC response the source came in (`envelope` in the
+/// tool set's extras, recorded by [`crate::read::tool_list`]), its other keys in their order;
+/// else `document` itself.
+pub fn in_envelope(document: Value, set_extras: &Map<String, Value>) -> Value {
+    match set_extras.get("envelope") {
+        Some(Value::Object(envelope)) => {
+            let mut response = envelope.clone();
+            response.insert("result".into(), document);
+            Value::Object(response)
+        }
+        _ => document,
     }
 }
 

@@ -193,16 +193,24 @@ impl<'a> Reader<'a> {
         match (key, value) {
             ("type", Value::String(name)) => match SchemaType::parse(name) {
                 Some(kind) => s.kind = Some(kind),
-                None => {
-                    self.diagnostics.push(Diagnostic::warning(
-                        codes::INPUT_INVALID,
-                        child(o.path, key),
-                        format!("unknown type `{name}`; kept as written"),
-                    ));
-                    return true;
-                }
+                None => match type_alias(name) {
+                    Some(kind) => {
+                        s.kind = kind;
+                        self.diagnostics.push(alias_read(name, kind, &child(o.path, key)));
+                    }
+                    None => {
+                        self.diagnostics.push(Diagnostic::warning(
+                            codes::INPUT_INVALID,
+                            child(o.path, key),
+                            format!("unknown type `{name}`; kept as written"),
+                        ));
+                        return true;
+                    }
+                },
             },
-            ("type", Value::Array(names)) if !o.map.contains_key("anyOf") => return read_type_array(s, names),
+            ("type", Value::Array(names)) if !o.map.contains_key("anyOf") => {
+                return read_type_array(s, names, &child(o.path, key), &mut self.diagnostics);
+            }
             ("nullable", Value::Bool(true)) => s.nullable = true,
             ("title", Value::String(text)) => s.title = Some(text.clone()),
             ("description", Value::String(text)) => s.description = Some(text.clone()),
@@ -376,9 +384,31 @@ impl<'v> Object<'v> {
     }
 }
 
-fn read_type_array(s: &mut Schema, names: &[Value]) -> bool {
-    let kinds: Option<Vec<SchemaType>> = names.iter().map(|n| n.as_str().and_then(SchemaType::parse)).collect();
-    let Some(kinds) = kinds else { return true };
+/// A `type` array (`["string", "null"]`): one type, a nullable one, or several as `any_of`.
+/// Says whether it is kept verbatim instead (a name that is neither a type nor an alias).
+fn read_type_array(s: &mut Schema, names: &[Value], path: &str, diagnostics: &mut Vec<Diagnostic>) -> bool {
+    // Each name's type, `None` for an alias meaning any type.
+    let mut kinds: Vec<Option<SchemaType>> = Vec::with_capacity(names.len());
+    let mut aliases = Vec::new();
+    for name in names {
+        let Some(name) = name.as_str() else { return true };
+        match SchemaType::parse(name) {
+            Some(kind) => kinds.push(Some(kind)),
+            None => match type_alias(name) {
+                Some(kind) => {
+                    kinds.push(kind);
+                    aliases.push(alias_read(name, kind, path));
+                }
+                None => return true,
+            },
+        }
+    }
+    diagnostics.extend(aliases);
+    if kinds.contains(&None) {
+        // One of the types is any type: so is the union.
+        return false;
+    }
+    let kinds: Vec<SchemaType> = kinds.into_iter().flatten().collect();
     let non_null: Vec<SchemaType> = kinds.iter().copied().filter(|k| *k != SchemaType::Null).collect();
     s.nullable = non_null.len() < kinds.len() && !non_null.is_empty();
     match non_null.as_slice() {
@@ -388,6 +418,39 @@ fn read_type_array(s: &mut Schema, names: &[Value]) -> bool {
         several => s.any_of = several.iter().map(|k| Schema::of(*k)).collect(),
     }
     false
+}
+
+/// Type names that are not JSON Schema's but that function-calling datasets write (Python's
+/// names, as in the Berkeley function-calling leaderboard's `dict`), with the JSON Schema type
+/// each means; `None` for `any`, a schema of any type.
+const TYPE_ALIASES: &[(&str, Option<SchemaType>)] = &[
+    ("dict", Some(SchemaType::Object)),
+    ("list", Some(SchemaType::Array)),
+    ("tuple", Some(SchemaType::Array)),
+    ("float", Some(SchemaType::Number)),
+    ("int", Some(SchemaType::Integer)),
+    ("bool", Some(SchemaType::Boolean)),
+    ("str", Some(SchemaType::String)),
+    ("any", None),
+];
+
+/// The JSON Schema type an alias names ([`TYPE_ALIASES`]); `None` when `name` is no alias.
+fn type_alias(name: &str) -> Option<Option<SchemaType>> {
+    TYPE_ALIASES.iter().find(|(alias, _)| *alias == name).map(|(_, kind)| *kind)
+}
+
+/// The warning that the `type` at `path` was the alias `name`, read as `kind`: every writer
+/// then writes the JSON Schema type, which validators accept.
+fn alias_read(name: &str, kind: Option<SchemaType>, path: &str) -> Diagnostic {
+    let read_as = match kind {
+        Some(kind) => format!("`{}`", kind.as_str()),
+        None => "a schema of any type (no `type`)".to_owned(),
+    };
+    Diagnostic::warning(
+        codes::CHANGED_SCHEMA,
+        path,
+        format!("type `{name}` is not a JSON Schema type; read as {read_as}"),
+    )
 }
 
 fn set_u64(slot: &mut Option<u64>, value: &Value) -> bool {

@@ -292,3 +292,36 @@ fn deep_reference_chains_are_read_without_nesting() {
     assert!(diagnostics.is_empty(), "{diagnostics:?}");
     assert_eq!(definitions.len(), 101);
 }
+
+#[test]
+fn other_languages_type_names_are_read_as_json_schema_types() {
+    let c = "changed/schema";
+    // (read as JSON Schema, written back, diagnostic codes)
+    let cases = [
+        (
+            json!({"type": "dict", "properties": {"a": {"type": "str"}}}),
+            json!({"type": "object", "properties": {"a": {"type": "string"}}}),
+            vec![c, c],
+        ),
+        (
+            json!({"type": "list", "items": {"type": "int"}}),
+            json!({"type": "array", "items": {"type": "integer"}}),
+            vec![c, c],
+        ),
+        (json!({"type": "tuple"}), json!({"type": "array"}), vec![c]),
+        (json!({"type": "float", "minimum": 0}), json!({"type": "number", "minimum": 0}), vec![c]),
+        (json!({"type": "bool"}), json!({"type": "boolean"}), vec![c]),
+        (json!({"type": "any", "description": "Anything."}), json!({"description": "Anything."}), vec![c]),
+        (json!({"type": ["str", "null"]}), json!({"type": ["string", "null"]}), vec![c]),
+        (json!({"type": ["any", "null"]}), json!({}), vec![c]),
+        // Not a type of any language toolport knows: kept as written, as before.
+        (json!({"type": "dictionary"}), json!({"type": "dictionary"}), vec!["input/invalid"]),
+        (json!({"type": ["str", "thing"]}), json!({"type": ["str", "thing"]}), vec![]),
+    ];
+    for (input, expect, codes) in cases {
+        check(J, input, J, expect, &codes);
+    }
+    let (_, diagnostics) = read(&json!({"type": "object", "properties": {"when": {"type": "float"}}}), O30);
+    let said: Vec<(&str, &str)> = diagnostics.iter().map(|d| (d.path.as_str(), d.message.as_str())).collect();
+    assert_eq!(said, [("/properties/when/type", "type `float` is not a JSON Schema type; read as `number`")]);
+}

@@ -1,13 +1,20 @@
 //! Anthropic's `input_examples` and the model's examples, both ways: an input example is an
 //! example with no prompt and one expected call whose arguments are plain equalities; any
 //! example of that form is written back as an input example of its tool, the rest reported.
+//! Anthropic refuses an input example its tool's schema does not accept ([`accepted`]): one
+//! missing a required value is completed from the schema's default, else left out.
 
 use std::collections::{HashMap, HashSet};
 
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
+use toolport_plugin::function_tools::schema::parameters_schema;
 use toolport_plugin::source::child;
-use toolport_plugin::{Diagnostic, Example, Expectation, Matcher, ToolCall, ToolSet, codes};
+use toolport_plugin::{
+    AdditionalProperties, Diagnostic, Example, Expectation, Matcher, Schema, Tool, ToolCall, ToolSet, codes,
+};
+
+use crate::validate;
 
 /// An input example as a canonical example: no prompt, one expected call with these arguments.
 pub fn example_of(tool: &str, arguments: &Map<String, Value>) -> Example {
@@ -24,10 +31,17 @@ pub fn example_of(tool: &str, arguments: &Map<String, Value>) -> Example {
     }
 }
 
+/// An input example to write, with the model path of the expectation it came from.
+#[derive(Debug)]
+pub struct InputExample {
+    pub path: String,
+    pub arguments: Value,
+}
+
 /// The input examples of each tool (by index) from the model's examples, reporting every part
 /// of an example an input example cannot say.
-pub fn input_examples(model: &ToolSet, diagnostics: &mut Vec<Diagnostic>) -> IndexMap<usize, Vec<Value>> {
-    let mut out: IndexMap<usize, Vec<Value>> = IndexMap::new();
+pub fn input_examples(model: &ToolSet, diagnostics: &mut Vec<Diagnostic>) -> IndexMap<usize, Vec<InputExample>> {
+    let mut out: IndexMap<usize, Vec<InputExample>> = IndexMap::new();
     // Tool indices by name (the first of a name), looked up per call.
     let mut tools: HashMap<&str, usize> = HashMap::new();
     if !model.examples.is_empty() {
@@ -51,7 +65,7 @@ pub fn input_examples(model: &ToolSet, diagnostics: &mut Vec<Diagnostic>) -> Ind
                 _ => None,
             };
             match written {
-                Some((tool, arguments)) => out.entry(tool).or_default().push(arguments),
+                Some((tool, arguments)) => out.entry(tool).or_default().push(InputExample { path: at, arguments }),
                 None => diagnostics.push(Diagnostic::loss(
                     codes::LOSS_EXAMPLES,
                     at,
@@ -91,4 +105,55 @@ fn call_as_input_example(model: &ToolSet, tools: &HashMap<&str, usize>, call: &T
         }
     }
     Some((index, Value::Object(arguments)))
+}
+
+/// The input examples of `tool` its written input schema accepts ([`crate::validate`]), each
+/// missing required value completed from its default (reported as changed); the others are
+/// left out with a `loss/examples` diagnostic naming the tool and what is wrong. The schema
+/// checked is the tool's parameters, closed when the written `input_schema` is.
+pub fn accepted(
+    tool: &Tool,
+    examples: Vec<InputExample>,
+    input_schema: Option<&Value>,
+    definitions: &IndexMap<String, Schema>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<Value> {
+    if examples.is_empty() {
+        return Vec::new();
+    }
+    let mut schema = parameters_schema(&tool.parameters);
+    let closed = input_schema.and_then(|s| s.get("additionalProperties")) == Some(&Value::Bool(false));
+    if closed {
+        schema.additional_properties = Some(AdditionalProperties::Allowed(false));
+    }
+    let mut out = Vec::with_capacity(examples.len());
+    for InputExample { path, mut arguments } in examples {
+        let checked = validate::check(&mut arguments, &schema, definitions);
+        if !checked.problems.is_empty() {
+            diagnostics.push(Diagnostic::loss(
+                codes::LOSS_EXAMPLES,
+                path,
+                format!(
+                    "Anthropic refuses input examples that tool `{}`'s input_schema does not accept; this one was left out: {}",
+                    tool.name,
+                    checked.problems.join("; ")
+                ),
+            ));
+            continue;
+        }
+        if !checked.completed.is_empty() {
+            let names: Vec<String> = checked.completed.iter().map(|p| format!("`{p}`")).collect();
+            diagnostics.push(Diagnostic::info(
+                codes::CHANGED_VALUE,
+                path,
+                format!(
+                    "an input example of tool `{}` lacked required {}: completed from the schema's defaults, as Anthropic accepts only complete examples",
+                    tool.name,
+                    names.join(", ")
+                ),
+            ));
+        }
+        out.push(arguments);
+    }
+    out
 }

@@ -4,8 +4,9 @@
 //! `input_examples` become canonical examples: one example per input example, with an empty
 //! prompt (Anthropic gives none, and inventing one would be read back as if a user had said it)
 //! and one expected call of the tool whose arguments are plain equalities, in order. Any example
-//! of that form is written back as an input example of its tool; other parts of examples are
-//! reported as loss.
+//! of that form is written back as an input example of its tool when the tool's schema accepts
+//! it (Anthropic refuses one it does not; a missing required value is completed from its
+//! default, [`validate`]); other examples and parts of examples are reported as loss.
 //!
 //! Reading keeps under `extras["anthropic"]` the document's shape, `strict`, `cache_control`,
 //! unknown keys, and `input_schema` verbatim when the canonical schema cannot reproduce it.
@@ -16,6 +17,7 @@
 mod examples;
 mod read;
 pub mod strict;
+mod validate;
 mod write;
 
 use serde_json::Value;

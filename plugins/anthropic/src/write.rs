@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 use toolport_plugin::definitions;
 use toolport_plugin::function_tools::carry::{self, Holds};
 use toolport_plugin::function_tools::common::{Shape, extras_object};
-use toolport_plugin::function_tools::descriptions::descriptions;
+use toolport_plugin::function_tools::descriptions::{Need, descriptions};
 use toolport_plugin::function_tools::names::tool_names;
 use toolport_plugin::function_tools::schema::{self, Expansion, SchemaWriter};
 use toolport_plugin::function_tools::write::{by_shape, give_back_kept};
@@ -14,7 +14,7 @@ use toolport_plugin::loss::{Carried, uncarried};
 use toolport_plugin::source::child;
 use toolport_plugin::{Diagnostic, Options, Tool, ToolSet};
 
-use crate::examples::input_examples;
+use crate::examples::{InputExample, accepted, input_examples};
 use crate::{DIALECT, ID, NAME_RULES, strict};
 
 const CARRIED: Carried = Carried {
@@ -32,8 +32,8 @@ pub fn document(model: &ToolSet, options: &Options) -> (Value, Vec<Diagnostic>) 
     let expansion = Expansion::for_model(model);
     let writer = SchemaWriter::for_model(DIALECT, model, &expansion);
     let names = tool_names(model, NAME_RULES, ID, &mut diagnostics);
-    let mut descriptions = descriptions(model, ID, &mut diagnostics).into_iter();
-    let input_examples = input_examples(model, &mut diagnostics);
+    let mut descriptions = descriptions(model, ID, Need::Optional, &mut diagnostics).into_iter();
+    let mut input_examples = input_examples(model, &mut diagnostics);
     let set_extras = extras_object(&model.extras, ID);
     let tools: Vec<Value> = model
         .tools
@@ -41,7 +41,7 @@ pub fn document(model: &ToolSet, options: &Options) -> (Value, Vec<Diagnostic>) 
         .zip(&names)
         .enumerate()
         .map(|(i, (tool, name))| {
-            let examples = input_examples.get(&i).cloned().unwrap_or_default();
+            let examples = input_examples.shift_remove(&i).unwrap_or_default();
             let written = Written { description: descriptions.next().flatten(), examples };
             write_tool(tool, name, written, &child("/tools", i.to_string()), writer, options, &mut diagnostics)
         })
@@ -50,10 +50,11 @@ pub fn document(model: &ToolSet, options: &Options) -> (Value, Vec<Diagnostic>) 
 }
 
 /// What a tool is written with besides itself: its description (its own or the best
-/// available, [`descriptions`]) and its input examples.
+/// available, [`descriptions`]) and its input examples, before they are checked against the
+/// written schema ([`accepted`]).
 struct Written {
     description: Option<String>,
-    examples: Vec<Value>,
+    examples: Vec<InputExample>,
 }
 
 fn write_tool(
@@ -90,6 +91,7 @@ fn write_tool(
             strict && carry::strict_made(strict::make_strict(&mut input, &at), &tool.name, path, diagnostics);
         out.insert("input_schema".into(), input);
     }
+    let examples = accepted(tool, examples, out.get("input_schema"), writer.definitions, diagnostics);
     if !examples.is_empty() || extras.get("emptyInputExamples") == Some(&Value::Bool(true)) {
         out.insert("input_examples".into(), Value::Array(examples));
     }

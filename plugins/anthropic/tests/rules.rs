@@ -85,3 +85,63 @@ fn strictness_travels_in_from_openai() {
         assert!(!diagnostics.contains("loss/extras"), "{diagnostics}");
     }
 }
+
+#[test]
+fn input_examples_are_written_only_when_the_schema_accepts_them() {
+    let parameters = json!([
+        {"name": "city", "required": true, "schema": {"type": "string"}},
+        {"name": "unit", "required": true, "schema": {"type": "string", "enum": [{"value": "c"}, {"value": "f"}], "default": "c"}},
+        {"name": "days", "schema": {"type": "integer", "minimum": 1, "maximum": 7}},
+        {"name": "where", "schema": {"reference": "Place"}}
+    ]);
+    let definitions = json!({"Place": {"type": "object", "properties": [
+        {"name": "lat", "required": true, "schema": {"type": "number"}},
+        {"name": "datum", "required": true, "schema": {"type": "string", "default": "WGS84"}}]}});
+    // (arguments, extras of the tool, written input example; None: left out, and the words
+    // its loss/examples diagnostic must have)
+    let cases: Vec<(Value, Value, Option<Value>, &[&str])> = vec![
+        (json!({"city": "Paris", "unit": "f"}), json!({}), Some(json!({"city": "Paris", "unit": "f"})), &[]),
+        // A required value missing: completed from its default, nested ones too.
+        (json!({"city": "Paris"}), json!({}), Some(json!({"city": "Paris", "unit": "c"})), &[]),
+        (
+            json!({"city": "Oslo", "where": {"lat": 59.9}}),
+            json!({}),
+            Some(json!({"city": "Oslo", "where": {"lat": 59.9, "datum": "WGS84"}, "unit": "c"})),
+            &[],
+        ),
+        (json!({"unit": "c"}), json!({}), None, &["tool `forecast`", "`city` is required and has no default"]),
+        (json!({"city": 3}), json!({}), None, &["`city` should be string, not a number"]),
+        (json!({"city": "Rome", "unit": "k"}), json!({}), None, &["`unit` is \"k\", not one of"]),
+        (json!({"city": "Rome", "days": 9}), json!({}), None, &["`days` is 9, outside the schema's bounds"]),
+        (json!({"city": "Rome", "where": {}}), json!({}), None, &["`where.lat` is required"]),
+        // An extra key: fine in an open schema, refused by a closed one.
+        (json!({"city": "Rome", "x": 1}), json!({}), Some(json!({"city": "Rome", "x": 1, "unit": "c"})), &[]),
+        (
+            json!({"city": "Rome", "x": 1}),
+            json!({"openai": {"parametersRoot": {"additionalProperties": false}}}),
+            None,
+            &["`x` is not a property of the closed schema"],
+        ),
+    ];
+    for (arguments, extras, expect, words) in cases {
+        let equalities: serde_json::Map<String, Value> =
+            arguments.as_object().unwrap().iter().map(|(k, v)| (k.clone(), json!({"eq": {"value": v}}))).collect();
+        let model: ToolSet = serde_json::from_value(json!({"definitions": definitions,
+            "tools": [{"name": "forecast", "description": "Forecast.", "parameters": parameters, "extras": extras}],
+            "examples": [{"prompt": "", "expected": [{"calls_tool": {"tool": "forecast", "arguments": equalities}}]}]}))
+        .unwrap();
+        let (document, diagnostics) = check(&model, &[]);
+        let completed = expect.as_ref().is_some_and(|e| *e != arguments);
+        assert_eq!(
+            diagnostics.contains("completed from the schema's defaults"),
+            completed,
+            "{arguments}: {diagnostics}"
+        );
+        assert_eq!(document[0].get("input_examples"), expect.map(|e| json!([e])).as_ref(), "{arguments}");
+        let lost = diagnostics.lines().filter(|l| l.contains("loss/examples")).collect::<Vec<_>>().join("\n");
+        assert_eq!(lost.contains("(at /examples/0/expected/0)"), !words.is_empty(), "{arguments}: {diagnostics}");
+        for word in words {
+            assert!(lost.contains(word), "{arguments}: `{word}` in {lost}");
+        }
+    }
+}

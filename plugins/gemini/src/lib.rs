@@ -1,5 +1,7 @@
 //! Gemini function declarations: `{"functionDeclarations": [...]}`, a bare array of
-//! declarations, `{"tools": [{"functionDeclarations": [...]}, ...]}`, or one declaration.
+//! declarations, `{"tools": [{"functionDeclarations": [...]}, ...]}`, or one declaration; the
+//! REST API's snake_case spelling (`function_declarations`, `parameters_json_schema`) is read
+//! and written back ([`spelling`]).
 //! A declaration: `name`, `description`, `parameters` (the OpenAPI 3.0 subset) or
 //! `parametersJsonSchema`, `response` or `responseJsonSchema`, `behavior`.
 //!
@@ -8,10 +10,13 @@
 //! type names, unknown keys, and a schema verbatim when the canonical form cannot reproduce it.
 //!
 //! Writing: names follow `^[A-Za-z_][A-Za-z0-9_.-]{0,63}$`; `parameters` in the Gemini subset
-//! (string enums only, `nullable`, `anyOf`, limited `format`), each forced change reported.
+//! (string enums only, `nullable`, `anyOf`, limited `format`), each forced change reported;
+//! a declaration without a description or title gets one made from its name, with a warning
+//! (the Gemini API's reference marks `description` required).
 //! Options: `schema=json` writes `parametersJsonSchema`/`responseJsonSchema` (JSON Schema) instead.
 
 mod read;
+mod spelling;
 pub mod subset;
 mod write;
 
@@ -50,7 +55,9 @@ impl Format for Gemini {
 
     fn detect(&self, input: &Bundle) -> Detection {
         let Some(value) = common::detect_value(input) else { return 0 };
-        let declares = |v: &Value| v.get("functionDeclarations").is_some_and(Value::is_array);
+        // Either spelling, of any type: a wrong one is the reader's located error.
+        let declares =
+            |v: &Value| v.as_object().is_some_and(|m| spelling::spelled(m, spelling::DECLARATIONS).is_some());
         let is_declaration = |v: &Value| {
             v.get("name").is_some_and(Value::is_string)
                 && ["parameters", "parametersJsonSchema", "response", "responseJsonSchema"]

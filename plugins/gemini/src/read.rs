@@ -9,14 +9,17 @@ use toolport_plugin::function_tools::read::{
     Kept, Reading, ToolKeys, check_name, keep_unknown, optional_string, tool_name, tool_object, without,
 };
 use toolport_plugin::function_tools::schema;
+use toolport_plugin::json_kind::kind_of;
 use toolport_plugin::jsonschema::Dialect;
 use toolport_plugin::source::child;
 use toolport_plugin::{Diagnostic, Outcome, Output, Tool, ToolSet, codes};
 
+use crate::spelling::{DECLARATIONS, SNAKE_CASE, spelled};
 use crate::{ID, NAME_RULES, subset};
 
 /// The declarations of a Gemini document: `{"functionDeclarations": [...]}`,
-/// `{"tools": [{"functionDeclarations": [...]}, ...]}`, an array, or one declaration.
+/// `{"tools": [{"functionDeclarations": [...]}, ...]}` (either spelled as REST's snake_case
+/// `function_declarations`), an array, or one declaration.
 pub fn document(source: &Source) -> Outcome<ToolSet> {
     let mut reading = Reading::new(source);
     let declarations = match declarations(source, &mut reading.set_extras) {
@@ -38,26 +41,32 @@ pub fn document(source: &Source) -> Outcome<ToolSet> {
 }
 
 /// Each declaration of the document with its group (its index in `tools`, else 0) and path;
-/// the document's shape, other keys and other tool entries are recorded in `set_extras`.
+/// the document's shape, other keys, other tool entries and key spelling are recorded in
+/// `set_extras`. A declarations key whose value is not an array is a located error.
 fn declarations<'s>(
     source: &'s Source,
     set_extras: &mut Map<String, Value>,
 ) -> Result<Vec<(usize, &'s Value, String)>, Diagnostic> {
     let mut declarations = Vec::new();
-    let list = |value: &Value| value.get("functionDeclarations").and_then(Value::as_array).cloned();
-    match &source.value {
-        Value::Object(map) if map.contains_key("functionDeclarations") => {
+    let mut snake = false;
+    let top_key = source.value.as_object().and_then(|map| spelled(map, DECLARATIONS));
+    match (&source.value, top_key) {
+        (Value::Object(map), Some(key)) => {
+            snake = key != DECLARATIONS;
             set_extras.insert("shape".into(), "declarations".into());
-            let others = without(map, "functionDeclarations");
+            let others = without(map, key);
             if !others.is_empty() {
                 set_extras.insert("document".into(), Value::Object(others));
             }
-            for (i, d) in map["functionDeclarations"].as_array().into_iter().flatten().enumerate() {
-                declarations.push((0, d, format!("/functionDeclarations/{i}")));
+            let at = child("", key);
+            for (i, d) in declaration_list(source, &map[key], &at)?.iter().enumerate() {
+                declarations.push((0, d, child(&at, i.to_string())));
             }
         }
-        Value::Object(map)
-            if map.get("tools").and_then(Value::as_array).is_some_and(|t| t.iter().any(|e| list(e).is_some())) =>
+        (Value::Object(map), None)
+            if map.get("tools").and_then(Value::as_array).is_some_and(|t| {
+                t.iter().any(|e| e.as_object().is_some_and(|e| spelled(e, DECLARATIONS).is_some()))
+            }) =>
         {
             set_extras.insert("shape".into(), "tools".into());
             let others = without(map, "tools");
@@ -66,12 +75,14 @@ fn declarations<'s>(
             }
             let mut groups = Vec::new();
             for (g, entry) in map["tools"].as_array().into_iter().flatten().enumerate() {
-                match entry.get("functionDeclarations").and_then(Value::as_array) {
-                    Some(items) => {
-                        let rest = entry.as_object().map(|m| without(m, "functionDeclarations")).unwrap_or_default();
-                        groups.push(Value::Object(rest));
-                        for (i, d) in items.iter().enumerate() {
-                            declarations.push((g, d, format!("/tools/{g}/functionDeclarations/{i}")));
+                let object = entry.as_object();
+                match object.and_then(|e| spelled(e, DECLARATIONS).map(|key| (e, key))) {
+                    Some((object, key)) => {
+                        snake |= key != DECLARATIONS;
+                        groups.push(Value::Object(without(object, key)));
+                        let at = format!("/tools/{g}/{key}");
+                        for (i, d) in declaration_list(source, &object[key], &at)?.iter().enumerate() {
+                            declarations.push((g, d, child(&at, i.to_string())));
                         }
                     }
                     None => groups.push(json!({"entry": entry})),
@@ -79,13 +90,13 @@ fn declarations<'s>(
             }
             set_extras.insert("groups".into(), Value::Array(groups));
         }
-        Value::Array(items) => {
+        (Value::Array(items), _) => {
             set_extras.insert("shape".into(), "array".into());
             for (i, d) in items.iter().enumerate() {
                 declarations.push((0, d, format!("/{i}")));
             }
         }
-        Value::Object(map) if map.contains_key("name") => {
+        (Value::Object(map), None) if map.contains_key("name") => {
             set_extras.insert("shape".into(), "single".into());
             declarations.push((0, &source.value, String::new()));
         }
@@ -93,18 +104,42 @@ fn declarations<'s>(
             return Err(source.at(Diagnostic::error(
                 codes::INPUT_INVALID,
                 "",
-                "expected Gemini function declarations: {\"functionDeclarations\": [...]}, {\"tools\": [...]}, or an array",
+                "expected Gemini function declarations: {\"functionDeclarations\": [...]} (or REST's `function_declarations`), {\"tools\": [...]}, or an array",
             )));
         }
     }
+    if snake {
+        set_extras.insert(SNAKE_CASE.into(), true.into());
+    }
     Ok(declarations)
+}
+
+/// The declarations a `functionDeclarations` key at `path` holds: an array, else a located error.
+fn declaration_list<'s>(source: &Source, value: &'s Value, path: &str) -> Result<&'s Vec<Value>, Diagnostic> {
+    value.as_array().ok_or_else(|| {
+        let key = path.rsplit('/').next().unwrap_or(DECLARATIONS);
+        source.at(Diagnostic::error(
+            codes::INPUT_INVALID,
+            path,
+            format!("`{key}` must be an array of function declarations, found {}", kind_of(value)),
+        ))
+    })
 }
 
 /// `behavior` is Gemini's own: kept for a Gemini output, without a word.
 const DECLARATION_KEYS: ToolKeys = ToolKeys {
     format: ID,
     what: "function declaration",
-    known: &["name", "description", "parameters", "parametersJsonSchema", "response", "responseJsonSchema"],
+    known: &[
+        "name",
+        "description",
+        "parameters",
+        "parametersJsonSchema",
+        "parameters_json_schema",
+        "response",
+        "responseJsonSchema",
+        "response_json_schema",
+    ],
     quiet: &["behavior"],
 };
 
@@ -122,35 +157,37 @@ fn read_declaration(source: &Source, value: &Value, path: &str, diagnostics: &mu
     tool.description = optional_string(source, map, "description", path, &mut kept.keep, diagnostics);
     let (extras, keep) = (&mut kept.extras, &mut kept.keep);
 
-    let parameters_key = ["parameters", "parametersJsonSchema"].into_iter().find(|k| map.contains_key(*k));
-    if let Some(key) = parameters_key {
+    // Each schema key as the model's extras name it (camelCase), and as the source spelled it.
+    let spelled_as = |key: &'static str| spelled(map, key).map(|written| (key, written));
+    let parameters_key = spelled_as("parameters").or_else(|| spelled_as("parametersJsonSchema"));
+    if let Some((key, written)) = parameters_key {
         if key == "parametersJsonSchema" {
             extras.insert("jsonSchema".into(), true.into());
         }
-        let mut value = map[key].clone();
+        let mut value = map[written].clone();
         if subset::lower_types(&mut value) {
             extras.insert("upperCaseTypes".into(), true.into());
         }
-        let at = child(path, key);
+        let at = child(path, written);
         tool.parameters = schema::read_input(source, &value, dialect_of(key), &at, key, extras, diagnostics);
         if tool.parameters.is_empty() {
             extras.insert("emptyParameters".into(), true.into());
         }
-        if key == "parameters" && map.contains_key("parametersJsonSchema") {
-            keep.insert("parametersJsonSchema".into(), map["parametersJsonSchema"].clone());
+        if let Some((_, also)) = spelled_as("parametersJsonSchema").filter(|_| key == "parameters") {
+            keep.insert(also.into(), map[also].clone());
         }
     }
-    let response_key = ["response", "responseJsonSchema"].into_iter().find(|k| map.contains_key(*k));
-    if let Some(key) = response_key {
-        let mut value = map[key].clone();
+    let response_key = spelled_as("response").or_else(|| spelled_as("responseJsonSchema"));
+    if let Some((key, written)) = response_key {
+        let mut value = map[written].clone();
         if subset::lower_types(&mut value) {
             extras.insert("upperCaseTypes".into(), true.into());
         }
-        let at = child(path, key);
+        let at = child(path, written);
         let schema = schema::read_single(source, &value, dialect_of(key), &at, key, extras, diagnostics);
         tool.output = Some(Output { schema: Some(schema), ..Output::default() });
-        if key == "response" && map.contains_key("responseJsonSchema") {
-            keep.insert("responseJsonSchema".into(), map["responseJsonSchema"].clone());
+        if let Some((_, also)) = spelled_as("responseJsonSchema").filter(|_| key == "response") {
+            keep.insert(also.into(), map[also].clone());
         }
         if key == "responseJsonSchema" {
             extras.insert("responseJsonSchema".into(), true.into());

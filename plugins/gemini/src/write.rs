@@ -5,7 +5,7 @@
 use serde_json::{Map, Value, json};
 use toolport_plugin::function_tools::carry::{self, Holds};
 use toolport_plugin::function_tools::common::{Shape, extras_object};
-use toolport_plugin::function_tools::descriptions::descriptions;
+use toolport_plugin::function_tools::descriptions::{Need, descriptions};
 use toolport_plugin::function_tools::names::tool_names;
 use toolport_plugin::function_tools::properties::sanitize_property_names;
 use toolport_plugin::function_tools::schema::{self, Expansion, SchemaWriter};
@@ -15,6 +15,7 @@ use toolport_plugin::loss::{Carried, uncarried};
 use toolport_plugin::source::child;
 use toolport_plugin::{Diagnostic, Options, Output, Tool, ToolSet};
 
+use crate::spelling::{DECLARATIONS, SNAKE_CASE, written};
 use crate::{ID, NAME_RULES, PARAMETER_RULES, subset};
 
 const CARRIED: Carried = Carried {
@@ -32,8 +33,9 @@ pub fn document(model: &ToolSet, options: &Options) -> (Value, Vec<Diagnostic>) 
     let json_form = options.get("schema") == Some("json");
     carry::name_foreign_losses(model, ID, Holds { strict: false, closed: json_form }, &mut diagnostics);
     let names = tool_names(model, NAME_RULES, ID, &mut diagnostics);
-    let mut descriptions = descriptions(model, ID, &mut diagnostics).into_iter();
+    let mut descriptions = descriptions(model, ID, Need::Required, &mut diagnostics).into_iter();
     let set_extras = extras_object(&model.extras, ID);
+    let snake = set_extras.get(SNAKE_CASE) == Some(&Value::Bool(true));
     let expansion = Expansion::for_model(model);
     let schemas = SchemaWriter::for_model(Dialect::Gemini, model, &expansion);
     let mut declarations: Vec<(usize, Value)> = Vec::new();
@@ -41,14 +43,14 @@ pub fn document(model: &ToolSet, options: &Options) -> (Value, Vec<Diagnostic>) 
         let extras = extras_object(&tool.extras, ID);
         let group = extras.get("group").and_then(Value::as_u64).unwrap_or(0) as usize;
         let path = child("/tools", i.to_string());
-        let named = Named { name, description: descriptions.next().flatten() };
+        let named = Named { name, description: descriptions.next().flatten(), snake };
         declarations.push((group, write_declaration(schemas, tool, named, &extras, &path, options, &mut diagnostics)));
     }
     let document = match set_extras.get("shape").and_then(Value::as_str) {
-        Some("tools") => wrapped("tools", grouped(declarations, &set_extras), &set_extras),
+        Some("tools") => wrapped("tools", grouped(declarations, &set_extras, snake), &set_extras),
         _ => {
             let declarations = declarations.into_iter().map(|(_, d)| d).collect();
-            by_shape(declarations, &set_extras, Shape::Wrapped, "functionDeclarations")
+            by_shape(declarations, &set_extras, Shape::Wrapped, written(DECLARATIONS, snake))
         }
     };
     (document, diagnostics)
@@ -57,7 +59,8 @@ pub fn document(model: &ToolSet, options: &Options) -> (Value, Vec<Diagnostic>) 
 /// The `tools` entries of a document read in that shape: each group's declarations, in order,
 /// with the group's other keys, and the other entries (`googleSearch`, …) where they were.
 /// Declarations of groups that no longer exist join the first group.
-fn grouped(declarations: Vec<(usize, Value)>, set_extras: &Map<String, Value>) -> Vec<Value> {
+fn grouped(declarations: Vec<(usize, Value)>, set_extras: &Map<String, Value>, snake: bool) -> Vec<Value> {
+    let key = written(DECLARATIONS, snake);
     let groups = match set_extras.get("groups") {
         Some(Value::Array(groups)) => groups.clone(),
         _ => vec![json!({})],
@@ -79,23 +82,24 @@ fn grouped(declarations: Vec<(usize, Value)>, set_extras: &Map<String, Value>) -
             continue;
         }
         let mut entry = Map::new();
-        entry.insert("functionDeclarations".into(), Value::Array(members));
+        entry.insert(key.into(), Value::Array(members));
         entry.extend(group.as_object().into_iter().flatten().map(|(k, v)| (k.clone(), v.clone())));
         tools.push(Value::Object(entry));
     }
     if !strays.is_empty()
-        && let Some(Value::Array(first)) =
-            tools.iter_mut().find_map(|t| t.get_mut("functionDeclarations")).map(|v| &mut *v)
+        && let Some(Value::Array(first)) = tools.iter_mut().find_map(|t| t.get_mut(key)).map(|v| &mut *v)
     {
         first.extend(strays);
     }
     tools
 }
 
-/// A declaration's name and description as written.
+/// A declaration's name and description as written, and whether its keys are spelled in
+/// snake_case ([`crate::spelling`]).
 struct Named<'n> {
     name: &'n str,
     description: Option<String>,
+    snake: bool,
 }
 
 /// `schemas` is the document's writer; each schema is written in the dialect its key asks for.
@@ -122,6 +126,7 @@ fn write_declaration(
     let (key, dialect) =
         if json_schema { ("parametersJsonSchema", Dialect::JsonSchema) } else { ("parameters", Dialect::Gemini) };
     let writer = SchemaWriter { dialect, ..schemas };
+    let snake = named.snake;
     // Gemini rejects an object schema without properties: a function without parameters has none,
     // unless its source wrote an empty one.
     if !tool.parameters.is_empty() || extras.get("emptyParameters") == Some(&Value::Bool(true)) {
@@ -137,13 +142,13 @@ fn write_declaration(
         if upper && !json_schema {
             subset::upper_types(&mut value);
         }
-        out.insert(key.into(), value);
+        out.insert(written(key, snake).into(), value);
     }
     if let Some(output) = &tool.output
         && let Some((key, value)) =
             write_response(schemas, output, extras, &child(path, "output"), options, diagnostics)
     {
-        out.insert(key.into(), value);
+        out.insert(written(key, snake).into(), value);
     }
     give_back_kept(&mut out, extras);
     Value::Object(out)

@@ -1,5 +1,6 @@
-//! MCP tools: the result of a `tools/list` request (`{"tools": [...]}`), a bare array of tools,
-//! or one tool. See docs in /work/shared/formats/others.md (spec revision 2026-07-28).
+//! MCP tools: the result of a `tools/list` request (`{"tools": [...]}`, alone or in its
+//! JSON-RPC response `{"jsonrpc": "2.0", "id": 1, "result": {"tools": [...]}}`), a bare array
+//! of tools, or one tool. See docs in /work/shared/formats/others.md (spec revision 2026-07-28).
 //!
 //! Reading keeps everything the canonical model has no place for under `extras["mcp"]`:
 //! the document's shape and other top-level keys (`nextCursor`, `_meta`), each tool's `_meta`,
@@ -10,8 +11,8 @@
 //!
 //! Writing: every `outputSchema` is an object schema, as MCP's SDKs require ([`output`]);
 //! options: `output_schema=full|shallow|none` (default: `full` for a model read from MCP, else
-//! `shallow`). A tool without a description gets its title (an OpenAPI summary), else one made
-//! from its name; an input schema another function format closed (`additionalProperties:
+//! `shallow`). A tool without a description gets its title (an OpenAPI summary), else none
+//! (MCP's `description` is optional: nothing is made up); an input schema another function format closed (`additionalProperties:
 //! false`, OpenAI's strict tools) stays closed.
 
 mod icons;
@@ -78,13 +79,15 @@ impl Format for Mcp {
     }
 
     fn detect(&self, input: &Bundle) -> Detection {
-        let Some(value) = common::detect_value(input) else { return 0 };
+        let Some(document) = common::detect_value(input) else { return 0 };
+        // A `tools/list` response as sent over the wire holds the result in its envelope.
+        let value = common::json_rpc_result(&document).unwrap_or(&document);
         let is_tool = |v: &Value| v.get("name").is_some_and(Value::is_string) && v.get("inputSchema").is_some();
-        match &value {
+        match value {
             Value::Object(map) => match map.get("tools") {
                 Some(Value::Array(tools)) if !tools.is_empty() && tools.iter().all(is_tool) => 90,
                 Some(Value::Array(tools)) if tools.iter().any(is_tool) => 70,
-                _ if is_tool(&value) => 80,
+                _ if is_tool(value) => 80,
                 _ => 0,
             },
             Value::Array(tools) if !tools.is_empty() && tools.iter().all(is_tool) => 85,

@@ -14,13 +14,14 @@ use toolport_plugin::{Diagnostic, Outcome, Output, Tool, ToolSet, codes};
 use crate::icons::first_icon;
 use crate::{DIALECT, HINT_KEYS, ID, MCP_NAME, ORIGINAL_NAME_META};
 
-/// The tools of an MCP document: `{"tools": [...]}`, an array of tools, or one tool.
+/// The tools of an MCP document: `{"tools": [...]}` (alone or as a JSON-RPC response's
+/// `result`), an array of tools, or one tool.
 pub fn document(source: &Source) -> Outcome<ToolSet> {
     read_tool_list(
         source,
         ID,
         |map| map.contains_key("name") || map.contains_key("inputSchema"),
-        "expected MCP tools: {\"tools\": [...]}, an array of tools, or one tool",
+        "expected MCP tools: {\"tools\": [...]}, a JSON-RPC tools/list response, an array of tools, or one tool",
         |reading, value, _, path| {
             if let Some(tool) = read_tool(source, value, &path, &mut reading.diagnostics) {
                 reading.add(tool, "tool name", child(&path, "name"));

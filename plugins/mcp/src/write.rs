@@ -5,7 +5,7 @@
 use serde_json::{Map, Value, json};
 use toolport_plugin::function_tools::carry::{self, Holds};
 use toolport_plugin::function_tools::common::{Shape, extras_object};
-use toolport_plugin::function_tools::descriptions::descriptions;
+use toolport_plugin::function_tools::descriptions::{Need, descriptions};
 use toolport_plugin::function_tools::names::tool_names;
 use toolport_plugin::function_tools::schema::{self, Expansion, SchemaWriter};
 use toolport_plugin::function_tools::write::{by_shape, give_back_kept, report_output_fields};
@@ -39,7 +39,7 @@ pub fn document(model: &ToolSet, options: &Options) -> (Value, Vec<Diagnostic>) 
     carry::name_foreign_losses(model, ID, Holds { strict: false, closed: true }, &mut diagnostics);
     let outputs = output::Mode::from_options(options, model, &mut diagnostics);
     let names = tool_names(model, MCP_NAME, ID, &mut diagnostics);
-    let descriptions = descriptions(model, ID, &mut diagnostics);
+    let descriptions = descriptions(model, ID, Need::Optional, &mut diagnostics);
     let set_extras = extras_object(&model.extras, ID);
     let expansion = Expansion::for_model(model);
     let writer = SchemaWriter::for_model(DIALECT, model, &expansion);

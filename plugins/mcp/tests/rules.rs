@@ -139,13 +139,9 @@ fn tools_get_the_best_description_and_never_an_empty_title() {
     let cases = [
         (json!({"name": "a", "title": "Summary", "description": "Own."}), Some("Summary"), Some("Own."), false),
         (json!({"name": "listPets", "title": "List all pets"}), Some("List all pets"), Some("List all pets"), false),
-        (json!({"name": "listPets", "title": "", "description": ""}), None, Some("List pets."), true),
-        (
-            json!({"name": "get_pet_by_id", "http": {"method": "GET", "path": "/pets/{id}"}}),
-            None,
-            Some("Get pet by id (GET /pets/{id})."),
-            true,
-        ),
+        // MCP's description is optional: none is made up.
+        (json!({"name": "listPets", "title": "", "description": ""}), None, None, false),
+        (json!({"name": "get_pet_by_id", "http": {"method": "GET", "path": "/pets/{id}"}}), None, None, false),
     ];
     for (tool, title, description, generated) in cases {
         let model: ToolSet = serde_json::from_value(json!({"tools": [tool]})).unwrap();

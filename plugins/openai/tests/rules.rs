@@ -96,7 +96,7 @@ fn responses_form_on_request() {
         check(&model(json!({"tools": [{"name": "ping", "description": "Ping."}]})), &[("form", "responses")]);
     assert_eq!(
         document,
-        json!([{"type": "function", "name": "ping", "description": "Ping.", "parameters": {"type": "object", "properties": {}}}])
+        json!([{"type": "function", "name": "ping", "description": "Ping.", "parameters": {"type": "object", "properties": {}}, "strict": false}])
     );
 }
 
@@ -142,4 +142,62 @@ fn strictness_travels_in_from_anthropic_and_built_in_tools_are_named() {
     let (_, diagnostics) =
         toolport_testkit::read_ok(&OpenAi, &toolport_plugin::Bundle::single("tools.json", source.to_string()));
     assert!(render(&diagnostics).contains("built-in tool `web_search_preview`"), "{}", render(&diagnostics));
+}
+
+#[test]
+fn responses_tools_always_say_strict_and_read_back_the_same() {
+    let parameters = json!({"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"],
+        "additionalProperties": false});
+    let responses = |strict: Option<Value>| {
+        let mut tool = json!({"type": "function", "name": "find", "description": "Find.", "parameters": parameters});
+        if let Some(strict) = strict {
+            tool["strict"] = strict;
+        }
+        json!([tool])
+    };
+    let chat =
+        json!([{"type": "function", "function": {"name": "find", "description": "Find.", "parameters": parameters}}]);
+    // (source, options, written `strict`, a changed/value diagnostic about it)
+    let cases = [
+        (responses(Some(json!(true))), vec![], Some(json!(true)), false),
+        (responses(Some(json!(false))), vec![], Some(json!(false)), false),
+        (responses(Some(Value::Null)), vec![], Some(Value::Null), false),
+        (responses(None), vec![], Some(json!(false)), true),
+        (responses(None), vec![("strict", "true")], Some(json!(true)), false),
+        (chat.clone(), vec![("form", "responses")], Some(json!(false)), false),
+        (chat.clone(), vec![("form", "responses"), ("strict", "true")], Some(json!(true)), false),
+        // The Chat form and the legacy `functions` list (no `type`) need no `strict`.
+        (chat, vec![], None, false),
+        (json!([{"name": "find", "parameters": parameters}]), vec![], None, false),
+    ];
+    for (source, options, strict, reported) in cases {
+        let bundle = toolport_plugin::Bundle::single("tools.json", source.to_string());
+        let (model, _) = toolport_testkit::read_ok(&OpenAi, &bundle);
+        let (document, diagnostics) = check(&model, &options);
+        let tool = document[0].get("function").unwrap_or(&document[0]);
+        assert_eq!(tool.get("strict"), strict.as_ref(), "{source} {options:?}");
+        assert_eq!(diagnostics.contains("the Responses form requires `strict`"), reported, "{source}: {diagnostics}");
+        // Reading the output back and writing it again gives the same document.
+        let written = toolport_plugin::Bundle::single("tools.json", document.to_string());
+        let (again, _) = toolport_testkit::read_ok(&OpenAi, &written);
+        let (twice, _) = check(&again, &options);
+        assert_eq!(twice, document, "{source} {options:?}");
+    }
+}
+
+#[test]
+fn a_responses_tool_without_parameters_gets_them_with_a_word() {
+    let source = json!([{"type": "function", "name": "ping", "description": "Ping.", "strict": false}]);
+    let (model, _) =
+        toolport_testkit::read_ok(&OpenAi, &toolport_plugin::Bundle::single("tools.json", source.to_string()));
+    let (document, diagnostics) = check(&model, &[]);
+    assert_eq!(document[0]["parameters"], json!({"type": "object", "properties": {}}));
+    assert!(diagnostics.contains("the Responses form requires `parameters`"), "{diagnostics}");
+    // The Chat form may leave them out, as its source did.
+    let chat = json!([{"type": "function", "function": {"name": "ping", "description": "Ping."}}]);
+    let (model, _) =
+        toolport_testkit::read_ok(&OpenAi, &toolport_plugin::Bundle::single("tools.json", chat.to_string()));
+    let (document, diagnostics) = check(&model, &[]);
+    assert_eq!(document[0]["function"].get("parameters"), None);
+    assert_eq!(diagnostics, "");
 }
