@@ -13,11 +13,13 @@ pub struct Bundle {
     /// Text files by relative path, `/`-separated, in sorted order (so output is deterministic).
     #[serde(default)]
     pub files: BTreeMap<String, String>,
-    /// Files present in the input but not loaded as text (images, binaries), by relative path.
+    /// Files present in the input whose contents were not given (a library user may name
+    /// them), by relative path.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub other_files: Vec<String>,
-    /// Binary files a writer produces (an extension's icon), by relative path; base64 in the
-    /// JSON form, so a host that predates this field still reads the text files.
+    /// Files that are not text (an extension's icons), by relative path: read from an input
+    /// folder, or produced by a writer; base64 in the JSON form, so a host that predates this
+    /// field still reads the text files.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty", with = "base64_map")]
     pub binary_files: BTreeMap<String, Vec<u8>>,
 }

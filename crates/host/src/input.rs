@@ -211,7 +211,7 @@ fn collect_dir(
             continue;
         }
         // Links are not followed: an input never pulls in files from outside itself.
-        if !metadata.is_file() || name.starts_with('.') {
+        if !metadata.is_file() || is_skipped_file(&name, recurse) {
             continue;
         }
         if !recurse && !is_sibling_candidate(&name) {
@@ -230,14 +230,23 @@ fn collect_dir(
             });
         }
         let bytes = std::fs::read(&path).map_err(|e| InputError::Io { path: path.clone(), cause: e })?;
-        // A file of a kind the formats read must be text; others (icons) may be anything.
-        match utf8_text(&path, bytes) {
-            Ok(text) => bundle.insert(relative, text),
-            Err(e) if is_text_name(&name) => return Err(e),
-            Err(_) => bundle.other_files.push(relative),
+        // A file of a kind the formats read must be text; others (icons) may be anything, and
+        // are kept as bytes (a Raycast extension written back carries its icons).
+        if is_text_name(&name) || std::str::from_utf8(&bytes).is_ok() {
+            bundle.insert(relative, utf8_text(&path, bytes)?);
+        } else {
+            bundle.binary_files.insert(relative, bytes);
         }
     }
     Ok(())
+}
+
+/// Files never part of an input. A folder's own dot files are (an extension's `.eslintrc.json`,
+/// `.prettierrc`, `.gitignore`), but not those that by convention hold secrets or are the
+/// system's litter; a single file's siblings are documents it may refer to, never dot files.
+fn is_skipped_file(name: &str, folder: bool) -> bool {
+    name.starts_with('.')
+        && (!folder || name == ".npmrc" || name == ".DS_Store" || name == ".env" || name.starts_with(".env."))
 }
 
 /// Files of the kinds the formats read: manifests, specs, AI files, tool sources.
@@ -303,16 +312,22 @@ mod tests {
                 std::fs::write(d.join("package.json"), "{}").unwrap();
                 std::fs::write(d.join("src/tools/a.ts"), "x").unwrap();
                 std::fs::write(d.join("node_modules/x/i.js"), "x").unwrap();
+                std::fs::create_dir_all(d.join(".git")).unwrap();
+                std::fs::write(d.join(".git/HEAD"), "x").unwrap();
+                for dot_file in [".eslintrc.json", ".gitignore", ".env", ".env.local", ".npmrc", ".DS_Store"] {
+                    std::fs::write(d.join(dot_file), "x").unwrap();
+                }
                 d.to_path_buf()
             },
             InputShape::Directory,
-            r#"ok None ["package.json", "src/tools/a.ts"]"#,
+            r#"ok None [".eslintrc.json", ".gitignore", "package.json", "src/tools/a.ts"]"#,
         );
         check(
             |d| {
                 std::fs::write(d.join("import.json"), "{}").unwrap();
                 std::fs::write(d.join("spec.yaml"), "a: 1").unwrap();
                 std::fs::write(d.join("notes.txt"), "x").unwrap();
+                std::fs::write(d.join(".hidden.json"), "{}").unwrap();
                 d.join("import.json")
             },
             InputShape::FileWithSiblings,
@@ -331,7 +346,7 @@ mod tests {
         std::fs::write(dir.path().join("icon.png"), b"\x89PNG\xff").unwrap();
         let bundle = load(dir.path(), InputShape::Directory, "fmt", &Limits::default()).unwrap();
         assert_eq!(bundle.files["package.json"], "{}");
-        assert_eq!(bundle.other_files, ["icon.png"]);
+        assert_eq!(bundle.binary_files["icon.png"], b"\x89PNG\xff");
         check(
             |d| {
                 std::fs::create_dir_all(d.join("src/tools")).unwrap();

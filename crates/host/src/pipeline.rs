@@ -73,7 +73,13 @@ impl InputItem {
         } else {
             self.path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf()
         };
-        let mut files: Vec<PathBuf> = bundle.files.keys().chain(&bundle.other_files).map(|f| root.join(f)).collect();
+        let mut files: Vec<PathBuf> = bundle
+            .files
+            .keys()
+            .chain(bundle.binary_files.keys())
+            .chain(&bundle.other_files)
+            .map(|f| root.join(f))
+            .collect();
         if !files.contains(&self.path) {
             files.push(self.path.clone());
         }

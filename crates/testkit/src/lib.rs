@@ -28,8 +28,9 @@ pub fn fixture(relative: &str) -> PathBuf {
     workspace_root().join("fixtures").join(relative)
 }
 
-/// Loads a file as a one-file bundle, or a directory as a bundle of its text files (relative
-/// `/`-separated paths; `node_modules` and hidden entries skipped).
+/// Loads a file as a one-file bundle, or a directory as a bundle of its files (relative
+/// `/`-separated paths; text as text, others as bytes; `node_modules` and hidden entries
+/// skipped).
 pub fn load(path: &Path) -> Bundle {
     if path.is_dir() {
         let mut bundle = Bundle::default();
@@ -64,9 +65,12 @@ fn collect(root: &Path, dir: &Path, bundle: &mut Bundle) {
         if path.is_dir() {
             collect(root, &path, bundle);
         } else {
-            match std::fs::read_to_string(&path) {
+            // As the host loads a folder: text as text, other files (icons) as bytes.
+            match String::from_utf8(std::fs::read(&path).unwrap()) {
                 Ok(text) => bundle.insert(relative, text),
-                Err(_) => bundle.other_files.push(relative),
+                Err(e) => {
+                    bundle.binary_files.insert(relative, e.into_bytes());
+                }
             }
         }
     }

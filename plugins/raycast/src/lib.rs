@@ -71,14 +71,7 @@ impl Format for Raycast {
         // An AI file alone: `instructions` / `evals` at its top (or under `ai`).
         for file in AI_FILES {
             let Some(text) = input.get(&format!("{root}{file}")) else { continue };
-            let value = if file.ends_with(".yaml") {
-                toolport_plugin::yaml::parse(file, text).ok()
-            } else if file.ends_with(".json5") {
-                read::parse_json5(file, text).ok()
-            } else {
-                serde_json::from_str::<Value>(text).ok()
-            };
-            let Some(value) = value else { continue };
+            let Ok(value) = extension::parse_ai_file(file, file, text) else { continue };
             let ai = value.get("ai").filter(|a| a.is_object()).unwrap_or(&value);
             if ai.get("evals").is_some_and(Value::is_array) || ai.get("instructions").is_some_and(Value::is_string) {
                 return 70;

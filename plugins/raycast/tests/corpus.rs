@@ -72,7 +72,7 @@ fn every_corpus_extension_writes_back_the_same_manifest_and_ai_file() {
 
 /// Takes out of the written package.json each key the source lacks, which must be one a
 /// `generated/*` diagnostic names (at the model path of the key).
-fn remove_generated_keys(source: &Value, written: &mut Value, diagnostics: &[Diagnostic], name: &str) {
+pub(crate) fn remove_generated_keys(source: &Value, written: &mut Value, diagnostics: &[Diagnostic], name: &str) {
     let written = written.as_object_mut().unwrap();
     let added: Vec<String> = written.keys().filter(|k| source.get(k.as_str()).is_none()).cloned().collect();
     for key in added {

@@ -71,8 +71,7 @@ fn every_icon_the_manifest_names_is_written_as_a_placeholder_under_its_name() {
     }
     // One warning per file, where it is first named, naming the file to replace and why.
     let logo = said(&diagnostics, "generated/placeholder", "/icon");
-    for words in ["`logo.png`", "names it 2 times", "assets/logo.png", "toolport carries no asset files", "replace it"]
-    {
+    for words in ["`logo.png`", "names it 2 times", "assets/logo.png", "not among the source's files", "replace it"] {
         assert!(logo.message.contains(words), "{words:?} in {}", logo.message);
     }
     assert!(said(&diagnostics, "generated/placeholder", "/tools/1/icon").message.contains("assets/wave.png"));
@@ -152,11 +151,13 @@ fn values_the_source_has_are_given_back_as_they_were() {
     said(&diagnostics, "generated/content", "/extras/raycast/manifest/commands/0/mode");
     let generated: Vec<&str> =
         diagnostics.iter().filter(|d| d.code == "generated/content").map(|d| d.path.as_str()).collect();
-    assert_eq!(generated, ["/extras/raycast/manifest/categories", "/extras/raycast/manifest/commands/0/mode"]);
+    // And tsconfig.json, which the source lacks (said at the document's root).
+    assert_eq!(generated, ["/extras/raycast/manifest/categories", "/extras/raycast/manifest/commands/0/mode", ""]);
+    assert!(bundle.get("tsconfig.json").is_some());
     // The source's own command keeps its (stub) source; its icon, named by the source, is said
     // to be the source's and not carried, not missing.
     assert!(bundle.get("src/search.ts").is_some());
     assert!(bundle.get("src/ai-tools.ts").is_none());
     let icon = said(&diagnostics, "generated/placeholder", "/icon");
-    assert!(icon.message.contains("is not part of the conversion"), "{}", icon.message);
+    assert!(icon.message.contains("is not among the source's files"), "{}", icon.message);
 }

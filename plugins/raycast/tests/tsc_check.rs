@@ -2,7 +2,9 @@
 //! `npm ci` when node_modules is missing): every fixture and corpus document converted to
 //! raycast (through the built `convert`, so build the workspace first) plus the writer's own
 //! test models are
-//! - type-checked by one `tsc --noEmit` over all of them (a generated tsconfig), and
+//! - type-checked by one `tsc --noEmit` over all of them (a generated tsconfig; the code an
+//!   extension written from a Raycast fixture carries may fail only where the fixture's own
+//!   does: some import packages that are not installed here), and
 //! - read by Raycast's tool-schema extraction, the step of `ray build` that refuses types it
 //!   cannot describe (tests/tsc/tool-schemas.js; the richest tools of each extension unless
 //!   TOOLPORT_RAYCAST_ALL_SCHEMAS=1), and
@@ -12,6 +14,7 @@
 
 use crate::common;
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -27,18 +30,6 @@ fn link(target: &Path, link: &Path) {
 #[cfg(not(unix))]
 fn link(target: &Path, link: &Path) {
     std::os::windows::fs::symlink_dir(target, link).expect("symlink node_modules");
-}
-
-/// The built `convert`, beside which `cargo build --workspace` puts the plugins.
-fn convert_exe() -> PathBuf {
-    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| workspace_root().join("target"), PathBuf::from);
-    let exe = target.join("debug").join(format!("convert{}", std::env::consts::EXE_SUFFIX));
-    assert!(
-        exe.exists(),
-        "{} is not built: run `cargo build --workspace --lib --bins --examples` first",
-        exe.display()
-    );
-    exe
 }
 
 /// (format, path) of every fixture and corpus input, as the conformance suite lists them.
@@ -74,29 +65,61 @@ fn inputs() -> Vec<(String, PathBuf)> {
     out
 }
 
-/// Models written in process: the writer's HTTP model and the raycast fixtures.
+/// Models written in process: the writer's HTTP model, the raycast fixtures, and the fixture
+/// extension changed after reading (its carried tool files rewritten where the model changed).
 fn models() -> Vec<(String, ToolSet)> {
     let mut models = vec![("http-model".to_owned(), common::http_model())];
     for name in ["forms", "types", "ai-yaml"] {
         let model = Raycast.read(&load(&fixture(&format!("raycast/{name}"))), &Options::default()).value.expect("read");
         models.push((format!("fixture-{name}"), model));
     }
+    models.push(("fixture-extension-changed".to_owned(), changed_extension()));
     models
 }
 
+/// The fixture extension with every part a tool file says changed: a parameter re-described,
+/// one made required (its type imported from the extension's models), the tools re-described,
+/// a confirmation added and one changed.
+fn changed_extension() -> ToolSet {
+    let mut model = Raycast.read(&load(&fixture("raycast/extension")), &Options::default()).value.expect("read");
+    for tool in &mut model.tools {
+        tool.description = Some(format!("{} (curated)", tool.description.as_deref().unwrap_or_default()));
+        match tool.name.as_str() {
+            "add-note" => {
+                tool.parameters[1].schema.description = Some("The note's text, in Markdown".into());
+                tool.hints.destructive = Some(true);
+            }
+            "find-notes" => tool.parameters[1].required = true,
+            _ => {
+                tool.confirmation =
+                    Some(toolport_plugin::Confirmation { message: Some("Sure?".into()), ..Default::default() })
+            }
+        }
+    }
+    model
+}
+
 /// Writes every extension under `root`: the models, and each input converted by `convert`
-/// (inputs it refuses with an error are left out; the conformance suite checks those).
-fn write_extensions(root: &Path) -> Vec<PathBuf> {
+/// (inputs it refuses with an error are left out; the conformance suite checks those). Each
+/// comes with the Raycast fixture it was written from, if it was.
+fn write_extensions(root: &Path) -> Vec<(PathBuf, Option<String>)> {
+    let raycast_fixture = |dir: &Path| {
+        let parent = dir.parent()?;
+        (parent == fixture("raycast") && dir.is_dir()).then(|| dir.file_name().unwrap().to_string_lossy().into_owned())
+    };
     let mut dirs = Vec::new();
     for (name, model) in models() {
         let bundle = Raycast.write(&model, &Options::default()).value.expect("write");
-        let dir = root.join(name);
+        let dir = root.join(&name);
         common::write_to_disk(&bundle, &dir);
-        dirs.push(dir);
+        dirs.push((
+            dir,
+            name.strip_prefix("fixture-").and_then(|f| raycast_fixture(&fixture(&format!("raycast/{f}")))),
+        ));
     }
-    let exe = convert_exe();
+    let exe = common::convert_exe();
     let inputs = inputs();
-    let converted: Vec<Option<PathBuf>> = std::thread::scope(|scope| {
+    let converted: Vec<Option<(PathBuf, Option<String>)>> = std::thread::scope(|scope| {
         let workers: Vec<_> = inputs
             .chunks(inputs.len().div_ceil(2))
             .enumerate()
@@ -118,7 +141,7 @@ fn write_extensions(root: &Path) -> Vec<PathBuf> {
                                 .expect("run convert");
                             let stderr = String::from_utf8_lossy(&output.stderr);
                             match output.status.code() {
-                                Some(0) => Some(dir),
+                                Some(0) => Some((dir, raycast_fixture(input))),
                                 Some(1) if stderr.contains("error[") => None,
                                 other => panic!("{from} {}: exit {other:?}:\n{stderr}", input.display()),
                             }
@@ -132,6 +155,37 @@ fn write_extensions(root: &Path) -> Vec<PathBuf> {
     dirs.extend(converted.into_iter().flatten());
     assert!(dirs.len() >= 60, "expected every fixture and corpus conversion, found {}", dirs.len());
     dirs
+}
+
+/// The findings (tsc errors, refused tool inputs, each starting with its file's path in the
+/// extensions' folder) that are not the Raycast fixture's own: an extension written from one
+/// (`source_of`: its folder's name → the fixture's) carries its code, and the fixture's copy
+/// `source-<fixture>/` has the same finding at the same place when that code is the cause.
+fn not_in_sources<'f>(findings: &'f [String], source_of: &HashMap<String, &str>) -> Vec<&'f String> {
+    findings
+        .iter()
+        .filter(|finding| !finding.starts_with("source-"))
+        .filter(|finding| {
+            let (dir, rest) = finding.split_once('/').unwrap_or_default();
+            !source_of.get(dir).is_some_and(|source| findings.contains(&format!("source-{source}/{rest}")))
+        })
+        .collect()
+}
+
+/// tsc's errors, one per entry (a message's indented continuation lines joined to it).
+fn tsc_errors(text: &str) -> Vec<String> {
+    let mut errors: Vec<String> = Vec::new();
+    for line in text.lines() {
+        match errors.last_mut() {
+            Some(last) if line.starts_with(' ') => {
+                last.push('\n');
+                last.push_str(line);
+            }
+            _ if !line.trim().is_empty() => errors.push(line.to_owned()),
+            _ => {}
+        }
+    }
+    errors
 }
 
 fn run(command: &mut Command, what: &str) -> String {
@@ -148,25 +202,52 @@ fn every_written_extension_type_checks_and_raycast_reads_its_tools() {
     }
     let project = common::npm_project();
     let root = tempfile::tempdir().unwrap();
-    let dirs = write_extensions(root.path());
+    let written = write_extensions(root.path());
+    let dirs: Vec<PathBuf> = written.iter().map(|(dir, _)| dir.clone()).collect();
     link(&project.join("node_modules"), &root.path().join("node_modules"));
+    // The Raycast fixtures themselves, beside: an extension written from one carries its code,
+    // which type-checks where the fixture's does (some import packages that are not here). A
+    // fixture without a tsconfig.json gets the one its written extension gets.
+    let tsconfig = std::fs::read_to_string(dirs[0].join("tsconfig.json")).unwrap();
+    for name in written.iter().filter_map(|(_, source)| source.as_deref()) {
+        let mut source = load(&fixture(&format!("raycast/{name}")));
+        if source.get("tsconfig.json").is_none() {
+            source.insert("tsconfig.json", tsconfig.as_str());
+        }
+        common::write_to_disk(&source, &root.path().join(format!("source-{name}")));
+    }
 
     // One tsc run over every extension: their own compiler options, all sources included.
-    let own: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dirs[0].join("tsconfig.json")).unwrap()).unwrap();
+    let own: serde_json::Value = serde_json::from_str(&tsconfig).unwrap();
     let config = serde_json::json!({"include": ["*/src/**/*"], "compilerOptions": own["compilerOptions"]});
     std::fs::write(root.path().join("tsconfig.json"), config.to_string()).unwrap();
-    run(
-        Command::new("node")
-            .arg(project.join("node_modules/typescript/bin/tsc"))
-            .args(["--noEmit", "-p"])
-            .arg(root.path().join("tsconfig.json")),
-        "tsc --noEmit over every written extension",
+    let output = Command::new("node")
+        .arg(project.join("node_modules/typescript/bin/tsc"))
+        .args(["--noEmit", "--pretty", "false", "-p", "tsconfig.json"])
+        .current_dir(root.path())
+        .output()
+        .expect("run tsc");
+    let errors = tsc_errors(&String::from_utf8_lossy(&output.stdout));
+    assert!(output.status.success() || !errors.is_empty(), "tsc failed:\n{}", String::from_utf8_lossy(&output.stderr));
+    let source_of: HashMap<String, &str> = written
+        .iter()
+        .filter_map(|(dir, source)| Some((dir.file_name()?.to_string_lossy().into_owned(), source.as_deref()?)))
+        .collect();
+    let new_errors = not_in_sources(&errors, &source_of);
+    assert!(
+        new_errors.is_empty(),
+        "tsc --noEmit over every written extension: errors the sources do not have:\n{}",
+        new_errors.iter().map(|e| e.as_str()).collect::<Vec<_>>().join("\n")
     );
 
     // Raycast's tool-schema extraction, in two processes (one per core).
     let all = std::env::var("TOOLPORT_RAYCAST_ALL_SCHEMAS").as_deref() == Ok("1");
-    let with_tools: Vec<&PathBuf> = dirs.iter().filter(|d| d.join("src/tools").exists()).collect();
+    let sources =
+        written.iter().filter_map(|(_, source)| Some(root.path().join(format!("source-{}", source.as_deref()?))));
+    let mut with_tools: Vec<PathBuf> =
+        dirs.iter().cloned().chain(sources).filter(|d| d.join("src/tools").exists()).collect();
+    with_tools.sort();
+    with_tools.dedup();
     for dir in &with_tools {
         link(&project.join("node_modules"), &dir.join("node_modules"));
     }
@@ -184,17 +265,25 @@ fn every_written_extension_type_checks_and_raycast_reads_its_tools() {
                 .expect("run tool-schemas.js")
         })
         .collect();
-    let mut refused = String::new();
+    let mut refused = Vec::new();
+    let in_root = format!("{}/", root.path().display());
     for child in children {
         let output = child.wait_with_output().unwrap();
         assert!(output.status.success(), "tool-schemas.js failed:\n{}", String::from_utf8_lossy(&output.stderr));
-        refused.push_str(&String::from_utf8_lossy(&output.stdout));
+        refused.extend(String::from_utf8_lossy(&output.stdout).lines().map(|line| line.replace(&in_root, "")));
     }
-    assert!(refused.is_empty(), "Raycast's schema generator refuses these tool inputs:\n{refused}");
+    let refused = not_in_sources(&refused, &source_of);
+    assert!(
+        refused.is_empty(),
+        "Raycast's schema generator refuses these tool inputs (the sources' own are accepted):\n{}",
+        refused.iter().map(|r| r.as_str()).collect::<Vec<_>>().join("\n")
+    );
 }
 
-/// `ray build` builds what the writer writes from another format and from a Raycast
-/// extension that lacks the command Raycast requires (ai-yaml: `commands` is empty).
+/// `ray build` builds what the writer writes from another format, from a Raycast extension that
+/// lacks the command Raycast requires (ai-yaml: `commands` is empty), and from one with code of
+/// its own (the fixture extension, given back as it was, and with its tool files rewritten
+/// where the model changed).
 #[test]
 fn ray_build_builds_a_written_extension() {
     if !common::node_ready() {
@@ -202,7 +291,13 @@ fn ray_build_builds_a_written_extension() {
     }
     let project = common::npm_project();
     let from_raycast = Raycast.read(&load(&fixture("raycast/ai-yaml")), &Options::default()).value.expect("read");
-    for (name, model) in [("http model", common::http_model()), ("ai-yaml", from_raycast)] {
+    let extension = Raycast.read(&load(&fixture("raycast/extension")), &Options::default()).value.expect("read");
+    for (name, model) in [
+        ("http model", common::http_model()),
+        ("ai-yaml", from_raycast),
+        ("extension", extension),
+        ("extension changed", changed_extension()),
+    ] {
         let bundle = Raycast.write(&model, &Options::default()).value.expect("write");
         let dir = tempfile::tempdir().unwrap();
         common::write_to_disk(&bundle, dir.path());

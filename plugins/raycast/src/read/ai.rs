@@ -3,8 +3,7 @@
 //! from and its shape are kept in extras so the writer puts it back the same way.
 
 use serde_json::{Map, Value};
-use toolport_plugin::nesting::{self, Syntax};
-use toolport_plugin::source::{Locator, child, parse_json};
+use toolport_plugin::source::{Locator, child};
 use toolport_plugin::{Diagnostic, ToolSet, codes};
 
 use super::evals;
@@ -55,34 +54,6 @@ pub(super) fn read_package_ai(
 ) {
     extras.insert("ai_source".into(), Value::from("package.json"));
     read_ai(package_ai, "package.json", "/ai", model, extras, diagnostics);
-}
-
-pub(super) fn parse_ai_file(file: &str, path: &str, text: &str) -> Result<Value, Diagnostic> {
-    if file.ends_with(".yaml") {
-        toolport_plugin::yaml::parse(path, text)
-    } else if file.ends_with(".json5") {
-        parse_json5(path, text)
-    } else {
-        parse_json(path, text)
-    }
-}
-
-/// Parses a JSON5 file, refusing nesting deeper than the limit first (json5 recurses once per
-/// level); errors are located in `path`.
-pub fn parse_json5(path: &str, text: &str) -> Result<Value, Diagnostic> {
-    nesting::check(path, text, Syntax::JSON5)?;
-    json5::from_str::<Value>(text).map_err(|error| {
-        let json5::Error::Message { msg, location } = &error;
-        let diagnostic = Diagnostic::error(
-            codes::INPUT_SYNTAX,
-            "",
-            format!("invalid JSON5: {}", msg.lines().last().unwrap_or(msg).trim()),
-        );
-        match location {
-            Some(at) => diagnostic.at(path, at.line as u32, at.column as u32),
-            None => diagnostic,
-        }
-    })
 }
 
 /// `{"ai": {...}}` or the inner object: the ai object, whether it was wrapped, and any other

@@ -8,7 +8,7 @@ use toolport_plugin::{Bundle, Creator, Diagnostic, Icon, Tool, ToolSet, Version,
 
 use super::ts;
 use crate::FORMAT_ID;
-use crate::extension::is_safe_name;
+use crate::extension::{Fingerprints, TOOL_SOURCE, ToolSource, is_safe_name};
 
 /// package.json keys that map into the model; every other key is kept in extras as written.
 pub const MAPPED_KEYS: [&str; 8] = ["name", "title", "description", "icon", "author", "version", "tools", "ai"];
@@ -89,7 +89,8 @@ pub(super) fn read_manifest(package: &Map<String, Value>, reading: &mut Manifest
     extras.insert("key_order".into(), Value::Array(package.keys().map(|k| Value::from(k.as_str())).collect()));
 }
 
-/// The `tools` entries, each read with its `src/tools/<name>.ts`.
+/// The `tools` entries, each read with its `src/tools/<name>.ts`, where the tool's extras
+/// record the file and what was read from it (`ToolSource`).
 pub(super) fn read_tools(bundle: &Bundle, root: &str, package: &Map<String, Value>, reading: &mut Manifest) {
     let (at, file) = (reading.at, reading.file);
     let (model, extras, diagnostics) = (&mut *reading.model, &mut *reading.extras, &mut *reading.diagnostics);
@@ -131,7 +132,9 @@ pub(super) fn read_tools(bundle: &Bundle, root: &str, package: &Map<String, Valu
             ["ts", "tsx"].iter().map(|ext| format!("{root}src/tools/{name}.{ext}")).find(|p| bundle.get(p).is_some());
         match source {
             Some(source) if is_safe_name(&name) => {
-                if let Some(found) = ts::extract(bundle, &source, diagnostics) {
+                let found = ts::extract(bundle, &source, diagnostics);
+                let parts = found.as_ref().and_then(|found| found.parts.clone());
+                if let Some(found) = found {
                     tool.parameters = found.parameters;
                     if tool.description.is_none() && found.description.is_some() {
                         tool.description = found.description;
@@ -144,6 +147,9 @@ pub(super) fn read_tools(bundle: &Bundle, root: &str, package: &Map<String, Valu
                         tool.confirmation = Some(confirmation);
                     }
                 }
+                let file = source.strip_prefix(root).unwrap_or(&source).to_owned();
+                let source = ToolSource { file, read: Fingerprints::of(&tool), parts };
+                tool_extras.insert(TOOL_SOURCE.into(), serde_json::to_value(source).unwrap_or_default());
             }
             _ => {
                 let (line, column) = at.locate(&path).unwrap_or((1, 1));

@@ -2,7 +2,9 @@
 //! and each tool's TypeScript file.
 //!
 //! The parts: `manifest` reads package.json and the tool entries, `ai` the AI file or
-//! package.json's `ai`, `evals` the evals in it, and `ts` each tool's TypeScript file.
+//! package.json's `ai`, `evals` the evals in it, and `ts` each tool's TypeScript file. Every
+//! file of the extension is kept in extras too (`EXTENSION_FILES`), for a Raycast writer to
+//! give back.
 
 mod ai;
 pub mod evals;
@@ -13,9 +15,10 @@ use serde_json::{Map, Value};
 use toolport_plugin::source::{Locator, parse_json};
 use toolport_plugin::{Bundle, Diagnostic, Outcome, ToolSet, codes};
 
+use crate::extension::EXTENSION_FILES;
 use crate::{AI_FILES, FORMAT_ID};
 
-pub use ai::parse_json5;
+pub use crate::extension::parse_json5;
 pub use manifest::MAPPED_KEYS;
 
 /// The directory the extension sits in inside the bundle (`""` for the bundle root).
@@ -28,6 +31,23 @@ pub fn root(bundle: &Bundle) -> String {
         return dir.to_owned();
     }
     String::new()
+}
+
+/// Every file of the extension, paths relative to its folder, as a serialized `Bundle`: what a
+/// Raycast writer gives back as it was (the tools' bodies, commands, assets, README, ...).
+fn extension_files(bundle: &Bundle, root: &str) -> Value {
+    let mut files = Bundle::default();
+    for (path, text) in &bundle.files {
+        if let Some(relative) = path.strip_prefix(root) {
+            files.insert(relative, text.as_str());
+        }
+    }
+    for (path, bytes) in &bundle.binary_files {
+        if let Some(relative) = path.strip_prefix(root) {
+            files.binary_files.insert(relative.to_owned(), bytes.clone());
+        }
+    }
+    serde_json::to_value(files).unwrap_or_default()
 }
 
 pub fn read(bundle: &Bundle) -> Outcome<ToolSet> {
@@ -96,7 +116,7 @@ pub fn read(bundle: &Bundle) -> Outcome<ToolSet> {
     if let Some(file) = ai_files.first() {
         let path = format!("{root}{file}");
         let text = bundle.get(&path).unwrap_or_default();
-        match ai::parse_ai_file(file, &path, text) {
+        match crate::extension::parse_ai_file(file, &path, text) {
             Ok(value) => {
                 if let Some(package_ai) = package_ai {
                     let (ai_line, ai_column) = package_at.locate("/ai").unwrap_or((1, 1));
@@ -119,9 +139,8 @@ pub fn read(bundle: &Bundle) -> Outcome<ToolSet> {
     if !ai_file_read && let Some(package_ai) = package_ai {
         ai::read_package_ai(package_ai, &mut model, &mut extras, &mut diagnostics);
     }
-    if !extras.is_empty() {
-        model.extras.insert(FORMAT_ID.into(), Value::Object(extras));
-    }
+    extras.insert(EXTENSION_FILES.into(), extension_files(bundle, &root));
+    model.extras.insert(FORMAT_ID.into(), Value::Object(extras));
     for d in &mut diagnostics {
         if d.span.is_none()
             && !d.path.is_empty()

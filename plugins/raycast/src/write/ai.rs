@@ -5,9 +5,10 @@ use serde_json::{Map, Value, json};
 use toolport_plugin::source::child;
 use toolport_plugin::{Bundle, Diagnostic, ToolSet, codes};
 
-use super::{evals, pretty};
+use super::{carry, evals, pretty};
 
-/// Writes the AI file when the source had one; returns what package.json's `ai` holds.
+/// Writes the AI file when the source had one (its own text while it holds the same); returns
+/// what package.json's `ai` holds.
 pub(super) fn place(ai: Option<Value>, set_extras: &Map<String, Value>, bundle: &mut Bundle) -> Option<Value> {
     let ai_source = set_extras.get("ai_source").and_then(Value::as_str);
     match ai_source {
@@ -26,7 +27,7 @@ pub(super) fn place(ai: Option<Value>, set_extras: &Map<String, Value>, bundle: 
             } else {
                 pretty(&document)
             };
-            bundle.insert(file, text);
+            bundle.insert(file, carry::same_or_written(bundle, file, &document, text));
             set_extras.get("package_ai").cloned()
         }
         _ => ai,

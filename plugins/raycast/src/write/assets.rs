@@ -1,7 +1,7 @@
 //! The files package.json names in assets/: the icons of the extension, its tools and its
-//! commands. The model carries no asset files, so each icon the manifest names is written as a
-//! 512x512 placeholder PNG under that very name (Raycast refuses to build without it), and a
-//! warning names the one file to replace.
+//! commands. Each icon the manifest names that the source extension does not give (its files
+//! are carried when it was a Raycast extension) is written as a 512x512 placeholder PNG under
+//! that very name (Raycast refuses to build without it), and a warning names the file to replace.
 
 use serde_json::Value;
 use toolport_plugin::source::child;
@@ -30,7 +30,8 @@ pub(super) fn placeholder_icons(
 ) {
     for named in named_icons(package, tool_names) {
         let asset = format!("assets/{}", named.file);
-        if bundle.binary_files.contains_key(&asset) {
+        // The source's own icon, or one already written.
+        if bundle.binary_files.contains_key(&asset) || bundle.files.contains_key(&asset) {
             continue;
         }
         if !is_asset_name(named.file) {
@@ -49,7 +50,7 @@ pub(super) fn placeholder_icons(
             let times =
                 if named.times > 1 { format!(" (package.json names it {} times)", named.times) } else { String::new() };
             format!(
-                "icon `{}`{times} is not part of the conversion (toolport carries no asset files): a 512x512 placeholder is written as {asset}; replace it with the source's icon or your own before publishing",
+                "icon `{}`{times} is not among the source's files: a 512x512 placeholder is written as {asset}; replace it with the source's icon or your own before publishing",
                 named.file
             )
         };

@@ -3,13 +3,20 @@
 //! JSDoc for every description, a `confirmation` export and a body (a `fetch` call when the
 //! tool has an HTTP binding, else an explicit "not implemented" error).
 //!
+//! A model read from a Raycast extension gives back that extension: every file of it is carried
+//! as it was (`carry`), tool files keep their bodies and have only parts the model changed
+//! rewritten (`ts`), and package.json and the AI file are the source's own text while what they
+//! hold is unchanged.
+//!
 //! The parts: `names` chooses file and extension names, `manifest` writes package.json (with
-//! every key Raycast requires), `assets` a placeholder for every icon it names, `ai` the
-//! instructions and evals (`evals`) in it or in the AI file, `ts` every TypeScript file, and
-//! `http` plans the request of a tool with an HTTP binding for `ts` to write.
+//! every key Raycast requires), `assets` a placeholder for every icon it names that the source
+//! lacks, `ai` the instructions and evals (`evals`) in it or in the AI file, `ts` every
+//! TypeScript file, `http` plans the request of a tool with an HTTP binding for `ts` to write,
+//! and `carry` the source's own files.
 
 mod ai;
 mod assets;
+mod carry;
 pub mod evals;
 mod http;
 mod manifest;
@@ -18,7 +25,7 @@ mod ts;
 
 use serde_json::{Value, json};
 use toolport_plugin::loss::{Carried, uncarried};
-use toolport_plugin::{Bundle, Icon, Options, Outcome, ToolSet};
+use toolport_plugin::{Bundle, Diagnostic, Icon, Options, Outcome, ToolSet, codes};
 
 use crate::FORMAT_ID;
 
@@ -73,7 +80,9 @@ pub fn write(model: &ToolSet, options: &Options) -> Outcome<Bundle> {
     };
 
     let id = names::extension_id(model, options, from_raycast, &mut diagnostics);
-    let mut bundle = Bundle::default();
+    // A Raycast source's own files, given back as they were unless written below.
+    let source = carry::source_files(&set_extras);
+    let mut bundle = source.clone().unwrap_or_default();
 
     // ai: instructions and evals, plus whatever the source's ai object had besides.
     let ai = ai::ai_object(model, &set_extras, &id, from_raycast, &rename, &mut diagnostics);
@@ -86,15 +95,27 @@ pub fn write(model: &ToolSet, options: &Options) -> Outcome<Bundle> {
         Some(manifest::manifest(model, &id, tools, ai_in_package, &set_extras, from_raycast, &mut diagnostics))
     };
     if let Some(package) = &package {
-        bundle.insert("package.json", pretty(package));
+        bundle.insert("package.json", carry::same_or_written(&bundle, "package.json", package, pretty(package)));
         let source_icon = match &model.icon {
             Some(Icon::Path { path }) => Some(path.as_str()),
             _ => None,
         };
         assets::placeholder_icons(package, source_icon, &file_names, &mut bundle, &mut diagnostics);
     }
-    bundle.insert("tsconfig.json", pretty(&tsconfig()));
-    ts::tool_files(model, &file_names, &mut bundle, &mut diagnostics);
+    if !bundle.files.contains_key("tsconfig.json") {
+        if source.is_some() {
+            diagnostics.push(Diagnostic::info(
+                codes::GENERATED,
+                "",
+                "the extension has no tsconfig.json, which Raycast builds with: the one `create-extension` writes is written",
+            ));
+        }
+        bundle.insert("tsconfig.json", pretty(&tsconfig()));
+    }
+    let tool_files = ts::tool_files(model, &file_names, source.as_ref(), &mut bundle, &mut diagnostics);
+    if let Some(source) = &source {
+        carry::drop_unwritten_tool_files(source, &tool_files, &mut bundle, &mut diagnostics);
+    }
     if let Some(package) = &package {
         let commands_generated = manifest::commands_generated(&set_extras);
         ts::command_sources(package, commands_generated, &id, &file_names, &mut bundle, &mut diagnostics);

@@ -88,6 +88,19 @@ pub fn write_to_disk(bundle: &toolport_plugin::Bundle, dir: &std::path::Path) {
     }
 }
 
+/// The built `convert`, beside which `cargo build --workspace` puts the plugins.
+pub fn convert_exe() -> std::path::PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map_or_else(|| toolport_testkit::workspace_root().join("target"), std::path::PathBuf::from);
+    let exe = target.join("debug").join(format!("convert{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        exe.exists(),
+        "{} is not built: run `cargo build --workspace --lib --bins --examples` first",
+        exe.display()
+    );
+    exe
+}
+
 /// The npm project the written extensions are checked against (tests/tsc).
 pub fn npm_project() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/tsc")
@@ -186,8 +199,10 @@ pub fn assert_same_model_but_reported(
             extras.remove("description_in_code");
         }
     }
-    prune_empty_extras(&mut expected);
-    prune_empty_extras(&mut actual);
+    for model in [&mut expected, &mut actual] {
+        prune_carried_files(model);
+        prune_empty_extras(model);
+    }
     let (mut before, mut after) = (Default::default(), Default::default());
     leaves(&expected, String::new(), &mut before);
     leaves(&actual, String::new(), &mut after);
@@ -199,6 +214,20 @@ pub fn assert_same_model_but_reported(
         .map(|k| format!("{k}: {:?} -> {:?}", before.get(k), after.get(k)))
         .collect();
     assert!(unreported.is_empty(), "{name}: changed without a diagnostic that says so:\n{}", unreported.join("\n"));
+}
+
+/// Drops the record of the source's files (the extension's files and where each tool's file
+/// says what): a written extension has files the source lacked (stubs, placeholders), each
+/// reported, and the files themselves are compared file by file in carry.rs.
+fn prune_carried_files(model: &mut serde_json::Value) {
+    if let Some(serde_json::Value::Object(extras)) = model.pointer_mut("/extras/raycast") {
+        extras.remove("extension_files");
+    }
+    for tool in model["tools"].as_array_mut().into_iter().flatten() {
+        if let Some(serde_json::Value::Object(extras)) = tool.pointer_mut("/extras/raycast") {
+            extras.remove("source");
+        }
+    }
 }
 
 /// Drops tools' `extras` objects left empty (a model without extras serialises none).

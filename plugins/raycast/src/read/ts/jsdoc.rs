@@ -43,20 +43,30 @@ fn starts_own_line(module: &Module, offset: usize) -> bool {
 /// The comment(s) right before the token at `at`: the last JSDoc block if there is one,
 /// else the other comments joined.
 pub(super) fn leading_doc(module: &Module, at: u32) -> Option<Doc> {
-    let comments: Vec<&Comment> = module
-        .leading
-        .get(&at)
-        .into_iter()
-        .flatten()
-        .map(|&index| &module.program.comments[index])
-        .filter(|c| starts_own_line(module, c.span.start as usize))
-        .collect();
+    let comments = own_line_comments(module, at);
     if let Some(jsdoc) = comments.iter().rev().find(|c| c.is_jsdoc()) {
         return Some(Doc { text: comment_text(module, jsdoc), is_jsdoc: true });
     }
     let text: Vec<String> = comments.iter().map(|c| comment_text(module, c)).collect();
     let text = text.join("\n").trim().to_owned();
     (!text.is_empty()).then_some(Doc { text, is_jsdoc: false })
+}
+
+/// The comments before the token at `at` that start their own lines.
+fn own_line_comments<'m>(module: &'m Module, at: u32) -> Vec<&'m Comment> {
+    module
+        .leading
+        .get(&at)
+        .into_iter()
+        .flatten()
+        .map(|&index| &module.program.comments[index])
+        .filter(|c| starts_own_line(module, c.span.start as usize))
+        .collect()
+}
+
+/// The span of the JSDoc block `leading_doc` reads at `at`, if the doc there is one.
+pub(super) fn leading_jsdoc_span(module: &Module, at: u32) -> Option<Span> {
+    own_line_comments(module, at).into_iter().rev().find(|c| c.is_jsdoc()).map(|c| c.span)
 }
 
 /// A member's doc: its leading comment, else a comment on the same line after it (only the

@@ -9,12 +9,14 @@
 //! The parts: `modules` loads the tool file and its relative imports and finds named
 //! declarations in them; `function` finds the default-exported tool function and reads its
 //! input parameter; `types` turns TypeScript types into schemas; `confirmation` reads the
-//! `confirmation` export; `jsdoc` reads doc comments; `values` reads literal expressions.
+//! `confirmation` export; `jsdoc` reads doc comments; `values` reads literal expressions;
+//! `parts` says where each of those parts is written, for a writer that rewrites one.
 
 mod confirmation;
 mod function;
 mod jsdoc;
 mod modules;
+mod parts;
 mod types;
 mod values;
 
@@ -23,6 +25,8 @@ use std::collections::HashSet;
 use oxc_allocator::Allocator;
 use oxc_span::Span;
 use toolport_plugin::{Bundle, Confirmation, Diagnostic, Parameter, codes};
+
+use crate::extension::SourceParts;
 
 use jsdoc::leading_doc;
 pub use jsdoc::{ParsedDoc, parse_doc};
@@ -44,6 +48,8 @@ pub struct TsTool {
     /// The JSDoc on the default export.
     pub description: Option<String>,
     pub confirmation: Option<Confirmation>,
+    /// Where the parts above are written; `None` without a default-exported function.
+    pub parts: Option<SourceParts>,
 }
 
 /// Reading one tool: its parsed files (the tool file first), what was found wrong, and the
@@ -139,6 +145,7 @@ impl<'a, 'm> Ctx<'a, 'm> {
             Some(function) => {
                 tool.description = function.doc_at.iter().find_map(|&at| leading_doc(root, at)).map(|d| d.text);
                 tool.parameters = self.input_parameters(function.params);
+                tool.parts = Some(self.parts(&function));
             }
             None => {
                 self.warn(

@@ -1,5 +1,6 @@
 //! The command sources a manifest names: the writer's own command when the source had none
-//! (Raycast requires one) or a stub for a command whose source the model does not carry.
+//! (Raycast requires one), or a stub for a command whose source the source extension does not
+//! give (a Raycast source's own command files are carried as they were).
 
 use serde_json::Value;
 use toolport_plugin::{Bundle, Diagnostic};
@@ -29,10 +30,14 @@ pub(in crate::write) fn command_sources(
             bundle.insert(path, ai_command(id, tool_names));
             continue;
         }
+        // The source extension's own command, carried as it was.
+        if ["ts", "tsx", "js", "jsx"].iter().any(|ext| bundle.files.contains_key(&format!("src/{name}.{ext}"))) {
+            continue;
+        }
         diagnostics.push(Diagnostic::warning(
             GENERATED_STUB,
             format!("/extras/{FORMAT_ID}/manifest/commands/{index}"),
-            format!("command `{name}` is written as a stub that throws \"not implemented\": its source is not part of the model"),
+            format!("command `{name}` is written as a stub that throws \"not implemented\": its source is not among the source's files"),
         ));
         bundle.insert(path, command_stub(name));
     }

@@ -64,10 +64,17 @@ pub(super) fn decide(tool: &Tool, path: &str, diagnostics: &mut Vec<Diagnostic>)
     confirmation.map(|confirmation| Export { confirmation, style: style_code })
 }
 
-/// `export const confirmation: Tool.Confirmation<Input> = async () => ({ … })`.
-pub(super) fn export_code(export: &Export, has_input: bool) -> String {
+impl Export {
+    /// The names its code uses from `@raycast/api`.
+    pub(super) fn raycast_names(&self) -> Vec<&'static str> {
+        if self.style.is_some() { vec!["Action", "Tool"] } else { vec!["Tool"] }
+    }
+}
+
+/// `export const confirmation: Tool.Confirmation<Input> = async () => ({ … })`, for a tool whose
+/// input is `input_type`.
+pub(super) fn export_code(export: &Export, input_type: &str) -> String {
     let confirmation = &export.confirmation;
-    let input_type = if has_input { "Input" } else { "void" };
     let mut out = format!("export const confirmation: Tool.Confirmation<{input_type}> = async () => {{\n");
     let mut fields = Vec::new();
     if let Some(style) = export.style {

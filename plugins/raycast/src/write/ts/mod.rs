@@ -2,21 +2,29 @@
 //! `Input`, JSDoc for every description, a `confirmation` export and a body (a request when the
 //! tool has an HTTP binding, else a stub that says so), the request helpers, and the commands.
 //!
+//! A tool read from a Raycast extension keeps its own file instead: `rewrite` rewrites in it only
+//! the parts whose model changed.
+//!
 //! The parts: `types` writes the `Input` type, `jsdoc` the doc comments, `confirmation` the
 //! confirmation export, `request` the `fetch` body (and `src/lib/http.ts`), `commands` the
-//! command sources, and `syntax` the identifiers and string literals all of them write.
+//! command sources, `rewrite` a carried file's changed parts, and `syntax` the identifiers and
+//! string literals all of them write.
 
 mod commands;
 mod confirmation;
 mod jsdoc;
 mod request;
+mod rewrite;
 mod syntax;
 mod types;
 
+use serde::Deserialize;
 use toolport_plugin::source::child;
-use toolport_plugin::{Bundle, Diagnostic, Parameter, Schema, SchemaType, Tool, ToolSet};
+use toolport_plugin::{Bundle, Diagnostic, Parameter, Schema, SchemaType, Tool, ToolSet, codes};
 
 use super::http::{self, Request};
+use crate::FORMAT_ID;
+use crate::extension::{TOOL_SOURCE, ToolSource};
 use jsdoc::jsdoc;
 use syntax::json_string;
 use types::{Member, TypeWriter};
@@ -27,23 +35,59 @@ pub use request::{HELPER, HELPER_PATH};
 /// A tool whose source says nothing of what it does: its body throws "not implemented".
 pub const GENERATED_STUB: &str = "generated/stub";
 
+/// The tool files written, and the source's files they were carried from.
+#[derive(Debug, Default)]
+pub(in crate::write) struct ToolFiles {
+    pub(in crate::write) paths: Vec<String>,
+    pub(in crate::write) carried_from: Vec<String>,
+}
+
 /// Writes `src/tools/<name>.ts` for every tool, and the request helpers when a tool uses them.
+/// A tool read from a file of the source extension (`source`) keeps that file's text, with only
+/// the parts whose model changed rewritten; any other tool's file is written whole.
 pub(super) fn tool_files(
     model: &ToolSet,
     file_names: &[String],
+    source: Option<&Bundle>,
     bundle: &mut Bundle,
     diagnostics: &mut Vec<Diagnostic>,
-) {
+) -> ToolFiles {
     let mut requests = false;
+    let mut written = ToolFiles::default();
     for (index, tool) in model.tools.iter().enumerate() {
+        if let Some((origin, text)) = carried_source(tool, source) {
+            let extension = if origin.file.ends_with(".tsx") { "tsx" } else { "ts" };
+            let path = format!("src/tools/{}.{extension}", file_names[index]);
+            if path != origin.file {
+                diagnostics.push(Diagnostic::warning(
+                    codes::CHANGED_NAME,
+                    child(&child("/tools", index.to_string()), "name"),
+                    format!("the tool's file {} is written as {path}, under the tool's name", origin.file),
+                ));
+            }
+            bundle.insert(path.clone(), rewrite::tool_text(model, index, tool, &origin, text, diagnostics));
+            written.paths.push(path);
+            written.carried_from.push(origin.file);
+            continue;
+        }
         let path = format!("src/tools/{}.ts", file_names[index]);
         let (text, request) = tool_source(model, index, tool, diagnostics);
         requests |= request;
-        bundle.insert(path, text);
+        bundle.insert(path.clone(), text);
+        written.paths.push(path);
     }
     if requests {
         bundle.insert(HELPER_PATH, HELPER);
     }
+    written
+}
+
+/// The tool's file in the source extension and its text, when the tool was read from one.
+fn carried_source<'s>(tool: &Tool, source: Option<&'s Bundle>) -> Option<(ToolSource, &'s str)> {
+    let origin = tool.extras.get(FORMAT_ID)?.get(TOOL_SOURCE)?;
+    let origin = ToolSource::deserialize(origin).ok()?;
+    let text = source?.get(&origin.file)?;
+    Some((origin, text))
 }
 
 /// The text of `src/tools/<name>.ts`, and whether it imports the request helpers.
@@ -52,18 +96,14 @@ fn tool_source(model: &ToolSet, index: usize, tool: &Tool, diagnostics: &mut Vec
     let confirmation = confirmation::decide(tool, &path, diagnostics);
     // The request, when the tool has one: it decides which parameters the input holds.
     let request = http::plan(model, tool, &path, diagnostics);
-    let input = input_type(model, tool, &path, request.as_ref(), diagnostics);
+    // `type Input = { … };`, and the paths in it that hold JSON text (maps).
+    let input = input_members(model, tool, &path, request.as_ref(), diagnostics)
+        .map(|(members, json_paths)| (format!("type Input = {{\n{members}}};\n\n"), json_paths));
     let has_input = input.is_some();
     let (input_type, json_paths) = input.unwrap_or_default();
 
     let mut out = String::new();
-    let mut imports: Vec<&str> = Vec::new();
-    if let Some(confirmation) = &confirmation {
-        if confirmation.style.is_some() {
-            imports.push("Action");
-        }
-        imports.push("Tool");
-    }
+    let imports = confirmation.as_ref().map(confirmation::Export::raycast_names).unwrap_or_default();
     if !imports.is_empty() {
         out.push_str(&format!("import {{ {} }} from \"@raycast/api\";\n", imports.join(", ")));
     }
@@ -92,7 +132,7 @@ fn tool_source(model: &ToolSet, index: usize, tool: &Tool, diagnostics: &mut Vec
     }
     out.push_str(&input_type);
     if let Some(confirmation) = &confirmation {
-        out.push_str(&confirmation::export_code(confirmation, has_input));
+        out.push_str(&confirmation::export_code(confirmation, if has_input { "Input" } else { "void" }));
     }
     if let Some(doc) = jsdoc(tool.description.as_deref(), None, &[], "") {
         out.push_str(&doc);
@@ -104,9 +144,9 @@ fn tool_source(model: &ToolSet, index: usize, tool: &Tool, diagnostics: &mut Vec
     (out, request.is_some())
 }
 
-/// `type Input = { … };` and the paths in it that hold JSON text (maps); `None` when the tool
-/// takes no input. The request's plan decides which parameters the input holds.
-fn input_type(
+/// The members of the input type, one per line, and the paths in it that hold JSON text (maps);
+/// `None` when the tool takes no input. The request's plan decides which parameters it holds.
+fn input_members(
     model: &ToolSet,
     tool: &Tool,
     path: &str,
@@ -140,5 +180,5 @@ fn input_type(
     }
     let mut writer = TypeWriter { model, diagnostics, json_paths: Vec::new() };
     let members = writer.members(&members, "  ", &[]);
-    Some((format!("type Input = {{\n{members}}};\n\n"), writer.json_paths))
+    Some((members, writer.json_paths))
 }
