@@ -136,6 +136,19 @@ fn parse_key_value(text: &str) -> Result<(String, String), String> {
         .ok_or_else(|| format!("expected KEY=VALUE, got `{text}`"))
 }
 
+/// The most inputs converted at a time, whatever `--jobs` says: each conversion's thread has
+/// a large stack ([`toolport_core::limits::CONVERSION_STACK_BYTES`]), and more threads than
+/// cores only wait.
+pub const MAX_JOBS: usize = 64;
+
+fn parse_jobs(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("0 converts nothing: give how many inputs to convert at a time, 1 or more".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("expected how many inputs to convert at a time (1 or more), got `{text}`")),
+    }
+}
+
 /// `convert --from F --to G INPUT... [-o OUT]`.
 #[derive(Debug, Args, Clone, Default)]
 pub struct ConvertArgs {
@@ -164,8 +177,9 @@ pub struct ConvertArgs {
     /// Stop at the first failed input.
     #[arg(long)]
     pub fail_fast: bool,
-    /// Convert N inputs at a time (default: number of CPUs). Output is the same for any N.
-    #[arg(long, short, value_name = "N")]
+    /// Convert N inputs at a time (default: number of CPUs; never more than the inputs, nor
+    /// than 64). Output is the same for any N.
+    #[arg(long, short, value_name = "N", value_parser = parse_jobs)]
     pub jobs: Option<usize>,
     #[command(flatten)]
     pub read: ReadArgs,

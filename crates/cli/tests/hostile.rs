@@ -312,19 +312,181 @@ fn malformed_files_in_a_walked_folder_fail_with_their_position() {
     assert!(run.stderr.contains("unrelated.json: warning[run/skipped]"), "{}", run.stderr);
 }
 
-/// A named pipe among the inputs is refused at once (opening it would block for ever); the
-/// other input converts.
+/// Runs convert as [`run_in`] does, failing the test when it has not ended within `seconds`:
+/// a run that hangs must fail the test, not hang the suite.
+fn run_bounded(cwd: &Path, args: &[&str], seconds: u64) -> Run {
+    require_plugins();
+    let home = tempfile::tempdir().unwrap();
+    let child = command(home.path())
+        .current_dir(cwd)
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || send.send(child.wait_with_output()));
+    match receive.recv_timeout(std::time::Duration::from_secs(seconds)) {
+        Ok(output) => finish(output.unwrap()),
+        Err(_) => {
+            let _ = std::process::Command::new("kill").args(["-KILL", &pid.to_string()]).status();
+            panic!("convert {args:?} did not end within {seconds} s");
+        }
+    }
+}
+
+#[cfg(unix)]
+fn mkfifo(path: &Path) {
+    assert!(std::process::Command::new("mkfifo").arg(path).status().unwrap().success());
+}
+
+/// A named pipe or a device among the inputs is refused at once, saying what it is (opening a
+/// pipe would block for ever, a device may never end); the other input converts.
 #[cfg(unix)]
 #[test]
-fn a_named_pipe_is_refused_not_waited_on() {
+fn a_named_pipe_or_a_device_is_refused_not_waited_on() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::copy(skydeck_tool(), dir.path().join("good.json")).unwrap();
-    let made = std::process::Command::new("mkfifo").arg(dir.path().join("pipe.json")).status().unwrap();
-    assert!(made.success());
-    let run = run_in(dir.path(), &["--from", "skydeck", "--to", "gloodata", "pipe.json", "good.json", "-o", "out"]);
+    mkfifo(&dir.path().join("pipe.json"));
+    let run =
+        run_bounded(dir.path(), &["--from", "skydeck", "--to", "gloodata", "pipe.json", "good.json", "-o", "out"], 60);
     run.expect_code(1);
-    assert!(run.stderr.contains("pipe.json: error[input/invalid]: is not a regular file"), "{}", run.stderr);
+    let refused = "pipe.json: error[input/invalid]: is a named pipe (FIFO), not a regular file; give a file, or - for standard input";
+    assert!(run.stderr.contains(refused), "{}", run.stderr);
     assert!(dir.path().join("out/good.json").exists(), "{}", run.stderr);
+
+    // Without --from (detection), and a device that never ends.
+    for (input, kind) in [("pipe.json", "a named pipe (FIFO)"), ("/dev/zero", "a character device")] {
+        let run = run_bounded(dir.path(), &["--to", "gloodata", input, "-o", "x.json"], 60);
+        run.expect_code(1);
+        assert!(
+            run.stderr.contains(&format!("{input}: error[input/invalid]: is {kind}, not a regular file")),
+            "{}",
+            run.stderr
+        );
+    }
+}
+
+/// A walk reads only regular files of a kind some format reads: a named pipe named like an
+/// input is skipped unopened (it blocked the run for ever), a huge unrelated file is not read
+/// (it was read whole, to see whether the folder is an extension), and a file over the
+/// per-file limit is refused by its size, unread, naming it. Sparse files: nothing to write.
+#[cfg(unix)]
+#[test]
+fn a_walk_never_opens_special_files_nor_reads_large_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let inputs = dir.path().join("in");
+    std::fs::create_dir_all(&inputs).unwrap();
+    std::fs::copy(skydeck_tool(), inputs.join("good.json")).unwrap();
+    mkfifo(&inputs.join("pipe.json"));
+    std::fs::File::create(inputs.join("big.bin")).unwrap().set_len(16 << 30).unwrap();
+    let run = run_bounded(dir.path(), &["--to", "gloodata", "in", "-o", "out"], 60);
+    run.expect_code(0);
+    assert!(
+        run.stderr.contains("in/pipe.json: warning[run/skipped]: skipped: is a named pipe (FIFO), not a regular file"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(tree(&dir.path().join("out")), ["good.json"]);
+
+    std::fs::File::create(inputs.join("big.json")).unwrap().set_len(1 << 40).unwrap();
+    let run = run_bounded(dir.path(), &["--to", "gloodata", "in", "-o", "out2"], 60);
+    run.expect_code(1);
+    let refused = "in/big.json: error[input/invalid]: is 1099511627776 bytes, over the limit of 67108864 bytes for one file; it was not read";
+    assert!(run.stderr.contains(refused), "{}", run.stderr);
+    assert!(dir.path().join("out2/good.json").exists(), "{}", run.stderr);
+}
+
+/// Links in a walked folder: two to the folder itself (the walk ran until memory ran out), a
+/// loop of two folders, a link to a parent, one out of the folder (it was followed): the walk
+/// ends, converts each file once, and reports the link out as skipped. A link to a file inside
+/// is an input under its own name.
+#[cfg(unix)]
+#[test]
+fn a_walk_ends_on_link_loops_and_follows_no_link_out() {
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().unwrap();
+    let (inputs, elsewhere) = (dir.path().join("in"), dir.path().join("elsewhere"));
+    for folder in [inputs.join("x"), inputs.join("y"), elsewhere.clone()] {
+        std::fs::create_dir_all(folder).unwrap();
+    }
+    std::fs::copy(skydeck_tool(), inputs.join("x/tool.json")).unwrap();
+    std::fs::copy(skydeck_tool(), elsewhere.join("secret.json")).unwrap();
+    symlink(".", inputs.join("self")).unwrap();
+    symlink(".", inputs.join("self2")).unwrap();
+    symlink("../y", inputs.join("x/to-y")).unwrap();
+    symlink("../x", inputs.join("y/to-x")).unwrap();
+    symlink("..", inputs.join("y/up")).unwrap();
+    symlink(&elsewhere, inputs.join("outside")).unwrap();
+    symlink("x/tool.json", inputs.join("alias.json")).unwrap();
+    let run = run_bounded(dir.path(), &["--to", "gloodata", "in", "-o", "out"], 60);
+    run.expect_code(0);
+    assert_eq!(tree(&dir.path().join("out")), ["alias.json", "x", "x/tool.json"]);
+    assert!(
+        run.stderr.contains("in/outside: warning[run/skipped]: skipped: is a link to ")
+            && run.stderr.contains("links are followed only inside the folder walked"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("secret"), "{}", run.stderr);
+}
+
+/// Vertex bodies read only the spec they name: a folder of bodies with their specs inline and
+/// bodies naming one spec, beside an unrelated file that is not UTF-8 (it failed every body,
+/// and each body read the whole folder).
+#[test]
+fn vertex_bodies_read_only_the_spec_they_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let inputs = dir.path().join("in");
+    std::fs::create_dir_all(&inputs).unwrap();
+    let weather = workspace_root().join("fixtures/vertex/weather");
+    let spec = std::fs::read_to_string(weather.join("weather.yaml")).unwrap();
+    let named: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(weather.join("import.json")).unwrap()).unwrap();
+    let mut inline = named.clone();
+    inline["manifest"]["apiSpec"] = serde_json::json!({"openApiYaml": spec});
+    std::fs::write(inputs.join("weather.yaml"), &spec).unwrap();
+    std::fs::write(inputs.join("notes.json"), b"{\"a\": \"\xff\"}").unwrap();
+    let mut args = vec!["-q".to_owned(), "--from".into(), "vertex".into(), "--to".into(), "mcp".into()];
+    for i in 0..40 {
+        let body = if i % 4 == 0 { &named } else { &inline };
+        let name = format!("body{i:02}.json");
+        std::fs::write(inputs.join(&name), body.to_string()).unwrap();
+        args.push(format!("in/{name}"));
+    }
+    args.extend(["-o".into(), "out".into()]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let run = run_bounded(dir.path(), &args, 120);
+    run.expect_code(0);
+    assert_eq!(tree(&dir.path().join("out")).len(), 40, "{}", run.stderr);
+}
+
+/// `--jobs` is capped at the number of inputs (100,000 threads were started for one input),
+/// and 0 is a usage error saying what to give.
+#[test]
+fn jobs_are_capped_and_zero_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let tool = skydeck_tool();
+    let run = run_bounded(
+        dir.path(),
+        &["-q", "--to", "gloodata", tool.to_str().unwrap(), "-o", "out.json", "--jobs", "100000"],
+        60,
+    );
+    run.expect_code(0);
+    let run = run_bounded(
+        dir.path(),
+        &["-q", "--to", "gloodata", tool.to_str().unwrap(), "-o", "zero.json", "--jobs", "0"],
+        60,
+    );
+    run.expect_code(2);
+    assert!(
+        run.stderr.contains("0 converts nothing: give how many inputs to convert at a time, 1 or more"),
+        "{}",
+        run.stderr
+    );
+    assert!(!dir.path().join("zero.json").exists());
 }
 
 /// Two input names that differ only in bytes that are not UTF-8 stay two inputs: each is

@@ -20,7 +20,7 @@ fn sources() -> Vec<(&'static str, PathBuf)> {
         ("gloodata", corpus("gloodata/ext-rs-service-status.json")),
         ("skydeck", corpus("skydeck/synthetic--llm-tool--strict.json")),
         ("openapi", corpus("openapi/oai-examples/petstore-expanded.yaml")),
-        ("vertex", corpus("vertex/hello_extension/import_request.docs.json")),
+        ("vertex", corpus("vertex/code_interpreter/import_request.docs.json")),
         ("raycast", corpus("raycast/obsidian")),
         ("mcp", fixture("mcp/issue-tracker.json")),
         ("openai", fixture("openai/chat-tools.json")),

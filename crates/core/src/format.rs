@@ -165,7 +165,8 @@ pub fn common_options() -> Vec<OptionSpec> {
 pub enum InputShape {
     /// One file.
     File,
-    /// One file plus the text files beside it (a Vertex import body next to its OpenAPI file).
+    /// One file plus the files beside it that its string values name, by their last path
+    /// segment (a Vertex import body and the OpenAPI file its `openApiGcsUri` names).
     FileWithSiblings,
     /// A directory (a Raycast extension).
     Directory,

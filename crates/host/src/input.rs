@@ -1,15 +1,22 @@
 //! Reading one input into a [`Bundle`], with size limits and a one-line error for each way a
-//! path can be wrong.
+//! path can be wrong. Only regular files are ever read: each is opened without waiting (a
+//! named pipe would block until a writer came), checked to be a regular file of a size within
+//! [`Limits::max_file_bytes`] before a byte is read, and read no further than that limit.
 
+use std::collections::BTreeSet;
+use std::fs::{File, FileType};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+use serde_json::Value;
 use toolport_core::{Bundle, InputShape};
 
 /// Limits on what one input may load, so a stray huge file cannot exhaust memory.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
+    /// The largest file read (64 MiB by default): a larger one is refused before it is read.
     pub max_file_bytes: u64,
+    /// The most one input's files may hold together (a folder, or a file and its siblings).
     pub max_total_bytes: u64,
     pub max_files: usize,
 }
@@ -25,15 +32,47 @@ impl Default for Limits {
 #[derive(Debug)]
 pub enum InputError {
     Missing(PathBuf),
-    IsDirectory { path: PathBuf, format: String },
-    NotDirectory { path: PathBuf, format: String },
+    IsDirectory {
+        path: PathBuf,
+        format: String,
+    },
+    NotDirectory {
+        path: PathBuf,
+        format: String,
+    },
     Empty(PathBuf),
-    NotAFile(PathBuf),
-    NotUtf8 { path: PathBuf, offset: usize, line: u32, column: u32 },
-    TooLarge { path: PathBuf, size: u64, limit: u64 },
-    TooManyFiles { path: PathBuf, limit: usize },
+    /// A named pipe, a device or a socket: `kind` says which ([`kind_of`]).
+    NotAFile {
+        path: PathBuf,
+        kind: &'static str,
+    },
+    NotUtf8 {
+        path: PathBuf,
+        offset: usize,
+        line: u32,
+        column: u32,
+    },
+    /// One file over [`Limits::max_file_bytes`].
+    TooLarge {
+        path: PathBuf,
+        size: u64,
+        limit: u64,
+    },
+    /// An input's files together over [`Limits::max_total_bytes`].
+    TooMuch {
+        path: PathBuf,
+        size: u64,
+        limit: u64,
+    },
+    TooManyFiles {
+        path: PathBuf,
+        limit: usize,
+    },
     // `cause` is not a `source`: the message already holds it, and error chains would repeat it.
-    Io { path: PathBuf, cause: std::io::Error },
+    Io {
+        path: PathBuf,
+        cause: std::io::Error,
+    },
 }
 
 impl std::fmt::Display for InputError {
@@ -59,12 +98,15 @@ impl InputError {
                 format!("is a file, but {format} reads a directory (give the folder that holds package.json)")
             }
             InputError::Empty(_) => "is empty".into(),
-            InputError::NotAFile(_) => {
-                "is not a regular file (a pipe, a device or a socket); give a file, or - for standard input".into()
+            InputError::NotAFile { kind, .. } => {
+                format!("is {kind}, not a regular file; give a file, or - for standard input")
             }
             InputError::NotUtf8 { offset, .. } => format!("is not UTF-8 text (invalid byte at offset {offset})"),
             InputError::TooLarge { size, limit, .. } => {
-                format!("is {size} bytes, over the limit of {limit} bytes for one input")
+                format!("is {size} bytes, over the limit of {limit} bytes for one file; it was not read")
+            }
+            InputError::TooMuch { size, limit, .. } => {
+                format!("holds {size} bytes of files, over the limit of {limit} bytes for one input")
             }
             InputError::TooManyFiles { limit, .. } => format!("has more than {limit} files; is this the right folder?"),
             InputError::Io { cause, .. } => format!("cannot be read: {cause}"),
@@ -74,15 +116,35 @@ impl InputError {
     /// The path the error is about.
     pub fn path(&self) -> &Path {
         match self {
-            InputError::Missing(path) | InputError::Empty(path) | InputError::NotAFile(path) => path,
+            InputError::Missing(path) | InputError::Empty(path) => path,
             InputError::IsDirectory { path, .. }
             | InputError::NotDirectory { path, .. }
+            | InputError::NotAFile { path, .. }
             | InputError::NotUtf8 { path, .. }
             | InputError::TooLarge { path, .. }
+            | InputError::TooMuch { path, .. }
             | InputError::TooManyFiles { path, .. }
             | InputError::Io { path, .. } => path,
         }
     }
+}
+
+/// What a file that is neither a regular file nor a folder is, for messages.
+pub fn kind_of(kind: FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a named pipe (FIFO)";
+        } else if kind.is_char_device() {
+            return "a character device";
+        } else if kind.is_block_device() {
+            return "a block device";
+        } else if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    if kind.is_symlink() { "a symbolic link" } else { "a special file" }
 }
 
 /// Loads `path` as one input of a format with this shape.
@@ -92,18 +154,20 @@ pub fn load(path: &Path, shape: InputShape, format: &str, limits: &Limits) -> Re
         _ => InputError::Io { path: path.to_path_buf(), cause: e },
     })?;
     match shape {
+        // Opening a pipe blocks until a writer comes, and a device may never end: never a hang.
+        _ if !metadata.is_file() && !metadata.is_dir() => {
+            Err(InputError::NotAFile { path: path.to_path_buf(), kind: kind_of(metadata.file_type()) })
+        }
         InputShape::Directory if !metadata.is_dir() => {
             Err(InputError::NotDirectory { path: path.to_path_buf(), format: format.to_owned() })
         }
         InputShape::Directory => {
             let mut bundle = Bundle::default();
             let mut budget = Budget { limits, total: 0, files: 0, root: path };
-            collect_dir(path, path, &mut bundle, &mut budget, true)?;
+            collect_dir(path, path, &mut bundle, &mut budget)?;
             Ok(bundle)
         }
         _ if metadata.is_dir() => Err(InputError::IsDirectory { path: path.to_path_buf(), format: format.to_owned() }),
-        // Opening a pipe blocks until a writer comes, and a device may never end: never a hang.
-        _ if !metadata.is_file() => Err(InputError::NotAFile(path.to_path_buf())),
         InputShape::File => {
             let text = read_text(path, limits)?;
             Ok(Bundle::single(file_name(path), text))
@@ -111,12 +175,59 @@ pub fn load(path: &Path, shape: InputShape, format: &str, limits: &Limits) -> Re
         InputShape::FileWithSiblings => {
             let text = read_text(path, limits)?;
             let mut bundle = Bundle::single(file_name(path), text);
-            let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-            let mut budget = Budget { limits, total: bundle.len_bytes() as u64, files: 1, root: dir };
-            collect_dir(dir, dir, &mut bundle, &mut budget, false)?;
+            add_named_siblings(&mut bundle, path, limits)?;
             Ok(bundle)
         }
     }
+}
+
+/// Adds to a [`InputShape::FileWithSiblings`] bundle the files beside its entry that the
+/// entry names: each short string value of the entry (JSON, or YAML) whose last path segment
+/// (`gs://bucket/specs/weather.yaml` → `weather.yaml`) is a regular file in the entry's folder.
+/// Nothing else is read, so an entry with its document inline loads no other file, a batch of
+/// entries in one folder reads each named file once per entry that names it (not the folder
+/// per entry), and an unrelated broken file beside an entry cannot fail it. An entry that does
+/// not parse gets no siblings: its reader reports the syntax error.
+pub fn add_named_siblings(bundle: &mut Bundle, entry: &Path, limits: &Limits) -> Result<(), InputError> {
+    let Some((entry_name, text)) = bundle.entry_file() else { return Ok(()) };
+    let parsed = if entry_name.ends_with(".json") {
+        toolport_core::source::parse_json(entry_name, text)
+    } else {
+        toolport_yaml::parse(entry_name, text)
+    };
+    let Ok(value) = parsed else { return Ok(()) };
+    let names = named_files(&value, entry_name);
+    let dir = entry.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let mut budget = Budget { limits, total: bundle.len_bytes() as u64, files: 1, root: dir };
+    for name in names {
+        let path = dir.join(&name);
+        // Links are not followed: an input never pulls in files from outside itself.
+        let Ok(metadata) = std::fs::symlink_metadata(&path) else { continue };
+        if metadata.is_file() {
+            add_file(bundle, &mut budget, &path, name, metadata.len())?;
+        }
+    }
+    Ok(())
+}
+
+/// The plain file names `value`'s short one-line strings end in, but `entry`'s own.
+fn named_files(value: &Value, entry: &str) -> BTreeSet<String> {
+    let mut names = BTreeSet::new();
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::String(text) if text.len() <= 4096 && !text.contains(['\n', '\r', '\0']) => {
+                let name = text.rsplit(['/', '\\']).next().unwrap_or_default();
+                if !name.is_empty() && !name.starts_with('.') && name.len() <= 255 && name != entry {
+                    names.insert(name.to_owned());
+                }
+            }
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => stack.extend(map.values()),
+            _ => {}
+        }
+    }
+    names
 }
 
 /// Reads standard input as a one-file bundle named `stdin`.
@@ -133,13 +244,38 @@ pub fn load_stdin(reader: &mut dyn Read, limits: &Limits) -> Result<Bundle, Inpu
 
 /// Reads a whole file as UTF-8 text within the limits.
 pub fn read_text(path: &Path, limits: &Limits) -> Result<String, InputError> {
-    let io = |e| InputError::Io { path: path.to_path_buf(), cause: e };
-    let file = std::fs::File::open(path).map_err(io)?;
-    let size = file.metadata().map_or(0, |m| m.len()).min(limits.max_file_bytes);
-    let mut bytes = Vec::with_capacity(size as usize + 1);
-    // Read one byte past the limit: enough to know it is too large without reading it all.
-    file.take(limits.max_file_bytes + 1).read_to_end(&mut bytes).map_err(io)?;
+    let bytes = read_bytes(path, limits)?;
     decode(path, bytes, limits)
+}
+
+/// Reads a regular file of at most [`Limits::max_file_bytes`]. It is opened without waiting
+/// and checked before anything is read, so a file swapped for a pipe or a device after it was
+/// looked at is refused, not waited on.
+fn read_bytes(path: &Path, limits: &Limits) -> Result<Vec<u8>, InputError> {
+    let io = |e| InputError::Io { path: path.to_path_buf(), cause: e };
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(nix::fcntl::OFlag::O_NONBLOCK.bits());
+    }
+    let file: File = options.open(path).map_err(io)?;
+    let metadata = file.metadata().map_err(io)?;
+    if !metadata.is_file() {
+        return Err(InputError::NotAFile { path: path.to_path_buf(), kind: kind_of(metadata.file_type()) });
+    }
+    if metadata.len() > limits.max_file_bytes {
+        return Err(InputError::TooLarge {
+            path: path.to_path_buf(),
+            size: metadata.len(),
+            limit: limits.max_file_bytes,
+        });
+    }
+    let mut bytes = Vec::with_capacity(metadata.len() as usize + 1);
+    // One byte past the limit tells a file that grew since it was looked at.
+    file.take(limits.max_file_bytes + 1).read_to_end(&mut bytes).map_err(io)?;
+    Ok(bytes)
 }
 
 fn decode(path: &Path, bytes: Vec<u8>, limits: &Limits) -> Result<String, InputError> {
@@ -186,13 +322,7 @@ fn file_name(path: &Path) -> String {
     path.file_name().map_or_else(|| "input".to_owned(), |n| n.to_string_lossy().into_owned())
 }
 
-fn collect_dir(
-    root: &Path,
-    dir: &Path,
-    bundle: &mut Bundle,
-    budget: &mut Budget,
-    recurse: bool,
-) -> Result<(), InputError> {
+fn collect_dir(root: &Path, dir: &Path, bundle: &mut Bundle, budget: &mut Budget) -> Result<(), InputError> {
     let io = |e| InputError::Io { path: dir.to_path_buf(), cause: e };
     let mut entries: Vec<PathBuf> =
         std::fs::read_dir(dir).map_err(io)?.filter_map(Result::ok).map(|e| e.path()).collect();
@@ -205,58 +335,61 @@ fn collect_dir(
         }
         let Ok(metadata) = std::fs::symlink_metadata(&path) else { continue };
         if metadata.is_dir() {
-            if recurse && !is_skipped_dir(&name) {
-                collect_dir(root, &path, bundle, budget, recurse)?;
+            if !is_skipped_dir(&name) {
+                collect_dir(root, &path, bundle, budget)?;
             }
             continue;
         }
         // Links are not followed: an input never pulls in files from outside itself.
-        if !metadata.is_file() || is_skipped_file(&name, recurse) {
+        if !metadata.is_file() || is_skipped_file(&name) {
             continue;
         }
-        if !recurse && !is_sibling_candidate(&name) {
-            continue;
-        }
-        budget.files += 1;
-        if budget.files > budget.limits.max_files {
-            return Err(InputError::TooManyFiles { path: budget.root.to_path_buf(), limit: budget.limits.max_files });
-        }
-        budget.total += metadata.len();
-        if budget.total > budget.limits.max_total_bytes || metadata.len() > budget.limits.max_file_bytes {
-            return Err(InputError::TooLarge {
-                path: budget.root.to_path_buf(),
-                size: budget.total,
-                limit: budget.limits.max_total_bytes,
-            });
-        }
-        let bytes = std::fs::read(&path).map_err(|e| InputError::Io { path: path.clone(), cause: e })?;
-        // A file of a kind the formats read must be text; others (icons) may be anything, and
-        // are kept as bytes (a Raycast extension written back carries its icons).
-        if is_text_name(&name) || std::str::from_utf8(&bytes).is_ok() {
-            bundle.insert(relative, utf8_text(&path, bytes)?);
-        } else {
-            bundle.binary_files.insert(relative, bytes);
-        }
+        add_file(bundle, budget, &path, relative, metadata.len())?;
     }
     Ok(())
 }
 
-/// Files never part of an input. A folder's own dot files are (an extension's `.eslintrc.json`,
-/// `.prettierrc`, `.gitignore`), but not those that by convention hold secrets or are the
-/// system's litter; a single file's siblings are documents it may refer to, never dot files.
-fn is_skipped_file(name: &str, folder: bool) -> bool {
-    name.starts_with('.')
-        && (!folder || name == ".npmrc" || name == ".DS_Store" || name == ".env" || name.starts_with(".env."))
+/// Reads one more file of an input into `bundle` as `relative`, within the input's budget. A
+/// file of a kind the formats read must be text; others (icons) may be anything, and are kept
+/// as bytes (a Raycast extension written back carries its icons).
+fn add_file(
+    bundle: &mut Bundle,
+    budget: &mut Budget,
+    path: &Path,
+    relative: String,
+    size: u64,
+) -> Result<(), InputError> {
+    budget.files += 1;
+    if budget.files > budget.limits.max_files {
+        return Err(InputError::TooManyFiles { path: budget.root.to_path_buf(), limit: budget.limits.max_files });
+    }
+    if size > budget.limits.max_file_bytes {
+        return Err(InputError::TooLarge { path: path.to_path_buf(), size, limit: budget.limits.max_file_bytes });
+    }
+    budget.total += size;
+    if budget.total > budget.limits.max_total_bytes {
+        let (size, limit) = (budget.total, budget.limits.max_total_bytes);
+        return Err(InputError::TooMuch { path: budget.root.to_path_buf(), size, limit });
+    }
+    let bytes = read_bytes(path, budget.limits)?;
+    if is_text_name(&relative) || std::str::from_utf8(&bytes).is_ok() {
+        bundle.insert(relative, utf8_text(path, bytes)?);
+    } else {
+        bundle.binary_files.insert(relative, bytes);
+    }
+    Ok(())
+}
+
+/// Files of a folder input left out: its dot files are part of it (an extension's
+/// `.eslintrc.json`, `.prettierrc`, `.gitignore`), but not those that by convention hold secrets
+/// or are the system's litter.
+fn is_skipped_file(name: &str) -> bool {
+    name.starts_with('.') && (name == ".npmrc" || name == ".DS_Store" || name == ".env" || name.starts_with(".env."))
 }
 
 /// Files of the kinds the formats read: manifests, specs, AI files, tool sources.
-fn is_text_name(name: &str) -> bool {
+pub fn is_text_name(name: &str) -> bool {
     [".json", ".json5", ".yaml", ".yml", ".ts", ".tsx"].iter().any(|ext| name.ends_with(ext))
-}
-
-/// Files loaded beside a [`InputShape::FileWithSiblings`] entry: documents it may refer to.
-fn is_sibling_candidate(name: &str) -> bool {
-    [".json", ".yaml", ".yml"].iter().any(|ext| name.ends_with(ext))
 }
 
 #[cfg(test)]
@@ -322,16 +455,97 @@ mod tests {
             InputShape::Directory,
             r#"ok None [".eslintrc.json", ".gitignore", "package.json", "src/tools/a.ts"]"#,
         );
+    }
+
+    /// A file with siblings loads the files beside it that its strings name, and nothing else:
+    /// not an unrelated broken file, not a link, not its own name again.
+    #[test]
+    fn a_file_loads_only_the_siblings_it_names() {
+        let beside = |d: &Path| {
+            std::fs::write(d.join("spec.yaml"), "a: 1").unwrap();
+            std::fs::write(d.join("other.json"), b"{\"x\": \"\xff\"}").unwrap();
+            std::fs::write(d.join("notes.txt"), "x").unwrap();
+        };
+        let named =
+            r#"{"manifest": {"apiSpec": {"openApiGcsUri": "gs://bucket/specs/spec.yaml"}}, "self": "import.json"}"#;
         check(
             |d| {
-                std::fs::write(d.join("import.json"), "{}").unwrap();
-                std::fs::write(d.join("spec.yaml"), "a: 1").unwrap();
-                std::fs::write(d.join("notes.txt"), "x").unwrap();
-                std::fs::write(d.join(".hidden.json"), "{}").unwrap();
+                beside(d);
+                std::fs::write(d.join("import.json"), named).unwrap();
                 d.join("import.json")
             },
             InputShape::FileWithSiblings,
             r#"ok Some("import.json") ["import.json", "spec.yaml"]"#,
+        );
+        // In YAML too; a multi-line string (an inline document) names nothing.
+        check(
+            |d| {
+                beside(d);
+                std::fs::write(d.join("body.yaml"), "spec: |\n  see other.json\n  notes.txt\n").unwrap();
+                d.join("body.yaml")
+            },
+            InputShape::FileWithSiblings,
+            r#"ok Some("body.yaml") ["body.yaml"]"#,
+        );
+        #[cfg(unix)]
+        check(
+            |d| {
+                std::fs::create_dir(d.join("away")).unwrap();
+                std::fs::write(d.join("away/spec.yaml"), "a: 1").unwrap();
+                std::fs::create_dir(d.join("here")).unwrap();
+                std::os::unix::fs::symlink(d.join("away/spec.yaml"), d.join("here/spec.yaml")).unwrap();
+                std::fs::write(d.join("here/import.json"), named).unwrap();
+                d.join("here/import.json")
+            },
+            InputShape::FileWithSiblings,
+            r#"ok Some("import.json") ["import.json"]"#,
+        );
+        // A named file that is not text where it must be is refused where it stops being text.
+        check(
+            |d| {
+                beside(d);
+                std::fs::write(d.join("import.json"), r#"{"spec": "other.json"}"#).unwrap();
+                d.join("import.json")
+            },
+            InputShape::FileWithSiblings,
+            "TMP/other.json:1:8: is not UTF-8 text (invalid byte at offset 7)",
+        );
+    }
+
+    /// What is not a regular file is refused saying what it is, and a file over the limit is
+    /// refused by its size, before any of it is read (a sparse file: nothing to read).
+    #[cfg(unix)]
+    #[test]
+    fn special_and_oversized_files_are_refused_unread() {
+        check(
+            |_| PathBuf::from("/dev/zero"),
+            InputShape::File,
+            "/dev/zero: is a character device, not a regular file; give a file, or - for standard input",
+        );
+        check(
+            |d| {
+                nix::unistd::mkfifo(&d.join("pipe.json"), nix::sys::stat::Mode::S_IRWXU).unwrap();
+                d.join("pipe.json")
+            },
+            InputShape::FileWithSiblings,
+            "TMP/pipe.json: is a named pipe (FIFO), not a regular file; give a file, or - for standard input",
+        );
+        check(
+            |d| {
+                std::fs::File::create(d.join("big.json")).unwrap().set_len(1 << 40).unwrap();
+                d.join("big.json")
+            },
+            InputShape::File,
+            "TMP/big.json: is 1099511627776 bytes, over the limit of 67108864 bytes for one file; it was not read",
+        );
+        check(
+            |d| {
+                std::fs::write(d.join("package.json"), "{}").unwrap();
+                std::fs::File::create(d.join("big.ts")).unwrap().set_len(1 << 40).unwrap();
+                d.to_path_buf()
+            },
+            InputShape::Directory,
+            "TMP/big.ts: is 1099511627776 bytes, over the limit of 67108864 bytes for one file; it was not read",
         );
     }
 

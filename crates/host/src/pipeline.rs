@@ -12,7 +12,7 @@ use crate::registry::{FormatEntry, Registry};
 pub use crate::registry::CONFIDENT;
 
 /// One input of a run.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct InputItem {
     /// The path to read (`-` for standard input).
     pub path: PathBuf,
@@ -23,16 +23,25 @@ pub struct InputItem {
     pub found_by_walking: bool,
     /// A directory (following links) when the input was found; asked once, not per use.
     pub is_dir: bool,
+    /// Found by walking, and not to be read: why (a named pipe, a link out of the folder
+    /// walked, a folder walked already), the `run/skipped` diagnostic it is reported with.
+    pub skipped: Option<Diagnostic>,
 }
 
 impl InputItem {
     /// An input named directly (not found by walking), `-` for standard input.
     pub fn given(path: &Path) -> InputItem {
         if path.as_os_str() == "-" {
-            return InputItem { path: path.into(), relative: "stdin".into(), found_by_walking: false, is_dir: false };
+            return InputItem {
+                path: path.into(),
+                relative: "stdin".into(),
+                found_by_walking: false,
+                is_dir: false,
+                skipped: None,
+            };
         }
         let relative = path.file_name().map(PathBuf::from).unwrap_or_else(|| path.to_path_buf());
-        InputItem { path: path.to_path_buf(), relative, found_by_walking: false, is_dir: path.is_dir() }
+        InputItem { path: path.to_path_buf(), relative, found_by_walking: false, is_dir: path.is_dir(), skipped: None }
     }
 
     pub fn is_stdin(&self) -> bool {
@@ -88,9 +97,9 @@ impl InputItem {
 }
 
 /// Turns command-line arguments into inputs. A file is an input. A directory is one input
-/// when a directory format recognises it (a Raycast extension); otherwise it is walked, and
-/// files with an extension some readable format uses, and sub-folders a directory format
-/// recognises, become inputs. With `from`, only that format is considered.
+/// when a directory format recognises it (a Raycast extension); otherwise it is walked (see
+/// [`Walk`]), and regular files with an extension some readable format uses, and sub-folders
+/// a directory format recognises, become inputs. With `from`, only that format is considered.
 pub fn find_inputs(registry: &Registry, args: &[PathBuf], from: Option<&FormatEntry>) -> Vec<InputItem> {
     let mut items = Vec::new();
     for arg in args {
@@ -104,12 +113,14 @@ pub fn find_inputs(registry: &Registry, args: &[PathBuf], from: Option<&FormatEn
             && !is_directory_input(registry, arg, from)
             && !from
                 .is_some_and(|f| f.info.input == InputShape::Directory && !has_recognised_subdir(registry, arg, from));
-        if walk_it {
-            walk(registry, arg, arg, from, &mut items);
-        } else {
+        match walk_it.then(|| Walk::new(registry, arg, from)).flatten() {
+            Some(mut walk) => {
+                walk.run();
+                items.append(&mut walk.items);
+            }
             // A path that cannot be read is still an input: loading it reports why, and the
             // other inputs go on.
-            items.push(InputItem::given(arg));
+            None => items.push(InputItem::given(arg)),
         }
     }
     items
@@ -134,36 +145,150 @@ fn lossless_name(name: &std::ffi::OsStr) -> String {
     name.to_string_lossy().into_owned()
 }
 
-fn walk(registry: &Registry, root: &Path, dir: &Path, from: Option<&FormatEntry>, items: &mut Vec<InputItem>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    // The entry's own type spares a stat per file; only a link is followed to see what it is.
-    let mut paths: Vec<(PathBuf, bool)> = entries
-        .filter_map(Result::ok)
-        .map(|e| {
-            let is_dir = match e.file_type() {
-                Ok(kind) if !kind.is_symlink() => kind.is_dir(),
-                _ => e.path().is_dir(),
-            };
-            (e.path(), is_dir)
-        })
-        .collect();
-    paths.sort();
-    for (path, is_dir) in paths {
-        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let relative = path.strip_prefix(root).map(Path::to_path_buf).unwrap_or_else(|_| path.clone());
-        let item = InputItem { path: path.clone(), relative, found_by_walking: true, is_dir };
-        if is_dir {
-            if input::is_skipped_dir(&name) {
+/// What identifies a folder however it is reached: its device and inode.
+#[cfg(unix)]
+type FolderId = (u64, u64);
+#[cfg(not(unix))]
+type FolderId = PathBuf;
+
+#[cfg(unix)]
+fn folder_id(_path: &Path, metadata: &std::fs::Metadata) -> FolderId {
+    use std::os::unix::fs::MetadataExt;
+    (metadata.dev(), metadata.ino())
+}
+
+#[cfg(not(unix))]
+fn folder_id(path: &Path, _metadata: &std::fs::Metadata) -> FolderId {
+    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// A folder entry, with a link resolved only as far as the folder walked allows.
+enum Entry {
+    Folder {
+        metadata: std::fs::Metadata,
+        through_link: bool,
+    },
+    File,
+    /// A named pipe, a device or a socket: never opened.
+    Special(&'static str),
+    /// A link to a place outside the folder walked: never followed.
+    Outside {
+        target: PathBuf,
+        is_dir: bool,
+    },
+    /// A link to nothing, or an entry that vanished.
+    Broken,
+}
+
+/// What `entry` is: a link is followed when what it leads to lies inside `real_root` (the
+/// folder walked, with its own links resolved).
+fn resolve(entry: &std::fs::DirEntry, real_root: &Path) -> Entry {
+    let Ok(kind) = entry.file_type() else { return Entry::Broken };
+    let metadata = if kind.is_symlink() {
+        let Ok(target) = std::fs::canonicalize(entry.path()) else { return Entry::Broken };
+        if !target.starts_with(real_root) {
+            let is_dir = target.is_dir();
+            return Entry::Outside { target, is_dir };
+        }
+        std::fs::metadata(&target)
+    } else {
+        entry.metadata()
+    };
+    match metadata {
+        Ok(metadata) if metadata.is_dir() => Entry::Folder { metadata, through_link: kind.is_symlink() },
+        Ok(m) if m.is_file() => Entry::File,
+        Ok(m) => Entry::Special(input::kind_of(m.file_type())),
+        Err(_) => Entry::Broken,
+    }
+}
+
+/// One folder argument walked for inputs. A link is followed only to a file or folder inside
+/// the folder walked, and each folder is walked once, by device and inode, so a link to a
+/// parent or a loop of links adds nothing; folders reached through a link are walked after all
+/// the others, so a folder's files keep their own path. A link to a file inside is an input
+/// under the link's name. Hidden entries and dependency and build folders are passed over. Only regular
+/// files are inputs: a named pipe, a device or a socket named like an input, and a link out of
+/// the folder, are reported as skipped, never opened or followed.
+struct Walk<'a> {
+    registry: &'a Registry,
+    from: Option<&'a FormatEntry>,
+    /// The folder as the user named it: inputs' relative paths start here.
+    root: &'a Path,
+    /// The same with every link resolved: nothing outside it is read.
+    real_root: PathBuf,
+    walked: std::collections::HashSet<FolderId>,
+    /// Folders reached through a link, walked last.
+    linked: std::collections::VecDeque<(PathBuf, std::fs::Metadata)>,
+    items: Vec<InputItem>,
+}
+
+impl<'a> Walk<'a> {
+    fn new(registry: &'a Registry, root: &'a Path, from: Option<&'a FormatEntry>) -> Option<Walk<'a>> {
+        let real_root = std::fs::canonicalize(root).ok()?;
+        let metadata = std::fs::metadata(&real_root).ok()?;
+        let walked = std::iter::once(folder_id(&real_root, &metadata)).collect();
+        Some(Walk { registry, from, root, real_root, walked, linked: Default::default(), items: Vec::new() })
+    }
+
+    fn run(&mut self) {
+        self.folder(self.root);
+        while let Some((path, metadata)) = self.linked.pop_front() {
+            self.enter(path, &metadata);
+        }
+    }
+
+    /// A folder inside: one input, or walked, unless it was walked already.
+    fn enter(&mut self, path: PathBuf, metadata: &std::fs::Metadata) {
+        if !self.walked.insert(folder_id(&path, metadata)) {
+            // Nothing is lost: what it holds was walked where it was first reached.
+            let why = "skipped: leads to a folder walked already (a link or a mount loops back)";
+            self.push(path, true, Some(Diagnostic::info(codes::RUN_SKIPPED, "", why)));
+        } else if is_directory_input(self.registry, &path, self.from) {
+            self.push(path, true, None);
+        } else {
+            self.folder(&path);
+        }
+    }
+
+    fn folder(&mut self, dir: &Path) {
+        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        let mut entries: Vec<std::fs::DirEntry> = entries.filter_map(Result::ok).collect();
+        entries.sort_by_key(std::fs::DirEntry::file_name);
+        for entry in entries {
+            let path = entry.path();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') {
                 continue;
             }
-            if is_directory_input(registry, &path, from) {
-                items.push(item);
-            } else {
-                walk(registry, root, &path, from, items);
+            let readable = || has_readable_extension(self.registry, &name, self.from);
+            match resolve(&entry, &self.real_root) {
+                Entry::Folder { .. } if input::is_skipped_dir(&name) => {}
+                Entry::Folder { metadata, through_link: true } => self.linked.push_back((path, metadata)),
+                Entry::Folder { metadata, through_link: false } => self.enter(path, &metadata),
+                Entry::File if readable() => self.push(path, false, None),
+                Entry::Special(kind) if readable() => self.skip(path, false, format!("is {kind}, not a regular file")),
+                Entry::Outside { target, is_dir } if is_dir || readable() => {
+                    let why = format!(
+                        "is a link to {}, outside {}; links are followed only inside the folder walked",
+                        target.display(),
+                        self.root.display()
+                    );
+                    self.skip(path, is_dir, why);
+                }
+                Entry::Broken if readable() => self.skip(path, false, "is a link to nothing".into()),
+                _ => {}
             }
-        } else if !name.starts_with('.') && has_readable_extension(registry, &name, from) {
-            items.push(item);
         }
+    }
+
+    fn push(&mut self, path: PathBuf, is_dir: bool, skipped: Option<Diagnostic>) {
+        let relative = path.strip_prefix(self.root).map(Path::to_path_buf).unwrap_or_else(|_| path.clone());
+        self.items.push(InputItem { path, relative, found_by_walking: true, is_dir, skipped });
+    }
+
+    /// Reports `path` as skipped with a warning: something that looks like an input is not read.
+    fn skip(&mut self, path: PathBuf, is_dir: bool, why: String) {
+        self.push(path, is_dir, Some(Diagnostic::warning(codes::RUN_SKIPPED, "", format!("skipped: {why}"))));
     }
 }
 
@@ -182,7 +307,7 @@ fn has_readable_extension(registry: &Registry, name: &str, from: Option<&FormatE
 /// (cheap: nothing below is read).
 fn is_directory_input(registry: &Registry, dir: &Path, from: Option<&FormatEntry>) -> bool {
     // The probe reads files, so build it only when a directory format could claim `dir`.
-    let probe = || probe_bundle(dir);
+    let probe = || probe_bundle(registry, dir);
     match from {
         Some(f) if f.info.input == InputShape::Directory => f.format.detect(&probe()) >= CONFIDENT,
         Some(_) => false,
@@ -195,17 +320,34 @@ fn is_directory_input(registry: &Registry, dir: &Path, from: Option<&FormatEntry
 }
 
 fn has_recognised_subdir(registry: &Registry, dir: &Path, from: Option<&FormatEntry>) -> bool {
-    let Ok(entries) = std::fs::read_dir(dir) else { return false };
-    entries.filter_map(Result::ok).map(|e| e.path()).any(|p| p.is_dir() && is_directory_input(registry, &p, from))
+    let (Ok(entries), Ok(real_root)) = (std::fs::read_dir(dir), std::fs::canonicalize(dir)) else { return false };
+    entries
+        .filter_map(Result::ok)
+        .filter(|e| matches!(resolve(e, &real_root), Entry::Folder { .. }))
+        .any(|e| is_directory_input(registry, &e.path(), from))
 }
 
-fn probe_bundle(dir: &Path) -> Bundle {
+/// The largest file a directory probe reads.
+const PROBE_FILE_BYTES: u64 = 4 << 20;
+
+/// `dir`'s top-level regular files of a kind some format reads (no links, nothing over
+/// [`PROBE_FILE_BYTES`], nothing that is not text), for directory formats to judge it by.
+fn probe_bundle(registry: &Registry, dir: &Path) -> Bundle {
     let mut bundle = Bundle::default();
     let Ok(entries) = std::fs::read_dir(dir) else { return bundle };
-    for path in entries.filter_map(Result::ok).map(|e| e.path()) {
-        let small = std::fs::metadata(&path).is_ok_and(|m| m.is_file() && m.len() <= 4 << 20);
-        if let (true, Some(name), Ok(text)) = (small, path.file_name(), std::fs::read_to_string(&path)) {
-            bundle.insert(name.to_string_lossy(), text);
+    let limits = Limits { max_file_bytes: PROBE_FILE_BYTES, ..Limits::default() };
+    let declared = |name: &str| {
+        registry
+            .formats()
+            .iter()
+            .any(|f| f.info.reads && f.info.extensions.iter().any(|e| name.ends_with(&format!(".{e}"))))
+    };
+    for entry in entries.filter_map(Result::ok) {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let wanted = entry.file_type().is_ok_and(|t| t.is_file()) && (input::is_text_name(&name) || declared(&name));
+        // Only then read: a pipe, a device or a large file among them is never opened.
+        if wanted && let Ok(text) = input::read_text(&entry.path(), &limits) {
+            bundle.insert(name, text);
         }
     }
     bundle
@@ -313,11 +455,11 @@ pub fn load<'r>(
                     .join(", ");
                 return Err(ResolveError::Undetected { path: item.path.clone(), known });
             };
+            let mut bundle = bundle;
             if format.info.input == InputShape::FileWithSiblings && !item.is_stdin() {
-                (*format, load_as(InputShape::FileWithSiblings, &format.info.id)?)
-            } else {
-                (*format, bundle)
+                input::add_named_siblings(&mut bundle, &item.path, limits)?;
             }
+            (*format, bundle)
         }
     };
     if !format.info.reads {
@@ -451,6 +593,67 @@ mod tests {
         let conversion = convert(from, to, &Bundle::single("in.echo", "{}"), &Options::default(), false);
         assert_eq!(conversion.status, Status::Converted);
         assert_eq!(conversion.output.unwrap().get("out.echo"), Some("first"));
+    }
+
+    /// A walk follows links only inside the folder walked and walks each folder once: links to
+    /// the folder itself, to a parent and a loop of two add nothing, a link out is skipped, a
+    /// link to a file inside is an input under its own name, a named pipe is skipped unopened.
+    #[cfg(unix)]
+    #[test]
+    fn a_walk_stays_inside_its_folder_and_walks_each_folder_once() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().unwrap();
+        let (root, away) = (dir.path().join("in"), dir.path().join("away"));
+        for folder in [&root.join("sub"), &root.join("x"), &root.join("y"), &away] {
+            std::fs::create_dir_all(folder).unwrap();
+        }
+        for file in [root.join("a.echo"), root.join("sub/b.echo"), root.join("x/c.echo"), away.join("d.echo")] {
+            std::fs::write(file, "{}").unwrap();
+        }
+        symlink(".", root.join("self")).unwrap();
+        symlink(".", root.join("self2")).unwrap();
+        symlink("..", root.join("sub/up")).unwrap();
+        symlink("../y", root.join("x/to-y")).unwrap();
+        symlink("../x", root.join("y/to-x")).unwrap();
+        symlink(&away, root.join("elsewhere")).unwrap();
+        symlink(away.join("d.echo"), root.join("d.echo")).unwrap();
+        symlink("sub/b.echo", root.join("alias.echo")).unwrap();
+        symlink("nowhere.echo", root.join("gone.echo")).unwrap();
+        nix::unistd::mkfifo(&root.join("pipe.echo"), nix::sys::stat::Mode::S_IRWXU).unwrap();
+
+        let mut registry = Registry::default();
+        registry.add_linked(Arc::new(Echo("echo")));
+        let found: Vec<String> = find_inputs(&registry, std::slice::from_ref(&root), None)
+            .iter()
+            .map(|item| {
+                let why =
+                    item.skipped.as_ref().map_or("input".to_owned(), |d| format!("{:?} {}", d.severity, d.message));
+                let line = format!("{} {why}", item.relative.display());
+                line.replace(&std::fs::canonicalize(dir.path()).unwrap().display().to_string(), "TMP")
+                    .replace(&dir.path().display().to_string(), "TMP")
+            })
+            .collect();
+        let again = "Info skipped: leads to a folder walked already (a link or a mount loops back)";
+        let outside = "links are followed only inside the folder walked";
+        assert_eq!(
+            found,
+            [
+                "a.echo input".to_owned(),
+                "alias.echo input".to_owned(),
+                format!("d.echo Warning skipped: is a link to TMP/away/d.echo, outside TMP/in; {outside}"),
+                format!("elsewhere Warning skipped: is a link to TMP/away, outside TMP/in; {outside}"),
+                "gone.echo Warning skipped: is a link to nothing".to_owned(),
+                "pipe.echo Warning skipped: is a named pipe (FIFO), not a regular file".to_owned(),
+                "sub/b.echo input".to_owned(),
+                "x/c.echo input".to_owned(),
+                // Folders through links come last, and each of these leads back.
+                format!("self {again}"),
+                format!("self2 {again}"),
+                format!("sub/up {again}"),
+                format!("x/to-y {again}"),
+                format!("y/to-x {again}"),
+            ]
+        );
     }
 
     #[test]

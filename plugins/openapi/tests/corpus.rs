@@ -5,12 +5,12 @@ use crate::common;
 
 use std::collections::HashSet;
 
-use common::{camel_keys, parse, read_openapi, read_vertex, validate_vertex};
+use common::{camel_keys, load_vertex_body, parse, read_openapi, read_vertex, validate_vertex};
 use serde_json::{Value, json};
 use toolport_format_openapi::{OpenApi, Vertex};
 use toolport_plugin::names::NameRules;
 use toolport_plugin::{Bundle, Format, Options, ToolSet};
-use toolport_testkit::{assert_same_json, corpus, expect_ok, load, load_with_siblings};
+use toolport_testkit::{assert_same_json, corpus, expect_ok, load};
 
 /// OpenAPI corpus documents and their operation counts.
 const OPENAPI: &[(&str, usize)] = &[
@@ -215,12 +215,7 @@ fn spec_of(body: &Value, bundle: &Bundle, model: &ToolSet) -> Value {
             // The spec beside the body, found the way the reader found it.
             let uri = model.extras["vertex"]["openApiGcsUri"].as_str().unwrap();
             let base = uri.rsplit('/').next().unwrap();
-            let (file, text) = bundle
-                .files
-                .iter()
-                .find(|(p, _)| p.as_str() == base)
-                .or_else(|| bundle.files.iter().find(|(p, t)| p.ends_with(".yaml") && t.starts_with("openapi")))
-                .unwrap();
+            let (file, text) = bundle.files.iter().find(|(p, _)| p.as_str() == base).unwrap();
             parse(file, text)
         }
     }
@@ -229,7 +224,7 @@ fn spec_of(body: &Value, bundle: &Bundle, model: &ToolSet) -> Value {
 #[test]
 fn vertex_bodies_read_and_round_trip() {
     for (relative, tools) in VERTEX {
-        let bundle = load_with_siblings(&corpus(relative));
+        let bundle = load_vertex_body(relative);
         let model = read_vertex(&bundle);
         assert_eq!(model.tools.len(), *tools, "{relative}");
         let (written, _) = expect_ok(Vertex.write(&model, &Options::default()), relative);
@@ -284,9 +279,15 @@ fn vertex_bodies_read_and_round_trip() {
 fn a_gcs_spec_without_a_local_copy_is_a_clear_error() {
     let body = r#"{"displayName": "x", "manifest": {"name": "x", "description": "d",
         "apiSpec": {"openApiGcsUri": "gs://bucket/spec.yaml"}, "authConfig": {"authType": "NO_AUTH"}}}"#;
-    let outcome = Vertex.read(&Bundle::single("import.json", body), &Options::default());
+    // Another OpenAPI document beside the body is not taken for the spec it names.
+    let other = "openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths: {}\n";
+    let mut bundle = Bundle::single("import.json", body);
+    bundle.insert("other.yaml", other);
+    let outcome = Vertex.read(&bundle, &Options::default());
     assert!(outcome.value.is_none());
     let error = &outcome.diagnostics[0];
     assert_eq!(error.code, "input/missing-file");
     assert!(error.message.contains("put a copy named `spec.yaml` beside the import body"), "{error}");
+    bundle.insert("spec.yaml", other);
+    assert!(Vertex.read(&bundle, &Options::default()).value.is_some());
 }

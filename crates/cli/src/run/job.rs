@@ -45,6 +45,9 @@ impl Job<'_> {
             report.diagnostics.push(diagnostic);
             done(report)
         };
+        if let Some(why) = &item.skipped {
+            return skipped(report, why.clone());
+        }
         if self.args.fail_fast && self.failed.load(Ordering::Relaxed) {
             let why = "not converted: --fail-fast stopped the run";
             return skipped(report, Diagnostic::info(codes::RUN_SKIPPED, "", why));

@@ -157,7 +157,9 @@ fn convert_all(job: &Job, items: &[InputItem], global: &GlobalArgs) -> Result<Ve
     };
     // Readers and writers recurse as deep as the input nests: give them the stack for it.
     let pool = rayon::ThreadPoolBuilder::new().stack_size(toolport_core::limits::CONVERSION_STACK_BYTES);
-    let results = pool.num_threads(job.args.jobs.unwrap_or(0)).build()?.install(each);
+    let jobs = job.args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
+    let threads = jobs.min(items.len()).clamp(1, crate::args::MAX_JOBS);
+    let results = pool.num_threads(threads).build()?.install(each);
     progress.finish_and_clear();
 
     Ok(results)

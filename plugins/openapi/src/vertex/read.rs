@@ -37,7 +37,7 @@ pub(super) fn read_body(
     }
 
     let api_spec = get(manifest, "apiSpec").cloned().unwrap_or(Value::Null);
-    let spec_doc = read_spec(&api_spec, file, input, &mut vx, &mut diagnostics)?;
+    let spec_doc = read_spec(&api_spec, file, input, &mut vx)?;
     let (mut set, spec_diagnostics) = read::read_document(spec_doc).map_err(|e| vec![e])?;
     // Paths of the spec's diagnostics point into the spec, not the body.
     diagnostics.extend(spec_diagnostics.into_iter().map(|mut d| {
@@ -98,14 +98,10 @@ pub(super) fn read_body(
     Ok((set, diagnostics))
 }
 
-/// The spec file for an `openApiGcsUri`: the bundle file with the object's file name, else
-/// the only OpenAPI document beside the body.
-fn find_spec(
-    uri: &str,
-    entry: &str,
-    input: &Bundle,
-    diagnostics: &mut Vec<Diagnostic>,
-) -> Result<(String, String), Vec<Diagnostic>> {
+/// The spec file for an `openApiGcsUri`: the bundle file beside the body with the object's
+/// file name. Only that: the host loads beside a body just the files it names, so a folder of
+/// bodies costs one spec each, and no other document is taken for the spec.
+fn find_spec(uri: &str, entry: &str, input: &Bundle) -> Result<(String, String), Vec<Diagnostic>> {
     let base = uri.rsplit('/').next().unwrap_or(uri);
     let dir = entry.rsplit_once('/').map_or("", |(d, _)| d);
     let beside = |path: &str| path.rsplit_once('/').map_or("", |(d, _)| d) == dir;
@@ -113,26 +109,6 @@ fn find_spec(
     if let Some((path, text)) = input.files.iter().find(|(p, _)| p.as_str() != entry && beside(p) && name_of(p) == base)
     {
         return Ok((path.clone(), text.clone()));
-    }
-    let candidates: Vec<(&String, &String)> = input
-        .files
-        .iter()
-        .filter(|(p, t)| {
-            p.as_str() != entry && beside(p) && {
-                let head: String = t.chars().take(2048).collect();
-                head.lines().any(|l| l.trim_start().trim_start_matches(['{', '"']).starts_with("openapi"))
-            }
-        })
-        .collect();
-    if let [(path, text)] = candidates.as_slice() {
-        diagnostics.push(Diagnostic::warning(
-            codes::INPUT_TOLERATED,
-            "/manifest/apiSpec/openApiGcsUri",
-            format!(
-                "`{base}` (from {uri}) is not beside the import body; used `{path}`, the only OpenAPI document there"
-            ),
-        ));
-        return Ok(((*path).clone(), (*text).clone()));
     }
     Err(vec![Diagnostic::error(
         codes::INPUT_MISSING_FILE,
@@ -162,14 +138,13 @@ fn read_spec(
     file: &str,
     input: &Bundle,
     vx: &mut Map<String, Value>,
-    diagnostics: &mut Vec<Diagnostic>,
 ) -> Result<Value, Vec<Diagnostic>> {
     if let Some(yaml) = get(api_spec, "openApiYaml").and_then(Value::as_str) {
         let label = format!("{file}#/manifest/apiSpec/openApiYaml");
         toolport_plugin::yaml::parse(&label, yaml).map_err(|e| vec![e])
     } else if let Some(uri) = get(api_spec, "openApiGcsUri").and_then(Value::as_str) {
         vx.insert("openApiGcsUri".into(), Value::from(uri));
-        let (spec_file, spec_text) = find_spec(uri, file, input, diagnostics)?;
+        let (spec_file, spec_text) = find_spec(uri, file, input)?;
         parse_any(&spec_file, &spec_text).map(|(doc, _)| doc).map_err(|e| vec![e])
     } else {
         Err(vec![Diagnostic::error(
