@@ -63,17 +63,11 @@ pub fn subcommand_hint(input: &std::path::Path) -> Option<String> {
     let near = registry::did_you_mean(text, SUBCOMMANDS.iter().copied())?;
     Some(format!("`{text}` is neither a file nor a subcommand; did you mean `convert {near}`?"))
 }
-/// Exit status after an interrupt (SIGINT, SIGTERM, SIGHUP): 128 + SIGINT, as shells expect.
-const INTERRUPTED: i32 = 130;
-
 fn main() -> ExitCode {
+    // First: an interrupted run stops in order (run/interrupt.rs).
+    run::interrupt::listen();
     toolport_host::allocator::tune();
     let cli = Cli::parse();
-    // An interrupted run places nothing and leaves no staging folder behind.
-    let _ = ctrlc::set_handler(|| {
-        toolport_host::output::remove_live_staging();
-        std::process::exit(INTERRUPTED);
-    });
     // Readers and writers recurse as deep as an input nests (inspect and check run them here,
     // convert on its own pool): give them the stack for the documented nesting limit.
     let worker = std::thread::Builder::new()
@@ -85,6 +79,13 @@ fn main() -> ExitCode {
         Ok(Err(_)) => Err(anyhow::anyhow!("internal error: the run panicked (please report this)")),
         Err(e) => Err(anyhow::anyhow!("could not start the run: {e}")),
     };
+    // Interrupted: 128 + the signal's number, as shells expect, whatever the run's outcome.
+    if let Some(interrupt) = run::interrupt::interrupted() {
+        if let Err(e) = &outcome {
+            eprintln!("error: {e:#}");
+        }
+        return ExitCode::from(interrupt.exit_code());
+    }
     match outcome {
         Ok(status) => ExitCode::from(status as u8),
         // `convert … | head` closing the pipe early is not an error worth a message.

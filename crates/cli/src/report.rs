@@ -30,6 +30,17 @@ pub struct Summary {
     /// Converted inputs with tools whose code is a stub that only throws (`generated/stub`):
     /// written, but not working until someone fills them in.
     pub with_stubs: usize,
+    /// Set when a signal interrupted the run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interrupted: Option<Interrupted>,
+}
+
+/// A signal that interrupted a run, and whether the run's outputs were in place by then
+/// (else nothing was placed: what was, was taken back).
+#[derive(Debug, Serialize, PartialEq, Eq)]
+pub struct Interrupted {
+    pub signal: String,
+    pub outputs_placed: bool,
 }
 
 #[derive(Debug, Serialize)]
@@ -77,7 +88,16 @@ impl Summary {
                 parts.push(format!("{n} {what}"));
             }
         }
-        format!("{} input{}: {}", self.inputs, if self.inputs == 1 { "" } else { "s" }, parts.join(", "))
+        let interrupted = match &self.interrupted {
+            Some(Interrupted { signal, outputs_placed: true }) => {
+                format!("; interrupted by {signal} once the outputs were placed")
+            }
+            Some(Interrupted { signal, outputs_placed: false }) => {
+                format!("; interrupted by {signal}: nothing was placed")
+            }
+            None => String::new(),
+        };
+        format!("{} input{}: {}{interrupted}", self.inputs, if self.inputs == 1 { "" } else { "s" }, parts.join(", "))
     }
 }
 

@@ -178,51 +178,286 @@ fn outputs_honour_the_umask_and_force_keeps_the_mode() {
     assert_eq!(shell("022", "--force"), 0o604, "--force keeps an existing file's mode");
 }
 
+/// `--force` replaces only regular files: a FIFO as the output, the report, or a batch's file
+/// is refused, naming what it is, and stays a FIFO; `-o /dev/null --force` (this may run as
+/// root, where replacing it would break the machine) leaves the device alone.
+#[cfg(unix)]
 #[test]
-fn staging_left_by_a_killed_run_is_removed_by_the_next() {
+fn force_replaces_only_regular_files() {
+    use std::os::unix::fs::FileTypeExt;
     let dir = tempfile::tempdir().unwrap();
-    // A process id no system hands out.
-    let stale = dir.path().join("out/.toolport-staging-4294967295-0");
-    std::fs::create_dir_all(stale.join("deep")).unwrap();
-    std::fs::write(stale.join("deep/0"), "half a file").unwrap();
+    let tool = skydeck_tool();
+    let tool = tool.to_str().unwrap();
+    std::fs::create_dir_all(dir.path().join("out")).unwrap();
+    for fifo in ["pipe.json", "out/es-resumen.json"] {
+        let made = std::process::Command::new("mkfifo").arg(dir.path().join(fifo)).status().unwrap();
+        assert!(made.success());
+    }
+    let is_fifo = |name: &str| std::fs::symlink_metadata(dir.path().join(name)).unwrap().file_type().is_fifo();
+    let refused = ": is a FIFO (named pipe); toolport replaces only regular files, even with --force";
+    for (args, code, named) in [
+        (vec!["--to", "gloodata", tool, "-o", "pipe.json", "--force"], 1, "pipe.json"),
+        (vec!["--to", "gloodata", tool, "-o", "new.json", "--report", "pipe.json", "--force"], 2, "pipe.json"),
+        (vec!["--to", "gloodata", tool, "-o", "out/", "--force"], 1, "out/es-resumen.json"),
+    ] {
+        let run = run_in(dir.path(), &args);
+        run.expect_code(code);
+        assert!(run.stderr.contains(&format!("{named}{refused}")), "{args:?}: {}", run.stderr);
+        assert!(is_fifo("pipe.json") && is_fifo("out/es-resumen.json"), "{args:?}: the FIFOs stay");
+    }
+    assert_eq!(tree(dir.path()), ["out", "out/es-resumen.json", "pipe.json"], "nothing else written or staged");
+
+    // The device, only once the safe case above holds.
+    let run = run_in(dir.path(), &["--to", "gloodata", tool, "-o", "/dev/null", "--force"]);
+    let null = std::fs::symlink_metadata("/dev/null").unwrap().file_type();
+    if !null.is_char_device() {
+        // Put it back for the rest of the machine before failing.
+        let _ = std::process::Command::new("sh").args(["-c", "rm -f /dev/null; mknod -m 666 /dev/null c 1 3"]).status();
+        panic!("/dev/null was replaced: {}", run.stderr);
+    }
+    run.expect_code(1);
+    assert!(
+        run.stderr.contains("/dev/null: is a character device; toolport replaces only regular files"),
+        "{}",
+        run.stderr
+    );
+    let staged = std::fs::read_dir("/dev")
+        .unwrap()
+        .filter_map(Result::ok)
+        .any(|e| e.file_name().to_string_lossy().starts_with(".toolport"));
+    assert!(!staged, "nothing staged in /dev");
+}
+
+/// A folder named like toolport's staging that is not (no marker inside) is the user's, and
+/// stays; folders a failed run made for its outputs are removed.
+#[test]
+fn only_toolports_own_staging_and_folders_are_removed() {
+    let dir = tempfile::tempdir().unwrap();
+    let lookalike = dir.path().join("out/.toolport-staging-4294967295-0");
+    std::fs::create_dir_all(&lookalike).unwrap();
+    std::fs::write(lookalike.join("notes.txt"), "mine").unwrap();
     let tool = skydeck_tool();
     run_in(dir.path(), &["-q", "--to", "gloodata", tool.to_str().unwrap(), "-o", "out/"]).expect_code(0);
-    if cfg!(target_os = "linux") {
-        assert_eq!(tree(&dir.path().join("out")), ["es-resumen.json"]);
+    assert_eq!(std::fs::read_to_string(lookalike.join("notes.txt")).unwrap(), "mine");
+    assert_eq!(
+        tree(&dir.path().join("out")),
+        [".toolport-staging-4294967295-0", ".toolport-staging-4294967295-0/notes.txt", "es-resumen.json"]
+    );
+
+    std::fs::write(dir.path().join("broken.json"), "{\"tools\": [").unwrap();
+    let run = run_in(dir.path(), &["--from", "skydeck", "--to", "raycast", "broken.json", "-o", "new/deeper/ext"]);
+    run.expect_code(1);
+    assert!(!dir.path().join("new").exists(), "a failed run leaves no folder it made: {}", run.stderr);
+}
+
+/// Many inputs (`in/`) to a target that writes several files each, for the interrupted runs
+/// below.
+fn batch_for_interrupts(dir: &Path) {
+    let inputs = dir.join("in");
+    std::fs::create_dir_all(&inputs).unwrap();
+    let text = std::fs::read_to_string(skydeck_tool()).unwrap();
+    for i in 0..120 {
+        std::fs::write(inputs.join(format!("t{i}.json")), &text).unwrap();
     }
 }
 
+/// A run of the batch into `out/`, still running.
+fn start_batch(dir: &Path, extra: &[&str]) -> std::process::Child {
+    let home = tempfile::tempdir().unwrap();
+    let args = ["--from", "skydeck", "--to", "raycast", "in", "-o", "out", "--report", "report.json"];
+    command(home.path())
+        .current_dir(dir)
+        .args(args)
+        .args(extra)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits (at most a minute) until `ready` holds for the names in `out`, or the run ended.
+fn wait_for(child: &mut std::process::Child, out: &Path, ready: impl Fn(&[String]) -> bool) {
+    let started = std::time::Instant::now();
+    let names = || -> Vec<String> {
+        let Ok(entries) = std::fs::read_dir(out) else { return Vec::new() };
+        entries.map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect()
+    };
+    while !ready(&names()) && child.try_wait().unwrap().is_none() {
+        if started.elapsed().as_secs() > 60 {
+            let _ = child.kill();
+            panic!("the run never got there");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+}
+
+fn signal(child: &std::process::Child, name: &str) {
+    std::process::Command::new("kill").args([&format!("-{name}"), &child.id().to_string()]).status().unwrap();
+}
+
+/// SIGINT and SIGTERM at random points of a batch (after it started staging), and during its
+/// commit: the run ends with its summary and report saying so, exit 128 + the signal, nothing
+/// half placed (nothing at all, or everything if the signal came after the commit), no
+/// staging and no folder it made left.
 #[cfg(unix)]
 #[test]
-fn an_interrupted_batch_places_nothing_and_leaves_no_staging() {
+fn signals_stop_a_batch_in_order() {
     let dir = tempfile::tempdir().unwrap();
-    let inputs = dir.path().join("in");
-    std::fs::create_dir_all(&inputs).unwrap();
-    let text = std::fs::read_to_string(skydeck_tool()).unwrap();
-    for i in 0..3000 {
-        std::fs::write(inputs.join(format!("t{i}.json")), &text).unwrap();
-    }
-    let home = tempfile::tempdir().unwrap();
-    let child = command(home.path())
-        .current_dir(dir.path())
-        .args(["-q", "--from", "skydeck", "--to", "gloodata", "in", "-o", "out", "--jobs", "1"])
-        .spawn()
-        .unwrap();
-    // Once staging exists the run is converting: interrupt it.
+    batch_for_interrupts(dir.path());
+    run_in(dir.path(), &["-q", "--from", "skydeck", "--to", "raycast", "in", "-o", "full"]).expect_code(0);
+    let full = tree(&dir.path().join("full"));
     let out = dir.path().join("out");
+    let staging = |t: &[String]| t.iter().any(|p| p.starts_with(".toolport-staging-"));
+    let placing = |t: &[String]| t.iter().any(|p| !p.starts_with('.'));
+    // One full run's time bounds the random points.
     let started = std::time::Instant::now();
-    while !tree(&out).iter().any(|p| p.starts_with(".toolport-staging-")) && started.elapsed().as_secs() < 60 {
-        std::thread::sleep(std::time::Duration::from_millis(5));
+    let mut child = start_batch(dir.path(), &[]);
+    wait_for(&mut child, &out, staging);
+    let staged_at = started.elapsed();
+    assert!(child.wait().unwrap().success());
+    let span = (started.elapsed() - staged_at).as_millis() as u64 + 1;
+    std::fs::remove_dir_all(&out).unwrap();
+    std::fs::remove_file(dir.path().join("report.json")).unwrap();
+
+    let mut seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64 | 1;
+    let mut random_below = |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    let mut points: Vec<(&str, Option<u64>)> = Vec::new();
+    for name in ["INT", "TERM"] {
+        // Within the first half: a run on a busy machine may still end before a later point.
+        points.extend((0..3).map(|_| (name, Some(random_below(span / 2 + 1)))));
+        points.push((name, None));
     }
-    std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
-    let output = child.wait_with_output().unwrap();
-    match output.status.code() {
-        Some(130) => assert!(tree(&out).is_empty(), "an interrupted run places nothing: {:?}", tree(&out)),
-        // The signal came after the run had committed: then everything is in place.
-        Some(0) => assert_eq!(tree(&out).len(), 3000),
-        other => panic!("exit {other:?}: {}", String::from_utf8_lossy(&output.stderr)),
+    for (name, delay) in points {
+        let mut child = start_batch(dir.path(), &[]);
+        match delay {
+            Some(ms) => {
+                wait_for(&mut child, &out, staging);
+                std::thread::sleep(std::time::Duration::from_millis(ms));
+            }
+            None => wait_for(&mut child, &out, placing),
+        }
+        signal(&child, name);
+        let output = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let case = format!("SIG{name} at {delay:?} ms of {span}: {stderr}");
+        let code = if name == "INT" { 130 } else { 143 };
+        assert_eq!(output.status.code(), Some(code), "{case}");
+        let summary = stderr.lines().last().unwrap_or_default();
+        assert!(
+            summary.starts_with("120 inputs: ") && summary.contains(&format!("interrupted by SIG{name}")),
+            "{case}"
+        );
+        let placed = tree(&out);
+        assert!(placed.is_empty() || placed == full, "all or nothing placed: {placed:?}; {case}");
+        let report: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.path().join("report.json")).unwrap()).unwrap();
+        let said = &report["summary"]["interrupted"];
+        assert_eq!(said["signal"], format!("SIG{name}"), "{case}");
+        assert_eq!(said["outputs_placed"], !placed.is_empty(), "{case}");
+        if placed.is_empty() {
+            assert!(!out.exists(), "the output folder the run made is removed: {case}");
+        }
+        if delay.is_none() {
+            assert!(placed.is_empty(), "a signal during the commit takes back what it placed: {case}");
+        }
+        no_staging_left(dir.path());
+        let _ = std::fs::remove_dir_all(&out);
+        std::fs::remove_file(dir.path().join("report.json")).unwrap();
     }
-    no_staging_left(dir.path());
+}
+
+/// A run killed outright (SIGKILL) during its commit leaves inputs part placed, and files it
+/// replaced (--force) replaced; the next run in that folder undoes it from the journal: the
+/// old files back, the new ones and the folders made gone, its staging removed.
+#[cfg(unix)]
+#[test]
+fn a_run_killed_during_its_commit_is_undone_by_the_next() {
+    let dir = tempfile::tempdir().unwrap();
+    batch_for_interrupts(dir.path());
+    let out = dir.path().join("out");
+    // Half the inputs' folders exist with a file the run replaces; the others' are new.
+    let before = |out: &Path| {
+        for i in 0..60 {
+            std::fs::create_dir_all(out.join(format!("t{i}"))).unwrap();
+            std::fs::write(out.join(format!("t{i}/package.json")), format!("old {i}")).unwrap();
+        }
+    };
+    let mut landed = false;
+    for _ in 0..5 {
+        let _ = std::fs::remove_dir_all(&out);
+        before(&out);
+        let old = tree(&out);
+        let mut child = start_batch(dir.path(), &["--force"]);
+        // Killed once the commit makes the first new folder.
+        wait_for(&mut child, &out, |names| names.iter().any(|n| !n.starts_with('.') && !old.contains(n)));
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let after_kill: Vec<String> = tree(&out).into_iter().filter(|p| !p.starts_with('.')).collect();
+        let journal = tree(&out).iter().any(|p| p.ends_with("/journal"));
+        if after_kill == old || !journal {
+            continue; // Not during the commit: try again.
+        }
+        landed = true;
+        let tool = skydeck_tool();
+        run_in(dir.path(), &["-q", "--to", "gloodata", tool.to_str().unwrap(), "-o", "out/extra.json"]).expect_code(0);
+        let mut expected = old.clone();
+        expected.push("extra.json".into());
+        expected.sort();
+        assert_eq!(tree(&out), expected, "the killed commit is undone, and its staging removed");
+        for i in 0..60 {
+            let text = std::fs::read_to_string(out.join(format!("t{i}/package.json"))).unwrap();
+            assert_eq!(text, format!("old {i}"), "a replaced file is restored");
+        }
+        break;
+    }
+    assert!(landed, "no kill landed during a commit in 5 tries");
+}
+
+/// Conversions that never end (a plugin in process hanging in `write`) do not keep an
+/// interrupted run alive: after a grace period, or at a second signal, the run ends at once,
+/// saying so, its staging and the output folder it made removed.
+#[cfg(unix)]
+#[test]
+fn a_run_whose_conversions_never_end_still_stops() {
+    let dir = tempfile::tempdir().unwrap();
+    let plugins = dir.path().join("plugins");
+    std::fs::create_dir_all(&plugins).unwrap();
+    let library = test_plugin("misbehaves");
+    std::fs::copy(&library, plugins.join(library.file_name().unwrap())).unwrap();
+    std::fs::create_dir_all(dir.path().join("in")).unwrap();
+    std::fs::copy(skydeck_tool(), dir.path().join("in/a.json")).unwrap();
+    let out = dir.path().join("out");
+    for (signals, within) in [(&["TERM"][..], 5..30), (&["INT", "INT"][..], 0..5)] {
+        let home = tempfile::tempdir().unwrap();
+        let mut child = command(home.path())
+            .current_dir(dir.path())
+            .env("TOOLPORT_TEST_MISBEHAVE", "hang-write")
+            .args(["--isolate", "never", "--plugin-dir", plugins.to_str().unwrap()])
+            .args(["--from", "skydeck", "--to", "misbehaving", "in", "-o", "out/"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        wait_for(&mut child, &out, |names| names.iter().any(|n| n.starts_with(".toolport-staging-")));
+        let signalled = std::time::Instant::now();
+        for name in signals {
+            signal(&child, name);
+        }
+        let output = child.wait_with_output().unwrap();
+        let took = signalled.elapsed().as_secs();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let first = signals[0];
+        assert_eq!(output.status.code(), Some(if first == "INT" { 130 } else { 143 }), "{stderr}");
+        assert!(within.contains(&took), "{signals:?}: ended after {took} s");
+        let said = format!("interrupted by SIG{first}: stopped without waiting for the conversions under way");
+        assert!(stderr.contains(&said), "{stderr}");
+        assert!(!out.exists(), "{signals:?}: the staging and the folder made are removed");
+    }
 }
 
 /// Each syntax nested far past the limit: a located error for that file, exit 1, and the

@@ -1,4 +1,5 @@
-//! The end of a run: the plan checked, the staged files committed, the summary and report.
+//! The end of a run: the plan checked, the staged files committed (or, if a signal came, not
+//! placed, or taken back), the summary and report.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -9,10 +10,11 @@ use toolport_host::FormatEntry;
 use toolport_host::output::{self, PlannedFile};
 use toolport_host::pipeline::{InputItem, Status};
 
+use super::interrupt::{self, Interrupt};
 use super::job::Job;
 use super::{ItemResult, Mode};
 use crate::args::GlobalArgs;
-use crate::report::{self, InputReport, Report, Summary, Verbosity};
+use crate::report::{self, InputReport, Interrupted, Report, Summary, Verbosity};
 use crate::{ExitStatus, UsageError};
 
 /// After every input was converted: shows the diagnostics, checks the whole plan, commits the
@@ -23,6 +25,8 @@ pub(super) fn finish(
     results: Vec<ItemResult>,
     global: &GlobalArgs,
 ) -> Result<ExitStatus> {
+    // A signal from here on is answered by this function, which ends soon.
+    let _finishing = interrupt::finishing();
     let Job { registry, to, mode, args, staging, .. } = job;
     let verbosity = Verbosity::new(global.quiet, global.verbose);
     let mut reports = Vec::with_capacity(results.len());
@@ -44,7 +48,12 @@ pub(super) fn finish(
     }
     drop(shown);
     if mode == Mode::Check {
-        return Ok(check_lines(items, &reports, to, global));
+        let status = check_lines(items, &reports, to, global);
+        if let Some(interrupt) = interrupt::interrupted().filter(|_| !global.quiet) {
+            let unchecked = reports.iter().filter(|r| r.status == Status::Skipped).count();
+            eprintln!("interrupted by {interrupt}: {unchecked} inputs not checked");
+        }
+        return Ok(status);
     }
     let to = to.context("convert has a target")?;
 
@@ -57,6 +66,8 @@ pub(super) fn finish(
     }
     let problems = output::check_plan(&plan, &inputs, args.force);
     let mut report_writable = true;
+    // Whether the run's outputs are in place (for the summary of an interrupted run).
+    let mut placed = false;
     if !problems.is_empty() {
         for problem in &problems {
             eprintln!("error: {}", problem.error);
@@ -69,10 +80,17 @@ pub(super) fn finish(
                 eprintln!("would write {}", file.path.display());
             }
         }
+    } else if let Some(interrupt) = interrupt::interrupted() {
+        mark_interrupted(&mut reports, Some(interrupt), &[]);
+        stdout_text = None;
     } else if let Some(staging) = &staging {
-        let committed = staging.commit(args.force);
+        let committed = staging.commit_or_stop(args.force, &|| interrupt::interrupted().is_some());
+        match &committed.stopped {
+            Some(left) => mark_interrupted(&mut reports, interrupt::interrupted(), left),
+            None => placed = true,
+        }
         mark_commit_failures(&mut reports, &committed.failed);
-        if !global.quiet && committed.failed.is_empty() {
+        if !global.quiet && committed.failed.is_empty() && placed {
             for note in &notes {
                 eprintln!("note: {note}");
             }
@@ -81,6 +99,7 @@ pub(super) fn finish(
     drop(staging);
     if let Some(text) = stdout_text {
         std::io::stdout().lock().write_all(text.as_bytes())?;
+        placed = true;
     }
 
     // The summary and the report are written whatever happened above.
@@ -96,7 +115,9 @@ pub(super) fn finish(
             eprintln!("warning: {warning}");
         }
     }
-    let summary = Summary::of(&reports);
+    let mut summary = Summary::of(&reports);
+    summary.interrupted =
+        interrupt::interrupted().map(|interrupt| Interrupted { signal: interrupt.to_string(), outputs_placed: placed });
     if !global.quiet {
         eprintln!("{}", summary.line());
     }
@@ -195,17 +216,38 @@ fn mark_plan_failure(reports: &mut [InputReport], problems: &[output::PlanProble
 fn mark_commit_failures(reports: &mut [InputReport], failures: &[output::CommitFailure]) {
     for failure in failures {
         let Some(report) = reports.iter_mut().find(|r| r.input == failure.owner) else { continue };
-        report.status = Status::Failed;
-        let mut message = format!("not written: {}", failure.error);
-        if failure.left_in_place.is_empty() {
-            message.push_str("; none of this input's files were placed");
-        } else {
-            let left: Vec<String> = failure.left_in_place.iter().map(|p| p.display().to_string()).collect();
-            message
-                .push_str(&format!("; these files of it were placed and could not be taken back: {}", left.join(", ")));
-        }
+        let left: Vec<String> = failure.left_in_place.iter().map(|p| p.display().to_string()).collect();
+        let message = format!("not written: {}{}", failure.error, what_stays(&left));
         eprintln!("error: {}: {message}", failure.owner);
-        report.diagnostics.push(Diagnostic::error(codes::OUTPUT_REFUSED, "", message));
-        report.outputs = failure.left_in_place.iter().map(|p| p.display().to_string()).collect();
+        not_written(report, message, left);
     }
+}
+
+/// A signal stopped the run before its outputs were all placed: every converted input failed,
+/// and none of its files stay but those in `left` (placed, and not taken back).
+fn mark_interrupted(reports: &mut [InputReport], interrupt: Option<Interrupt>, left: &[PathBuf]) {
+    let by = interrupt.map(|i| format!(" by {i}")).unwrap_or_default();
+    let left: Vec<String> = left.iter().map(|p| p.display().to_string()).collect();
+    for report in reports.iter_mut().filter(|r| matches!(r.status, Status::Converted | Status::ConvertedWithLosses)) {
+        let stays: Vec<String> = report.outputs.iter().filter(|o| left.contains(o)).cloned().collect();
+        let message =
+            format!("not written: the run was interrupted{by} before its outputs were placed{}", what_stays(&stays));
+        not_written(report, message, stays);
+    }
+}
+
+/// Which of a failed input's files stay in place, for its message.
+fn what_stays(left: &[String]) -> String {
+    if left.is_empty() {
+        "; none of this input's files were placed".to_owned()
+    } else {
+        format!("; these files of it were placed and could not be taken back: {}", left.join(", "))
+    }
+}
+
+/// An input whose files were not (all) written: failed, with its outputs those that stay.
+fn not_written(report: &mut InputReport, message: String, stays: Vec<String>) {
+    report.status = Status::Failed;
+    report.diagnostics.push(Diagnostic::error(codes::OUTPUT_REFUSED, "", message));
+    report.outputs = stays;
 }

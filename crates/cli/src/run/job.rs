@@ -48,6 +48,10 @@ impl Job<'_> {
         if let Some(why) = &item.skipped {
             return skipped(report, why.clone());
         }
+        if let Some(interrupt) = super::interrupt::interrupted() {
+            let why = format!("not converted: the run was interrupted ({interrupt})");
+            return skipped(report, Diagnostic::info(codes::RUN_SKIPPED, "", why));
+        }
         if self.args.fail_fast && self.failed.load(Ordering::Relaxed) {
             let why = "not converted: --fail-fast stopped the run";
             return skipped(report, Diagnostic::info(codes::RUN_SKIPPED, "", why));

@@ -5,6 +5,7 @@
 //!
 //! Three phases: `plan` (formats, inputs, destination), `convert_all` (one `Job::convert_one`
 //! per input, in parallel; job.rs), `finish::finish` (plan check, commit, summary, report).
+//! A signal stops them in order (interrupt.rs).
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -14,7 +15,7 @@ use anyhow::{Result, bail};
 use rayon::prelude::*;
 use toolport_host::Registry;
 use toolport_host::input::Limits;
-use toolport_host::output::{PlannedFile, Staging};
+use toolport_host::output::{self, PlannedFile, Staging};
 use toolport_host::pipeline::{self, InputItem};
 
 use crate::args::{ConvertArgs, GlobalArgs};
@@ -22,6 +23,7 @@ use crate::report::InputReport;
 use crate::{ExitStatus, UsageError, checked_options, subcommand_hint};
 
 mod finish;
+pub mod interrupt;
 mod job;
 
 use job::Job;
@@ -59,6 +61,7 @@ struct ItemResult {
 }
 
 pub fn run(registry: &Registry, args: &ConvertArgs, global: &GlobalArgs, mode: Mode) -> Result<ExitStatus> {
+    let _running = interrupt::Running::start();
     let (job, items) = plan(registry, args, mode)?;
     let results = convert_all(&job, &items, global)?;
     finish::finish(job, &items, results, global)
@@ -115,6 +118,10 @@ fn plan<'a>(registry: &'a Registry, args: &'a ConvertArgs, mode: Mode) -> Result
     let item_paths: Vec<PathBuf> = items.iter().filter(|i| !i.is_stdin()).map(|i| i.path.clone()).collect();
     if let Some(report) = &args.report {
         finish::check_report_path(report, &item_paths, args.force)?;
+    }
+    if let Destination::Directory(place) | Destination::FileOrDirectory(place) = &destination {
+        // Before staging: `-o /dev/null` must not stage in /dev.
+        output::check_destination(place)?;
     }
     let staging = match (&destination, args.dry_run) {
         (Destination::Directory(dir), false) => Some(Staging::new(dir)?),

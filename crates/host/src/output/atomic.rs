@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::{OutputError, io_error};
+use super::{Occupant, OutputError, io_error};
 
 /// The name of a temporary file beside its target, before [`unique_suffix`].
 const TEMP_PREFIX: &str = ".toolport-tmp-";
@@ -25,17 +25,16 @@ pub(super) fn create_new(path: &Path) -> std::io::Result<std::fs::File> {
 
 /// Writes one file atomically: a temporary file beside it, then a rename. Without `force`
 /// an existing file is refused even if it appeared after planning; with it, the file keeps
-/// its mode. A link in the file's place is refused.
+/// its mode. Anything but a regular file in the file's place is refused (a link, a folder, a
+/// device, a FIFO, a socket).
 pub fn write_atomic(path: &Path, contents: &[u8], force: bool) -> Result<(), OutputError> {
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(io_error(dir))?;
-    let existing = match std::fs::symlink_metadata(path) {
-        Ok(meta) if meta.file_type().is_symlink() => {
-            return Err(OutputError::Link { path: path.to_path_buf(), link: path.to_path_buf() });
-        }
-        Ok(meta) if meta.is_dir() => return Err(OutputError::IsDirectory(path.to_path_buf())),
-        Ok(_) if !force => return Err(OutputError::Exists(path.to_path_buf())),
-        Ok(meta) => Some(meta),
+    let existing = match std::fs::symlink_metadata(path).map(|meta| Occupant::of(&meta)) {
+        Ok(occupant) => match occupant.refusal(path, force) {
+            Some(refused) => return Err(refused),
+            None => Some(occupant),
+        },
         Err(_) => None,
     };
     let temp_path = dir.join(format!("{TEMP_PREFIX}{}", unique_suffix()));
@@ -44,8 +43,8 @@ pub fn write_atomic(path: &Path, contents: &[u8], force: bool) -> Result<(), Out
     let temp = tempfile::TempPath::try_from_path(&temp_path).map_err(io_error(dir))?;
     file.write_all(contents).map_err(io_error(path))?;
     file.sync_all().map_err(io_error(path))?;
-    if let Some(meta) = &existing {
-        std::fs::set_permissions(&temp, meta.permissions()).map_err(io_error(path))?;
+    if let Some(Occupant::File(permissions)) = existing {
+        std::fs::set_permissions(&temp, permissions).map_err(io_error(path))?;
     }
     persist(temp, path, force)
 }

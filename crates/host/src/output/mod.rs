@@ -3,24 +3,32 @@
 //! - a bundle path never escapes the output directory ([`safe_join`]), and nothing is written
 //!   through a symbolic link below the folder the user named ([`OutputError::Link`]);
 //! - an input is never overwritten, and an existing file only with `--force` (keeping its mode);
+//!   `--force` replaces regular files only, never a device, FIFO, socket, folder or link
+//!   ([`Occupant`]);
 //! - two outputs never claim the same path ([`check_plan`]), checked before anything is written;
 //! - every file is written into a staging folder and renamed into place, so a reader never sees
 //!   half a file; one input's files are placed all or none ([`Staging::commit`] takes back what
 //!   it placed for an input whose next file fails);
-//! - staging folders are removed on every exit: on drop, by [`remove_live_staging`] from a
-//!   signal handler, and, after a kill, by the next run in the same folder.
+//! - a commit can be stopped ([`Staging::commit_or_stop`]): everything it placed is taken back;
+//!   a commit killed outright is undone by the next run in the same folder, from the journal
+//!   written before it began (`journal.rs`);
+//! - staging folders are removed on every exit: on drop, by [`abandon_live_staging`] from a
+//!   signal handler, and, after a kill, by the next run in the same folder, which removes only
+//!   folders marked as toolport's staging and not locked by a live run; folders a run made
+//!   are removed again if it placed nothing in them.
 //!
 //! Batches stage each conversion's files as soon as it finishes ([`Staging`]), so memory is
 //! bounded by the largest input rather than by the batch, and commit them all after the checks.
 
 mod atomic;
+mod journal;
 mod place;
 mod plan;
 mod staging;
 
 pub use atomic::write_atomic;
-pub use plan::{PlanProblem, check_plan};
-pub use staging::{CommitFailure, Committed, Staging, remove_live_staging};
+pub use plan::{PlanProblem, check_destination, check_plan};
+pub use staging::{CommitFailure, Committed, Staging, abandon_live_staging};
 
 use std::path::{Component, Path, PathBuf};
 
@@ -38,6 +46,10 @@ pub enum OutputError {
     Link { path: PathBuf, link: PathBuf },
     #[error("{}: is a directory; an output file cannot replace it", .0.display())]
     IsDirectory(PathBuf),
+    #[error("{}: is a {kind}; toolport replaces only regular files, even with --force", path.display())]
+    NotAFile { path: PathBuf, kind: &'static str },
+    #[error("{}: not staged: the run was stopped", .0.display())]
+    Stopped(PathBuf),
     // `cause` is not a `source`: the message already holds it, and error chains would repeat it.
     #[error("{}: cannot be written: {cause}", path.display())]
     Io { path: PathBuf, cause: std::io::Error },
@@ -45,6 +57,71 @@ pub enum OutputError {
 
 fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> OutputError + '_ {
     move |cause| OutputError::Io { path: path.to_path_buf(), cause }
+}
+
+/// What is in an output's place. Only a regular file may be replaced, and only with `--force`.
+#[derive(Debug)]
+pub enum Occupant {
+    Link,
+    Folder,
+    /// A regular file, and its permission bits.
+    File(std::fs::Permissions),
+    /// A device, FIFO, socket or anything else that is not a file, named for messages.
+    Special(&'static str),
+}
+
+impl Occupant {
+    /// What `lstat` says is there (a link is not followed).
+    pub fn of(meta: &std::fs::Metadata) -> Occupant {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            Occupant::of_mode(meta.mode())
+        }
+        #[cfg(not(unix))]
+        {
+            let kind = meta.file_type();
+            if kind.is_symlink() {
+                Occupant::Link
+            } else if kind.is_dir() {
+                Occupant::Folder
+            } else if kind.is_file() {
+                Occupant::File(meta.permissions())
+            } else {
+                Occupant::Special("special file")
+            }
+        }
+    }
+
+    /// What a `stat` mode says is there.
+    #[cfg(unix)]
+    pub(crate) fn of_mode(mode: u32) -> Occupant {
+        use std::os::unix::fs::PermissionsExt;
+        // The file type bits POSIX defines (`S_IFMT`), the same on every Unix.
+        match mode & 0o170000 {
+            0o120000 => Occupant::Link,
+            0o040000 => Occupant::Folder,
+            0o100000 => Occupant::File(std::fs::Permissions::from_mode(mode & 0o7777)),
+            0o020000 => Occupant::Special("character device"),
+            0o060000 => Occupant::Special("block device"),
+            0o010000 => Occupant::Special("FIFO (named pipe)"),
+            0o140000 => Occupant::Special("socket"),
+            _ => Occupant::Special("special file"),
+        }
+    }
+
+    /// Why a file cannot be written at `path` with this in its place, if it cannot: anything
+    /// but a regular file is refused, and a regular file without `force`.
+    pub fn refusal(&self, path: &Path, force: bool) -> Option<OutputError> {
+        let path = path.to_path_buf();
+        match self {
+            Occupant::Link => Some(OutputError::Link { link: path.clone(), path }),
+            Occupant::Folder => Some(OutputError::IsDirectory(path)),
+            Occupant::Special(kind) => Some(OutputError::NotAFile { path, kind }),
+            Occupant::File(_) if !force => Some(OutputError::Exists(path)),
+            Occupant::File(_) => None,
+        }
+    }
 }
 
 /// Joins a bundle's relative path to `dir`, refusing anything that could land outside it:

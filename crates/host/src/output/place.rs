@@ -10,15 +10,61 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::{OutputError, PlannedFile};
+use super::journal::Journal;
+use super::{Occupant, OutputError, PlannedFile};
 
-/// The folders of one commit, each opened once.
-#[derive(Default)]
+/// Which file a path holds, whatever its name: a staged file keeps its identity when renamed
+/// into place, so a later run can tell a file a killed commit placed from anyone else's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct FileId {
+    pub(super) device: u64,
+    pub(super) inode: u64,
+}
+
+impl FileId {
+    /// Which file an open file is (on Unix; elsewhere files are not told apart).
+    pub(super) fn of(meta: &std::fs::Metadata) -> Option<FileId> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            Some(FileId { device: meta.dev(), inode: meta.ino() })
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = meta;
+            None
+        }
+    }
+}
+
+/// The folders of one commit, each opened once, and those it made.
 pub(super) struct Folders {
     #[cfg(unix)]
     open: HashMap<PathBuf, Arc<std::os::fd::OwnedFd>>,
     #[cfg(not(unix))]
     open: HashMap<PathBuf, ()>,
+    /// Whether missing folders are made (a commit) or not (undoing a killed commit).
+    make: bool,
+    /// The folders made below a root, in the order they were made (a parent before its child).
+    made: Vec<MadeFolder>,
+    /// The commit's journal, told of each folder before it is made.
+    journal: Option<Journal>,
+}
+
+impl Default for Folders {
+    fn default() -> Self {
+        Folders { open: HashMap::new(), make: true, made: Vec::new(), journal: None }
+    }
+}
+
+/// A folder a commit made, to be removed again if nothing stays in it.
+struct MadeFolder {
+    #[cfg_attr(unix, allow(dead_code))]
+    path: PathBuf,
+    #[cfg(unix)]
+    parent: Arc<std::os::fd::OwnedFd>,
+    #[cfg(unix)]
+    name: OsString,
 }
 
 /// A file's place: its folder, held open, and its name there.
@@ -30,15 +76,38 @@ pub(super) struct Place {
     pub(super) path: PathBuf,
 }
 
-/// What is in a place now.
-pub(super) enum Occupant {
-    Link,
-    Folder,
-    /// A file, and its permission bits.
-    File(std::fs::Permissions),
-}
-
 impl Folders {
+    /// Folders that exist already: a missing one is an error, not made.
+    pub(super) fn existing() -> Self {
+        Folders { make: false, ..Folders::default() }
+    }
+
+    /// The folders of a commit that `journal` describes: each folder made is journaled first.
+    pub(super) fn journaled(journal: Journal) -> Self {
+        Folders { journal: Some(journal), ..Folders::default() }
+    }
+
+    /// The commit has ended: the folders it made that nothing was placed in are removed, and
+    /// then its journal.
+    pub(super) fn end(mut self) {
+        self.remove_empty_made();
+        if let Some(journal) = self.journal.take() {
+            journal.end();
+        }
+    }
+
+    /// Removes the folders made here that nothing was placed in, deepest first (a folder
+    /// that is not empty stays).
+    fn remove_empty_made(&mut self) {
+        for folder in self.made.drain(..).rev() {
+            #[cfg(unix)]
+            let _ =
+                nix::unistd::unlinkat(&folder.parent, folder.name.as_os_str(), nix::unistd::UnlinkatFlags::RemoveDir);
+            #[cfg(not(unix))]
+            let _ = std::fs::remove_dir(&folder.path);
+        }
+    }
+
     /// The place of `file`: its folder made where missing and opened level by level below
     /// `file.root` without following a link (the root itself is trusted as given).
     pub(super) fn place(&mut self, file: &PlannedFile) -> Result<Place, OutputError> {
@@ -68,21 +137,40 @@ impl Folders {
             (Some(parent), Some(name)) if dir != root && dir.starts_with(root) => {
                 let parent = if parent.as_os_str().is_empty() { Path::new(".") } else { parent };
                 self.open(root, parent, file)?;
-                let parent = &self.open[parent];
-                match mkdirat(parent, name, Mode::from_bits_truncate(0o777)) {
-                    Ok(()) | Err(nix::Error::EEXIST) => {}
-                    Err(e) => return Err(io(e)),
-                }
-                match openat(parent, name, flags | OFlag::O_NOFOLLOW, Mode::empty()) {
+                let parent = Arc::clone(&self.open[parent]);
+                let open = || openat(&parent, name, flags | OFlag::O_NOFOLLOW, Mode::empty());
+                let opened = match open() {
+                    Err(nix::Error::ENOENT) if self.make => {
+                        // Journaled before it is made: a commit killed next leaves no folder
+                        // the next run does not know of.
+                        if let Some(journal) = &mut self.journal {
+                            journal.folder(root, dir);
+                        }
+                        match mkdirat(&parent, name, Mode::from_bits_truncate(0o777)) {
+                            Ok(()) => self.made.push(MadeFolder {
+                                path: dir.to_path_buf(),
+                                parent: Arc::clone(&parent),
+                                name: name.to_owned(),
+                            }),
+                            Err(nix::Error::EEXIST) => {}
+                            Err(e) => return Err(io(e)),
+                        }
+                        open()
+                    }
+                    opened => opened,
+                };
+                match opened {
                     Ok(handle) => handle,
-                    Err(nix::Error::ELOOP | nix::Error::ENOTDIR) if is_link(parent, name) => {
+                    Err(nix::Error::ELOOP | nix::Error::ENOTDIR) if is_link(&parent, name) => {
                         return Err(OutputError::Link { path: file.to_path_buf(), link: dir.to_path_buf() });
                     }
                     Err(e) => return Err(io(e)),
                 }
             }
             _ => {
-                std::fs::create_dir_all(dir).map_err(|cause| OutputError::Io { path: dir.to_path_buf(), cause })?;
+                if self.make {
+                    std::fs::create_dir_all(dir).map_err(|cause| OutputError::Io { path: dir.to_path_buf(), cause })?;
+                }
                 openat(nix::fcntl::AT_FDCWD, dir, flags, Mode::empty()).map_err(io)?
             }
         };
@@ -93,7 +181,16 @@ impl Folders {
     #[cfg(not(unix))]
     fn open(&mut self, _root: &Path, dir: &Path, _file: &Path) -> Result<(), OutputError> {
         if !self.open.contains_key(dir) {
-            std::fs::create_dir_all(dir).map_err(|cause| OutputError::Io { path: dir.to_path_buf(), cause })?;
+            if self.make && !dir.exists() {
+                std::fs::create_dir_all(dir).map_err(|cause| OutputError::Io { path: dir.to_path_buf(), cause })?;
+                if let Some(journal) = &mut self.journal {
+                    journal.folder(_root, dir);
+                }
+                self.made.push(MadeFolder { path: dir.to_path_buf() });
+            } else if !dir.is_dir() {
+                let cause = io::Error::from(io::ErrorKind::NotFound);
+                return Err(OutputError::Io { path: dir.to_path_buf(), cause });
+            }
             self.open.insert(dir.to_path_buf(), ());
         }
         Ok(())
@@ -101,12 +198,10 @@ impl Folders {
 }
 
 #[cfg(unix)]
+#[allow(clippy::useless_conversion)] // `mode_t` is narrower than u32 on some Unixes
 fn is_link(dir: impl std::os::fd::AsFd, name: &std::ffi::OsStr) -> bool {
-    use nix::fcntl::AtFlags;
-    nix::sys::stat::fstatat(dir, name, AtFlags::AT_SYMLINK_NOFOLLOW).is_ok_and(|s| {
-        nix::sys::stat::SFlag::from_bits_truncate(s.st_mode) & nix::sys::stat::SFlag::S_IFMT
-            == nix::sys::stat::SFlag::S_IFLNK
-    })
+    nix::sys::stat::fstatat(dir, name, nix::fcntl::AtFlags::AT_SYMLINK_NOFOLLOW)
+        .is_ok_and(|s| matches!(Occupant::of_mode(u32::from(s.st_mode)), Occupant::Link))
 }
 
 impl Place {
@@ -114,27 +209,30 @@ impl Place {
     pub(super) fn occupant(&self) -> Option<Occupant> {
         #[cfg(unix)]
         {
-            use nix::fcntl::AtFlags;
-            use nix::sys::stat::SFlag;
-            use std::os::unix::fs::PermissionsExt;
-            let stat = nix::sys::stat::fstatat(&self.dir, self.name.as_os_str(), AtFlags::AT_SYMLINK_NOFOLLOW).ok()?;
-            Some(match SFlag::from_bits_truncate(stat.st_mode) & SFlag::S_IFMT {
-                SFlag::S_IFLNK => Occupant::Link,
-                SFlag::S_IFDIR => Occupant::Folder,
-                _ => Occupant::File(std::fs::Permissions::from_mode(stat.st_mode & 0o7777)),
-            })
+            let stat = self.stat()?;
+            #[allow(clippy::useless_conversion)] // `mode_t` is narrower than u32 on some Unixes
+            Some(Occupant::of_mode(u32::from(stat.st_mode)))
         }
         #[cfg(not(unix))]
         {
-            let meta = std::fs::symlink_metadata(&self.path).ok()?;
-            Some(if meta.file_type().is_symlink() {
-                Occupant::Link
-            } else if meta.is_dir() {
-                Occupant::Folder
-            } else {
-                Occupant::File(meta.permissions())
-            })
+            std::fs::symlink_metadata(&self.path).ok().map(|meta| Occupant::of(&meta))
         }
+    }
+
+    /// Which file is here (a link is not followed): its device and inode, on Unix.
+    pub(super) fn file_id(&self) -> Option<FileId> {
+        #[cfg(unix)]
+        {
+            #[allow(clippy::useless_conversion)] // the field types differ between Unixes
+            self.stat().map(|stat| FileId { device: u64::from(stat.st_dev), inode: u64::from(stat.st_ino) })
+        }
+        #[cfg(not(unix))]
+        None
+    }
+
+    #[cfg(unix)]
+    fn stat(&self) -> Option<nix::sys::stat::FileStat> {
+        nix::sys::stat::fstatat(&self.dir, self.name.as_os_str(), nix::fcntl::AtFlags::AT_SYMLINK_NOFOLLOW).ok()
     }
 
     /// Moves `temp` here: without `replace`, only if nothing is here (else `AlreadyExists`).
@@ -173,6 +271,19 @@ impl Place {
         #[cfg(not(unix))]
         {
             std::fs::hard_link(&self.path, backup)
+        }
+    }
+
+    /// Removes the folder here if it is empty.
+    pub(super) fn remove_empty_folder(&self) -> io::Result<()> {
+        #[cfg(unix)]
+        {
+            use nix::unistd::{UnlinkatFlags, unlinkat};
+            Ok(unlinkat(&self.dir, self.name.as_os_str(), UnlinkatFlags::RemoveDir)?)
+        }
+        #[cfg(not(unix))]
+        {
+            std::fs::remove_dir(&self.path)
         }
     }
 

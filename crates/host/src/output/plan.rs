@@ -4,7 +4,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use super::{OutputError, PlannedFile};
+use super::{Occupant, OutputError, PlannedFile};
 
 /// A reason a plan cannot be carried out, and the input whose file it concerns.
 #[derive(Debug)]
@@ -13,8 +13,19 @@ pub struct PlanProblem {
     pub error: OutputError,
 }
 
+/// Refuses an output place (`-o`) that is neither a file nor a folder: a device, FIFO or
+/// socket can be neither written over nor written into. Checked before a run stages anything:
+/// `-o /dev/null` would otherwise stage in `/dev`.
+pub fn check_destination(path: &Path) -> Result<(), OutputError> {
+    match std::fs::symlink_metadata(path).map(|meta| Occupant::of(&meta)) {
+        Ok(Occupant::Special(kind)) => Err(OutputError::NotAFile { path: path.to_path_buf(), kind }),
+        _ => Ok(()),
+    }
+}
+
 /// Checks a whole plan before anything is written: no collisions, no input overwritten, no
-/// link written through, no directory replaced, no existing file overwritten without `force`.
+/// link written through, no directory or special file replaced, no existing file overwritten
+/// without `force`.
 /// Returns every problem, one per path.
 pub fn check_plan(plan: &[PlannedFile], inputs: &[PathBuf], force: bool) -> Vec<PlanProblem> {
     let mut resolver = Resolver::default();
@@ -47,9 +58,8 @@ pub fn check_plan(plan: &[PlannedFile], inputs: &[PathBuf], force: bool) -> Vec<
         } else {
             match links.check_with(file, existing) {
                 Err(e) => Some(e),
-                Ok(Some(meta)) if meta.is_dir() => Some(OutputError::IsDirectory(file.path.clone())),
-                Ok(Some(_)) if !force => Some(OutputError::Exists(file.path.clone())),
-                Ok(_) => None,
+                Ok(Some(meta)) => Occupant::of(&meta).refusal(&file.path, force),
+                Ok(None) => None,
             }
         };
         if let Some(error) = problem {

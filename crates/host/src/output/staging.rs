@@ -1,79 +1,201 @@
 //! Staging a batch's files as conversions finish and committing them input by input, taking
-//! back an input whose files cannot all be placed; removing staging folders on every exit.
+//! back an input whose files cannot all be placed, or the whole commit when it is stopped;
+//! removing staging folders, and the folders a run made, on every exit.
+//!
+//! A staging folder is toolport's own by a marker file inside it ([`MARKER`]), and alive while
+//! its run holds an advisory lock on that file (`flock` on Unix): a later run removes only
+//! marked folders no one holds, whatever process ids say (a run in another PID namespace, a
+//! container sharing the volume, has ids of its own). The lock goes with the process, however
+//! it ends.
 
 use std::collections::HashMap;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
 use super::atomic::{create_new, unique_suffix};
-use super::place::{Folders, Occupant, Place};
-use super::{OutputError, PlannedFile, io_error};
+use super::journal::{self, Journal};
+use super::place::{FileId, Folders, Place};
+use super::{Occupant, OutputError, PlannedFile, io_error};
 
-/// The name of a staging folder, before [`unique_suffix`]: the process id after it tells a
-/// dead run's leftovers from a live one's.
+/// The name of a staging folder, before [`unique_suffix`].
 pub(super) const STAGING_PREFIX: &str = ".toolport-staging-";
 
-/// Staging folders of this process, for [`remove_live_staging`].
-static LIVE_STAGING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+/// The marker file inside a staging folder, and the file its run holds a lock on.
+pub(super) const MARKER: &str = "TOOLPORT-STAGING";
 
-fn live_staging() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
-    LIVE_STAGING.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+/// What the marker holds: a folder with another file of that name is not toolport's.
+pub(super) const MARKER_TEXT: &str = "toolport staging 1: the files a run of convert is writing. \
+A later run removes this folder once no run holds a lock on this file.\n";
+
+/// Staging folders of this process, for [`abandon_live_staging`].
+static LIVE_STAGING: Mutex<Vec<Arc<Live>>> = Mutex::new(Vec::new());
+
+fn live_staging() -> std::sync::MutexGuard<'static, Vec<Arc<Live>>> {
+    LIVE_STAGING.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Removes every staging folder this process has open. For a signal handler that is about to
-/// end the process: nothing staged is placed, and nothing is left behind.
-pub fn remove_live_staging() {
-    for dir in live_staging().drain(..) {
-        // Conversions may still be adding files: try again if the folder refilled meanwhile.
-        for _ in 0..3 {
-            if std::fs::remove_dir_all(&dir).is_ok() || !dir.exists() {
-                break;
-            }
+/// One staging folder as a signal handler sees it.
+#[derive(Debug)]
+struct Live {
+    dir: PathBuf,
+    /// Folders made for the output, outermost first, removed again if left empty.
+    made: Vec<PathBuf>,
+    /// Staging files holds it shared; abandoning or starting the commit, exclusive.
+    phase: RwLock<Phase>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    Staging,
+    Committing,
+    Abandoned,
+}
+
+impl Live {
+    /// Removes the staging folder, then the folders made for the output that stayed empty.
+    /// See [`abandon_live_staging`]; false if it is being committed.
+    fn abandon(&self) -> bool {
+        // Waits for files being staged: none is left half written in a removed folder.
+        let mut phase = self.phase.write().unwrap_or_else(PoisonError::into_inner);
+        match *phase {
+            Phase::Committing => return false,
+            Phase::Staging => self.remove(),
+            Phase::Abandoned => {}
         }
+        *phase = Phase::Abandoned;
+        true
+    }
+
+    fn remove(&self) {
+        // Everything inside is toolport's (and staging writes have stopped: see `phase`).
+        let _ = std::fs::remove_dir_all(&self.dir);
+        remove_empty_folders(&self.made);
     }
 }
 
-/// Removes staging folders that a killed run left in `dir`: those of processes that no longer
-/// run, or, where that cannot be told, those older than a day.
+/// Removes folders a run made (outermost first) that nothing stays in, deepest first.
+fn remove_empty_folders(made: &[PathBuf]) {
+    for folder in made.iter().rev() {
+        let _ = std::fs::remove_dir(folder);
+    }
+}
+
+/// Abandons every staging folder of this process that is not being committed: staging stops
+/// (a conversion that finishes later stages nothing), and the folder and the output folders
+/// the run made are removed. For a signal handler about to end the process; false if a
+/// commit is under way, which must then be left to end (it can be stopped, and takes back
+/// what it placed).
+pub fn abandon_live_staging() -> bool {
+    let live: Vec<Arc<Live>> = live_staging().clone();
+    // Every one is abandoned that can be, before saying whether one could not.
+    let committing = live.iter().filter(|staging| !staging.abandon()).count();
+    committing == 0
+}
+
+/// Removes the staging folders that ended runs left in `dir`: those marked as toolport's that
+/// no live run holds, and this user owns. A commit one of them was in is undone first, from
+/// its journal.
 fn remove_stale_staging(dir: &Path) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     for entry in entries.filter_map(Result::ok) {
-        let name = entry.file_name();
-        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(STAGING_PREFIX)) else { continue };
-        let Ok(meta) = std::fs::symlink_metadata(entry.path()) else { continue };
-        if !meta.is_dir() {
+        if !entry.file_name().to_str().is_some_and(|name| name.starts_with(STAGING_PREFIX)) {
             continue;
         }
-        let pid = rest.split('-').next().and_then(|p| p.parse::<u32>().ok());
-        let dead =
-            pid.filter(|&pid| pid != std::process::id()).and_then(process_running).is_some_and(|running| !running);
-        let old = meta.modified().ok().and_then(|m| m.elapsed().ok()).is_some_and(|age| age.as_secs() > 24 * 3600);
-        if dead || old {
-            let _ = std::fs::remove_dir_all(entry.path());
+        // Not followed if a link: a link by that name is no staging of ours.
+        if !std::fs::symlink_metadata(entry.path()).is_ok_and(|meta| meta.is_dir() && owned_by_this_user(&meta)) {
+            continue;
         }
+        let path = entry.path();
+        // Held until the folder is gone, so no other run undoes the same commit.
+        let Some(_lock) = lock_if_abandoned(&path) else { continue };
+        journal::undo(&path);
+        let _ = std::fs::remove_dir_all(&path);
     }
 }
 
-/// Whether process `pid` runs, where the platform lets us tell without `unsafe`.
-fn process_running(pid: u32) -> Option<bool> {
-    let proc = Path::new("/proc");
-    (cfg!(target_os = "linux") && proc.join("self").exists()).then(|| proc.join(pid.to_string()).exists())
+/// The lock on a staging folder's marker, if the folder is toolport's and no run holds it.
+fn lock_if_abandoned(dir: &Path) -> Option<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        // Neither a link nor a FIFO that would block the open is taken for a marker.
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags((nix::fcntl::OFlag::O_NOFOLLOW | nix::fcntl::OFlag::O_NONBLOCK).bits());
+    }
+    let file = options.open(dir.join(MARKER)).ok()?;
+    if !file.metadata().is_ok_and(|meta| meta.is_file() && owned_by_this_user(&meta)) {
+        return None;
+    }
+    let mut text = Vec::with_capacity(MARKER_TEXT.len());
+    (&file).take(MARKER_TEXT.len() as u64 + 1).read_to_end(&mut text).ok()?;
+    if text != MARKER_TEXT.as_bytes() {
+        return None;
+    }
+    file.try_lock().ok()?;
+    Some(file)
+}
+
+/// Whether this user owns the file `meta` describes: another user's folder is never taken for
+/// a staging of ours (in a folder others may write to, it could be made to look like one).
+pub(super) fn owned_by_this_user(meta: &std::fs::Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::MetadataExt::uid(meta) == nix::unistd::geteuid().as_raw()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        true
+    }
+}
+
+/// Makes the marker of a new staging folder, locked before it has its name: no other run can
+/// see the folder as toolport's before it is held.
+fn mark_and_lock(dir: &Path) -> std::io::Result<std::fs::File> {
+    let unnamed = dir.join(format!("{MARKER}.new"));
+    let mut file = create_new(&unnamed)?;
+    file.try_lock().map_err(std::io::Error::from)?;
+    file.write_all(MARKER_TEXT.as_bytes())?;
+    std::fs::rename(&unnamed, dir.join(MARKER))?;
+    Ok(file)
+}
+
+/// Makes `dir` and any missing folder above it; returns those it made, outermost first.
+fn make_folders(dir: &Path) -> Result<Vec<PathBuf>, OutputError> {
+    let missing: Vec<PathBuf> = dir
+        .ancestors()
+        .take_while(|a| !a.as_os_str().is_empty() && std::fs::symlink_metadata(a).is_err())
+        .map(Path::to_path_buf)
+        .collect();
+    std::fs::create_dir_all(dir).map_err(io_error(dir))?;
+    Ok(missing.into_iter().rev().collect())
 }
 
 /// A staging area inside the output directory: files are written here as conversions finish
-/// and renamed into place by [`Staging::commit`]. Dropping it removes whatever is left.
+/// and renamed into place by [`Staging::commit`]. Dropping it removes whatever is left, and the
+/// folders made for the output that nothing was placed in.
 ///
 /// Staging takes `&self` so that parallel conversions write their files concurrently; only
 /// recording a staged file takes the lock. Files are not fsynced one by one: the rename is
 /// what makes each file appear whole, and a batch of thousands would spend its time syncing.
 #[derive(Debug)]
 pub struct Staging {
-    /// Seen by the tests, which check it is made and removed.
-    pub(super) dir: PathBuf,
+    live: Arc<Live>,
     next: AtomicU64,
-    staged: Mutex<Vec<(PathBuf, PlannedFile)>>,
+    staged: Mutex<Vec<Staged>>,
+    /// The marker, locked for as long as this staging lives.
+    _lock: std::fs::File,
+}
+
+/// One staged file: its name in the staging folder, which file it is, and where it goes.
+#[derive(Debug)]
+struct Staged {
+    temp: PathBuf,
+    id: Option<FileId>,
+    file: PlannedFile,
 }
 
 /// What [`Staging::commit`] did.
@@ -83,6 +205,9 @@ pub struct Committed {
     pub placed: Vec<PathBuf>,
     /// Inputs whose files could not all be placed; their other files were taken back.
     pub failed: Vec<CommitFailure>,
+    /// Set when the commit was stopped: everything it had placed was taken back, except the
+    /// files listed (taking them back failed).
+    pub stopped: Option<Vec<PathBuf>>,
 }
 
 /// One input whose files could not all be placed.
@@ -102,108 +227,189 @@ struct Placed {
     created: bool,
 }
 
+/// Where the file a staged file replaces is kept ([`Staging::commit`] with force), so that the
+/// journal need not name it.
+pub(super) fn backup_of(staged: &Path) -> PathBuf {
+    let mut name = staged.as_os_str().to_owned();
+    name.push(".old");
+    PathBuf::from(name)
+}
+
 impl Staging {
-    /// Creates the output directory if needed and a hidden staging folder in it, after
-    /// removing any a killed run left there.
+    /// Creates the output directory if needed and a hidden staging folder in it, marked and
+    /// locked, after removing any that ended runs left there (undoing a commit one was in).
     pub fn new(output_dir: &Path) -> Result<Staging, OutputError> {
-        std::fs::create_dir_all(output_dir).map_err(io_error(output_dir))?;
-        remove_stale_staging(output_dir);
         // Absolute, so that naming each staged file does not ask for the working directory.
         let output_dir = &std::path::absolute(output_dir).map_err(io_error(output_dir))?;
+        let made = make_folders(output_dir)?;
+        remove_stale_staging(output_dir);
         let dir = loop {
             let dir = output_dir.join(format!("{STAGING_PREFIX}{}", unique_suffix()));
             match std::fs::create_dir(&dir) {
                 Ok(()) => break dir,
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-                Err(e) => return Err(io_error(output_dir)(e)),
+                Err(e) => {
+                    remove_empty_folders(&made);
+                    return Err(io_error(output_dir)(e));
+                }
             }
         };
-        live_staging().push(dir.clone());
-        Ok(Staging { dir, next: AtomicU64::new(0), staged: Mutex::new(Vec::new()) })
+        let live = Arc::new(Live { dir, made, phase: RwLock::new(Phase::Staging) });
+        let lock = match mark_and_lock(&live.dir) {
+            Ok(lock) => lock,
+            Err(e) => {
+                live.remove();
+                return Err(io_error(&live.dir)(e));
+            }
+        };
+        live_staging().push(Arc::clone(&live));
+        Ok(Staging { live, next: AtomicU64::new(0), staged: Mutex::new(Vec::new()), _lock: lock })
+    }
+
+    /// The staging folder.
+    pub fn dir(&self) -> &Path {
+        &self.live.dir
+    }
+
+    /// This staging alone abandoned, as [`abandon_live_staging`] does to every one.
+    #[cfg(test)]
+    pub(super) fn abandon(&self) -> bool {
+        self.live.abandon()
     }
 
     fn new_name(&self) -> PathBuf {
-        self.dir.join(self.next.fetch_add(1, Ordering::Relaxed).to_string())
+        self.live.dir.join(self.next.fetch_add(1, Ordering::Relaxed).to_string())
     }
 
     /// Stages every file of one input, or none of them: if one cannot be written, those
-    /// already staged for it are removed.
+    /// already staged for it are removed. Once the staging is abandoned ([`abandon_live_staging`])
+    /// nothing is staged.
     pub fn stage_all(&self, files: &[(PlannedFile, &[u8])]) -> Result<(), OutputError> {
+        let phase = self.live.phase.read().unwrap_or_else(PoisonError::into_inner);
+        if *phase != Phase::Staging {
+            let path = files.first().map_or_else(|| self.live.dir.clone(), |(file, _)| file.path.clone());
+            return Err(OutputError::Stopped(path));
+        }
         let mut staged = Vec::with_capacity(files.len());
         let mut write = |file: &PlannedFile, contents: &[u8]| -> Result<(), OutputError> {
             let temp = self.new_name();
-            let mut handle = create_new(&temp).map_err(io_error(&self.dir))?;
-            staged.push((temp, file.clone()));
+            let mut handle = create_new(&temp).map_err(io_error(&self.live.dir))?;
+            // Which file it is, for the journal: renamed into place, it stays the same file.
+            let id = handle.metadata().ok().and_then(|meta| FileId::of(&meta));
+            staged.push(Staged { temp, id, file: file.clone() });
             handle.write_all(contents).map_err(io_error(&file.path))
         };
         for (file, contents) in files {
             if let Err(e) = write(file, contents) {
-                for (temp, _) in &staged {
-                    let _ = std::fs::remove_file(temp);
+                for file in &staged {
+                    let _ = std::fs::remove_file(&file.temp);
                 }
                 return Err(e);
             }
         }
-        self.staged.lock().unwrap_or_else(std::sync::PoisonError::into_inner).extend(staged);
+        self.staged.lock().unwrap_or_else(PoisonError::into_inner).extend(staged);
         Ok(())
+    }
+
+    /// [`Staging::commit_or_stop`] that is never stopped.
+    pub fn commit(&self, force: bool) -> Committed {
+        self.commit_or_stop(force, &|| false)
     }
 
     /// Moves every staged file into place, input by input in the order they were staged,
     /// each input's files in path order. If one of an input's files cannot be placed, the
     /// ones already placed for it are taken back (removed, or the file they replaced
-    /// restored) and the other inputs go on.
-    pub fn commit(&self, force: bool) -> Committed {
-        let staged = std::mem::take(&mut *self.staged.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
-        let mut groups: Vec<Vec<(PathBuf, PlannedFile)>> = Vec::new();
+    /// restored) and the other inputs go on. `stop` is asked before each file: once it says
+    /// so, everything this commit placed is taken back ([`Committed::stopped`]). A journal in
+    /// the staging folder names every file first, so a commit killed outright is undone by
+    /// the next run. Folders made for files that were not placed are removed.
+    pub fn commit_or_stop(&self, force: bool, stop: &dyn Fn() -> bool) -> Committed {
+        {
+            let mut phase = self.live.phase.write().unwrap_or_else(PoisonError::into_inner);
+            if *phase == Phase::Abandoned {
+                return Committed { stopped: Some(Vec::new()), ..Committed::default() };
+            }
+            *phase = Phase::Committing;
+        }
+        let staged = std::mem::take(&mut *self.staged.lock().unwrap_or_else(PoisonError::into_inner));
+        let mut groups: Vec<Vec<Staged>> = Vec::new();
         let mut group_of: HashMap<String, usize> = HashMap::new();
-        for (temp, file) in staged {
-            let index = *group_of.entry(file.owner.clone()).or_insert_with(|| {
+        for file in staged {
+            let index = *group_of.entry(file.file.owner.clone()).or_insert_with(|| {
                 groups.push(Vec::new());
                 groups.len() - 1
             });
-            groups[index].push((temp, file));
+            groups[index].push(file);
+        }
+        for group in &mut groups {
+            group.sort_by(|a, b| a.file.path.cmp(&b.file.path));
         }
         let mut committed = Committed::default();
-        let mut folders = Folders::default();
-        for mut group in groups {
-            group.sort_by(|a, b| a.1.path.cmp(&b.1.path));
+        let entries = groups.iter().flatten().map(|s| (s.temp.as_path(), s.id, &s.file));
+        let journal = match Journal::begin(&self.live.dir, entries) {
+            Ok(journal) => journal,
+            Err(error) => {
+                // Without a journal a killed commit could not be undone: place nothing.
+                for owner in groups.iter().filter_map(|group| group.first()).map(|first| &first.file.owner) {
+                    let cause = std::io::Error::new(error.kind(), error.to_string());
+                    let error = OutputError::Io { path: journal::path(&self.live.dir), cause };
+                    committed.failed.push(CommitFailure { owner: owner.clone(), error, left_in_place: Vec::new() });
+                }
+                return committed;
+            }
+        };
+        let mut folders = Folders::journaled(journal);
+        // Everything placed so far, input by input: all of it is taken back if the commit stops.
+        let mut placed_inputs: Vec<Vec<Placed>> = Vec::new();
+        let mut stopped = false;
+        'inputs: for group in groups {
             let mut placed = Vec::with_capacity(group.len());
             let mut failure = None;
-            for (temp, file) in &group {
-                match self.place(temp, file, force, &mut folders) {
+            for staged in &group {
+                if stop() {
+                    placed_inputs.push(placed);
+                    stopped = true;
+                    break 'inputs;
+                }
+                let result =
+                    folders.place(&staged.file).and_then(|place| self.place(place, &staged.temp, &staged.file, force));
+                match result {
                     Ok(p) => placed.push(p),
                     Err(error) => {
-                        failure = Some((file.owner.clone(), error));
+                        failure = Some((staged.file.owner.clone(), error));
                         break;
                     }
                 }
             }
             match failure {
-                None => committed.placed.extend(placed.into_iter().map(|p| p.place.path)),
+                None => placed_inputs.push(placed),
                 Some((owner, error)) => {
                     let left_in_place = take_back(placed);
                     committed.failed.push(CommitFailure { owner, error, left_in_place });
                 }
             }
         }
+        if stopped {
+            // Stopped: the commit is undone whole, the last input placed first.
+            let left = placed_inputs.into_iter().rev().flat_map(take_back).collect();
+            committed = Committed { stopped: Some(left), ..Committed::default() };
+        } else {
+            committed.placed = placed_inputs.into_iter().flatten().map(|p| p.place.path).collect();
+        }
+        folders.end();
         committed
     }
 
-    /// Moves one staged file into place, through its folder's handle ([`Folders`]): the tree
-    /// may have changed since planning, and a folder swapped for a link must not lead outside.
-    fn place(
-        &self,
-        temp: &Path,
-        file: &PlannedFile,
-        force: bool,
-        folders: &mut Folders,
-    ) -> Result<Placed, OutputError> {
-        let place = folders.place(file)?;
+    /// Moves one staged file into its place, opened through its folder's handle ([`Folders`]):
+    /// the tree may have changed since planning, and a folder swapped for a link must not lead
+    /// outside. Only a regular file is ever replaced, and only with `force`.
+    fn place(&self, place: Place, temp: &Path, file: &PlannedFile, force: bool) -> Result<Placed, OutputError> {
         let io = |cause| OutputError::Io { path: file.path.clone(), cause };
-        let in_the_way = |place: &Place| match place.occupant() {
-            Some(Occupant::Link) => OutputError::Link { path: file.path.clone(), link: file.path.clone() },
-            Some(Occupant::Folder) => OutputError::IsDirectory(file.path.clone()),
-            _ => OutputError::Exists(file.path.clone()),
+        let in_the_way = |place: &Place| {
+            place
+                .occupant()
+                .and_then(|o| o.refusal(&file.path, false))
+                .unwrap_or(OutputError::Exists(file.path.clone()))
         };
         if !force {
             // The rename never replaces, so the place is looked at only when it refuses, to
@@ -223,12 +429,14 @@ impl Staging {
                 std::fs::set_permissions(temp, permissions).map_err(io)?;
                 // A second link to the old file lets a failed input restore it; where links
                 // are not possible, the replaced file cannot be restored (said if it matters).
-                let backup = self.new_name();
+                let backup = backup_of(temp);
                 let backup = place.link_to(&backup).ok().map(|()| backup);
                 place.take(temp, true).map_err(io)?;
                 Ok(Placed { place, backup, created: false })
             }
-            Some(_) => Err(in_the_way(&place)),
+            Some(other) => {
+                Err(other.refusal(&file.path, true).unwrap_or_else(|| OutputError::Exists(file.path.clone())))
+            }
         }
     }
 }
@@ -252,7 +460,10 @@ fn take_back(placed: Vec<Placed>) -> Vec<PathBuf> {
 
 impl Drop for Staging {
     fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-        live_staging().retain(|d| d != &self.dir);
+        live_staging().retain(|live| !Arc::ptr_eq(live, &self.live));
+        let phase = self.live.phase.read().unwrap_or_else(PoisonError::into_inner);
+        if *phase != Phase::Abandoned {
+            self.live.remove();
+        }
     }
 }

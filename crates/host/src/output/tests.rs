@@ -1,4 +1,4 @@
-use super::staging::STAGING_PREFIX;
+use super::staging::{MARKER, MARKER_TEXT, STAGING_PREFIX};
 use super::*;
 
 fn check(relative: &str, expect: Option<&str>) {
@@ -161,15 +161,208 @@ fn a_folder_swapped_for_a_link_during_a_commit_leads_nowhere_outside() {
     assert!(matches!(&refused, OutputError::Link { link, .. } if *link == root.join("sub")), "{refused:?}");
 }
 
+/// A folder named like a staging of a process that does not exist (Linux caps ids far below
+/// it), as a run in another PID namespace would name its own.
+fn named_like_staging(root: &Path, name: &str) -> PathBuf {
+    let dir = root.join(format!("{STAGING_PREFIX}4294967295-{name}"));
+    std::fs::create_dir_all(dir.join("inner")).unwrap();
+    std::fs::write(dir.join("inner/0"), "staged").unwrap();
+    dir
+}
+
+/// Only folders marked as toolport's staging and locked by no run are removed; a name, a
+/// process id that looks dead, a link, or another marker make no staging.
 #[test]
-fn stale_staging_of_a_dead_run_is_removed() {
+fn only_unlocked_staging_marked_as_toolports_is_removed() {
     let dir = tempfile::tempdir().unwrap();
-    // No process has this id: Linux caps ids far below it.
-    let stale = dir.path().join(format!("{STAGING_PREFIX}4294967295-1"));
-    std::fs::create_dir_all(stale.join("inner")).unwrap();
-    let mine = Staging::new(dir.path()).unwrap();
-    if cfg!(target_os = "linux") {
-        assert!(!stale.exists());
+    let root = dir.path();
+    let users = named_like_staging(root, "0");
+    let other_marker = named_like_staging(root, "1");
+    std::fs::write(other_marker.join(MARKER), "a file of the user's").unwrap();
+    let locked = named_like_staging(root, "2");
+    std::fs::write(locked.join(MARKER), MARKER_TEXT).unwrap();
+    // Held as a live run in another PID namespace holds it.
+    let lock = std::fs::File::open(locked.join(MARKER)).unwrap();
+    lock.lock().unwrap();
+    let abandoned = named_like_staging(root, "3");
+    std::fs::write(abandoned.join(MARKER), MARKER_TEXT).unwrap();
+    #[cfg(unix)]
+    let linked = {
+        let elsewhere = named_like_staging(&root.join("elsewhere"), "4");
+        std::fs::write(elsewhere.join(MARKER), MARKER_TEXT).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, root.join(format!("{STAGING_PREFIX}4294967295-5"))).unwrap();
+        elsewhere
+    };
+
+    let mine = Staging::new(root).unwrap();
+    assert!(users.join("inner/0").exists(), "a folder that only looks like staging stays");
+    assert!(other_marker.join("inner/0").exists(), "a marker that is not toolport's makes no staging");
+    assert!(locked.join("inner/0").exists(), "a staging a live run holds stays");
+    #[cfg(unix)]
+    assert!(linked.join("inner/0").exists(), "a link named like staging is not followed");
+    assert!(!abandoned.exists(), "an abandoned staging is removed");
+    assert!(mine.dir().join(MARKER).exists());
+
+    drop(lock);
+    drop(Staging::new(root).unwrap());
+    assert!(!locked.exists(), "once no run holds it, it is removed");
+    assert!(mine.dir().join(MARKER).exists(), "a live staging is never removed");
+}
+
+/// `--force` replaces only regular files: a FIFO (or device, socket) in an output's place is
+/// refused when planning, when placing and when writing a file on its own, naming what it is.
+#[cfg(unix)]
+#[test]
+fn force_replaces_only_regular_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let pipe = root.join("pipe.json");
+    nix::unistd::mkfifo(&pipe, nix::sys::stat::Mode::S_IRWXU).unwrap();
+    let is_fifo = || std::os::unix::fs::FileTypeExt::is_fifo(&std::fs::symlink_metadata(&pipe).unwrap().file_type());
+    let expected = "TMP/pipe.json: is a FIFO (named pipe); toolport replaces only regular files, even with --force";
+
+    assert_eq!(problems(&[planned(root, "pipe.json", "p")], &[], true, root), [format!("p: {expected}")]);
+    let refused = check_destination(&pipe).unwrap_err().to_string();
+    assert_eq!(refused.replace(&root.display().to_string(), "TMP"), expected);
+    let null = check_destination(Path::new("/dev/null")).unwrap_err().to_string();
+    assert_eq!(null, "/dev/null: is a character device; toolport replaces only regular files, even with --force");
+    assert!(check_destination(root).is_ok() && check_destination(&root.join("new.json")).is_ok());
+    assert!(matches!(write_atomic(&pipe, b"x", true), Err(OutputError::NotAFile { .. })));
+
+    // Appearing after planning: the commit refuses it too.
+    std::fs::remove_file(&pipe).unwrap();
+    let staging = Staging::new(root).unwrap();
+    staging.stage_all(&[(planned(root, "pipe.json", "p"), b"x".as_slice())]).unwrap();
+    nix::unistd::mkfifo(&pipe, nix::sys::stat::Mode::S_IRWXU).unwrap();
+    let committed = staging.commit(true);
+    assert!(committed.placed.is_empty());
+    assert!(matches!(&committed.failed[0].error, OutputError::NotAFile { kind: "FIFO (named pipe)", .. }));
+    assert!(is_fifo(), "the FIFO is still there");
+}
+
+/// The folders a run makes for its outputs go again when nothing stays in them: the output
+/// folder of a run that placed nothing, and a failed input's folder.
+#[test]
+fn folders_a_run_made_are_removed_when_nothing_stays_in_them() {
+    let dir = tempfile::tempdir().unwrap();
+    drop(Staging::new(&dir.path().join("new/deeper/out")).unwrap());
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "the output folders made are gone");
+
+    let root = &dir.path().join("out");
+    std::fs::create_dir_all(root.join("c")).unwrap();
+    std::fs::write(root.join("c/old.json"), "old").unwrap();
+    let staging = Staging::new(root).unwrap();
+    staging.stage_all(&[(planned(root, "a/x.json", "a"), b"a".as_slice())]).unwrap();
+    let c = [(planned(root, "c/new/deep/1.json", "c"), b"c".as_slice()), (planned(root, "c/old.json", "c"), b"c")];
+    staging.stage_all(&c).unwrap();
+    let committed = staging.commit(false);
+    assert_eq!(committed.placed, [root.join("a/x.json")]);
+    assert!(matches!(committed.failed[0].error, OutputError::Exists(_)));
+    assert!(!root.join("c/new").exists(), "the folders made for the failed input are gone");
+    assert_eq!(std::fs::read_to_string(root.join("c/old.json")).unwrap(), "old");
+    drop(staging);
+    assert!(root.join("a/x.json").exists(), "a folder holding outputs stays");
+}
+
+/// A stopped commit takes back everything it placed, inputs already complete included, and
+/// restores what it replaced.
+#[test]
+fn a_stopped_commit_takes_back_everything_it_placed() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("b")).unwrap();
+    std::fs::write(root.join("b/keep.json"), "old").unwrap();
+    let staging = Staging::new(root).unwrap();
+    staging.stage_all(&[(planned(root, "a/one.json", "a"), b"1".as_slice())]).unwrap();
+    let b = [(planned(root, "b/keep.json", "b"), b"2".as_slice()), (planned(root, "b/zz.json", "b"), b"3")];
+    staging.stage_all(&b).unwrap();
+    let asked = std::cell::Cell::new(0);
+    // Asked before each file: stop before the third, with a/one.json and b/keep.json placed.
+    let committed = staging.commit_or_stop(true, &|| {
+        asked.set(asked.get() + 1);
+        asked.get() == 3
+    });
+    assert_eq!(committed.stopped, Some(Vec::new()), "everything was taken back");
+    assert!(committed.placed.is_empty() && committed.failed.is_empty());
+    assert!(!root.join("a").exists(), "a complete input and its folder are taken back");
+    assert_eq!(std::fs::read_to_string(root.join("b/keep.json")).unwrap(), "old", "a replaced file is restored");
+    assert!(!root.join("b/zz.json").exists());
+}
+
+/// An abandoned staging (a signal handler's) stages nothing more, is gone with the folders
+/// made for it, and commits nothing.
+#[test]
+fn an_abandoned_staging_stages_and_commits_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = &dir.path().join("out");
+    let staging = Staging::new(root).unwrap();
+    staging.stage_all(&[(planned(root, "one.json", "a"), b"1".as_slice())]).unwrap();
+    assert!(staging.abandon());
+    assert!(!root.exists(), "the staging and the output folder made for it are gone");
+    let late = staging.stage_all(&[(planned(root, "two.json", "b"), b"2".as_slice())]);
+    assert!(matches!(late, Err(OutputError::Stopped(_))), "{late:?}");
+    let committed = staging.commit(false);
+    assert_eq!(committed.stopped, Some(Vec::new()));
+    assert!(!root.exists());
+}
+
+/// Set in the child process of the test below: the output root it commits into.
+#[cfg(unix)]
+const KILLED_COMMIT_ROOT: &str = "TOOLPORT_TEST_KILLED_COMMIT_ROOT";
+
+/// A commit killed outright (SIGKILL, in a child process of this test) is undone by the next
+/// run in that folder, from its journal: what it placed is removed, what it replaced restored,
+/// the folders it made removed; then its staging goes.
+#[cfg(unix)]
+#[test]
+fn a_commit_killed_midway_is_undone_by_the_next_run() {
+    let stage = |root: &Path| {
+        let staging = Staging::new(root).unwrap();
+        let a = [(planned(root, "a/one.json", "a"), b"1".as_slice()), (planned(root, "a/two.json", "a"), b"2")];
+        let b = [(planned(root, "b/keep.json", "b"), b"3".as_slice()), (planned(root, "b/zz.json", "b"), b"4")];
+        staging.stage_all(&a).unwrap();
+        staging.stage_all(&b).unwrap();
+        staging
+    };
+    if let Some(root) = std::env::var_os(KILLED_COMMIT_ROOT) {
+        let staging = stage(Path::new(&root));
+        let asked = std::cell::Cell::new(0);
+        // Killed before the fourth file: a/ and b/keep.json are placed, b/zz.json is not.
+        staging.commit_or_stop(true, &|| {
+            asked.set(asked.get() + 1);
+            if asked.get() == 4 {
+                let _ = nix::sys::signal::raise(nix::sys::signal::Signal::SIGKILL);
+            }
+            false
+        });
+        unreachable!("killed");
     }
-    assert!(mine.dir.exists());
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("b")).unwrap();
+    std::fs::write(root.join("b/keep.json"), "old").unwrap();
+    let name = "output::tests::a_commit_killed_midway_is_undone_by_the_next_run";
+    let child = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", name, "--test-threads", "1"])
+        .env(KILLED_COMMIT_ROOT, root)
+        .output()
+        .unwrap();
+    assert_eq!(std::os::unix::process::ExitStatusExt::signal(&child.status), Some(9), "{child:?}");
+    assert_eq!(std::fs::read_to_string(root.join("a/two.json")).unwrap(), "2", "killed mid-commit");
+    assert_eq!(std::fs::read_to_string(root.join("b/keep.json")).unwrap(), "3");
+    assert!(!root.join("b/zz.json").exists());
+
+    let next = Staging::new(root).unwrap();
+    assert!(!root.join("a").exists(), "the files placed and the folder made are taken back");
+    assert_eq!(std::fs::read_to_string(root.join("b/keep.json")).unwrap(), "old", "the replaced file is restored");
+    let left: Vec<_> = std::fs::read_dir(root).unwrap().map(|e| e.unwrap().path()).collect();
+    assert_eq!(left.len(), 2, "b/ and the new run's staging: {left:?}");
+    assert!(left.contains(&next.dir().to_path_buf()));
+
+    // A commit that ended leaves no journal: nothing for a later run to undo.
+    drop(next);
+    let staging = stage(root);
+    std::fs::remove_file(root.join("b/keep.json")).unwrap();
+    assert!(staging.commit(false).failed.is_empty());
+    assert_eq!(std::fs::read_dir(staging.dir()).unwrap().count(), 1, "only the marker is left");
 }
