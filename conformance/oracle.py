@@ -51,7 +51,7 @@ def check(item):
         if explained(difference, indexed):
             result["named"] += 1
         else:
-            _, name, aspect, path, detail = difference
+            _, name, aspect, path, detail, _ = difference
             result["silent"].append(f"{name}: {aspect}{' at ' + path if path else ''}: {detail}")
     return result
 

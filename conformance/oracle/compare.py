@@ -9,10 +9,11 @@ tool's parameters as a whole). A difference no diagnostic names is a silent loss
 
 import re
 
-from .schema import BOUNDS, loose_name
+from .schema import BOUNDS, loose_name, text
 
 MAP_BACK = re.compile(r"map back: `([^`]*)` -> `([^`]*)`")
 TOOL_PATH = re.compile(r"^/tools/(\d+)(/.*)?$")
+DEFINITION_PATH = re.compile(r"^/definitions/([^/]+)")
 PARAM_PATH = re.compile(r"^/parameters/(\d+)(/.*)?$")
 
 # Which diagnostic families may name a difference of each aspect.
@@ -66,7 +67,7 @@ def params_differences(src, out, src_tool, out_tool, holds_required, partial_sou
         if path not in out:
             if truncated or any(path.startswith(p) and (src[p].get("recursive")) for p in src if p != path):
                 continue
-            differences.append(("param-lost", path, f"`{path}` is in the source, not in the output"))
+            differences.append(("param-lost", path, f"`{path}` is in the source, not in the output", facts.get("via")))
             continue
         theirs = out[path]
         for fact in FACTS:
@@ -77,16 +78,16 @@ def params_differences(src, out, src_tool, out_tool, holds_required, partial_sou
                 continue
             if fact == "description":
                 if not same_text(a, b):
-                    differences.append(("param-changed", path, f"description {a!r} -> {b!r}"))
+                    differences.append(("param-changed", path, f"description {a!r} -> {b!r}", facts.get("via")))
                 continue
             if a != b:
                 if fact == "type" and (a is None or b is None) and (facts.get("recursive") or theirs.get("recursive")):
                     continue
-                differences.append(("param-changed", path, f"{fact} {a!r} -> {b!r}"))
+                differences.append(("param-changed", path, f"{fact} {a!r} -> {b!r}", facts.get("via")))
     for path in out:
         if path not in src and not truncated and not (partial_source and path.rsplit(".", 1)[0] in src and not path.startswith(tuple(src))):
             parent = path.rsplit(".", 1)[0] if "." in path else None
-            differences.append(("param-added", path, f"`{path}` is in the output, not in the source"))
+            differences.append(("param-added", path, f"`{path}` is in the output, not in the source", out[path].get("via")))
     return differences
 
 
@@ -94,10 +95,15 @@ def output_differences(src, out):
     if not src:
         return []
     if out is None:
-        return [("output-lost", "", "the output schema is not in the output")]
-    changed = [p for p in src if p not in out or src[p] != out[p]]
+        return [("output-lost", "", "the output schema is not in the output", None)]
+    def meaning(facts):
+        return {k: v for k, v in facts.items() if k != "via"}
+
+    changed = [p for p in src if p not in out or meaning(src[p]) != meaning(out[p])]
     if changed:
-        return [("output-changed", changed[0], f"{len(changed)} paths of the output schema differ, first `{changed[0]}`")]
+        vias = {src[p].get("via") for p in changed} - {None}
+        return [("output-changed", changed[0], f"{len(changed)} paths of the output schema differ, first `{changed[0]}`",
+                 vias.pop() if len(vias) == 1 else None)]
     return []
 
 
@@ -130,40 +136,44 @@ def match_tools(source, output, diagnostics):
 
 def differences(source, output, diagnostics):
     """Every difference of meaning between two documents, as (tool index in source or None,
-    tool name, aspect, path, detail)."""
+    tool name, aspect, path, detail, the named schema the path is inside or None)."""
     found = []
     pairs, how = match_tools(source, output, diagnostics)
     for i, t in enumerate(source.tools):
         if i not in pairs:
-            found.append((i, t["name"], "tool-missing", "", "not in the output"))
+            found.append((i, t["name"], "tool-missing", "", "not in the output", None))
             continue
         o = output.tools[pairs[i]]
         if how[i] in ("loose", "title") and not (source.names_are_titles or output.names_are_titles):
-            found.append((i, t["name"], "name", "", f"written as `{o['name']}` with no map back"))
+            found.append((i, t["name"], "name", "", f"written as `{o['name']}` with no map back", None))
         a, b = t["description"], o["description"]
+        # A tool without a description written with its title (an OpenAPI summary, a display
+        # title) as one carries the source's own words: nothing is lost or made up.
+        if a is None and b is not None and same_text(text(t.get("title")), b):
+            a = b
         if not same_text(a, b):
             aspect = "description-lost" if b is None else "description-added" if a is None else "description-changed"
-            found.append((i, t["name"], aspect, "", f"{a!r:.80} -> {b!r:.80}"))
+            found.append((i, t["name"], aspect, "", f"{a!r:.80} -> {b!r:.80}", None))
         if not t.get("params_unknown") and not o.get("params_unknown"):
-            for aspect, path, detail in params_differences(t["params"], o["params"], t, o, source.holds_required and output.holds_required, source.schema_is_partial):
-                found.append((i, t["name"], aspect, path, detail))
+            for aspect, path, detail, via in params_differences(t["params"], o["params"], t, o, source.holds_required and output.holds_required, source.schema_is_partial):
+                found.append((i, t["name"], aspect, path, detail, via))
         if output.holds_output:
-            for aspect, path, detail in output_differences(t["output"], o["output"]):
-                found.append((i, t["name"], aspect, path, detail))
+            for aspect, path, detail, via in output_differences(t["output"], o["output"]):
+                found.append((i, t["name"], aspect, path, detail, via))
         elif t["output"]:
-            found.append((i, t["name"], "output-lost", "", f"{output.format} has no place for an output schema"))
+            found.append((i, t["name"], "output-lost", "", f"{output.format} has no place for an output schema", None))
         se, oe = t["examples"] or 0, o["examples"]
         if output.holds_examples and source.holds_examples:
             if oe is not None and oe < se:
-                found.append((i, t["name"], "examples-lost", "", f"{se} examples -> {oe}"))
+                found.append((i, t["name"], "examples-lost", "", f"{se} examples -> {oe}", None))
             elif oe is not None and oe > se:
-                found.append((i, t["name"], "examples-added", "", f"{se} examples -> {oe}"))
+                found.append((i, t["name"], "examples-added", "", f"{se} examples -> {oe}", None))
         elif se and not output.holds_examples:
-            found.append((i, t["name"], "examples-lost", "", f"{se} examples; {output.format} has no place for them"))
+            found.append((i, t["name"], "examples-lost", "", f"{se} examples; {output.format} has no place for them", None))
     taken = set(pairs.values())
     for j, o in enumerate(output.tools):
         if j not in taken:
-            found.append((None, o["name"], "tool-added", "", "not in the source"))
+            found.append((None, o["name"], "tool-added", "", "not in the source", None))
     return found
 
 
@@ -180,11 +190,16 @@ class Diagnostics:
         # The model keeps a tool set's examples beside its tools (`/examples`), each naming the
         # tool it selects: their loss is reported once for the set.
         self.document_examples = []
+        # What a writer changes in a shared schema it reports once, at `/definitions/NAME`.
+        self.by_definition = {}
         for d in diagnostics:
             if d.get("severity") not in ("warning", "error"):
                 continue
             m = TOOL_PATH.match(d.get("path", ""))
             entry = (d.get("code", ""), d.get("message", ""), (m.group(2) or "") if m else None)
+            definition = DEFINITION_PATH.match(d.get("path", ""))
+            if definition:
+                self.by_definition.setdefault(definition.group(1), []).append(entry)
             if d.get("path", "").startswith("/examples"):
                 self.document_examples.append(entry)
             if m:
@@ -218,16 +233,17 @@ def names_param(entry, param):
 
 def explained(difference, diagnostics):
     """Whether a diagnostic of the aspect's families names this difference."""
-    index, name, aspect, path, _ = difference
+    index, name, aspect, path, _, via = difference
     families = FAMILIES[aspect]
     param = path if aspect.startswith("param") else None
     about = list(diagnostics.about(name, index))
     if aspect.startswith("examples"):
         about += diagnostics.document_examples
-    for entry in about:
+    shared = diagnostics.by_definition.get(via, []) if via else []
+    for entry in about + shared:
         code = entry[0]
         if not any(code == f or (f.endswith("/") and code.startswith(f)) for f in families):
             continue
-        if param is None or names_param(entry, param):
+        if param is None or entry in shared or names_param(entry, param):
             return True
     return False

@@ -270,12 +270,8 @@ def read_gloodata(path):
             if field.get("default", 0) is None:
                 del field["default"]
             types = field.get("type")
-            # `[T, "null"]` is how Gloodata marks an argument optional, not a null value.
-            optional = isinstance(types, list) and "null" in types
-            if optional:
-                rest = [t for t in types if t != "null"]
-                field["type"] = rest[0] if len(rest) == 1 else rest
-            else:
+            # `[T, "null"]` is how Gloodata marks an argument optional: it may be left out or null.
+            if not (isinstance(types, list) and "null" in types):
                 schema["required"].append(fname)
             arg = ui_args.get(fname)
             if isinstance(arg, dict) and arg.get("dtypeName") in value_sets and value_sets[arg["dtypeName"]] and "enum" not in field:

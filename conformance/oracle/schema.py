@@ -72,7 +72,7 @@ class Flattener:
     def flatten(self, schema):
         """The root object's properties flattened (the root itself under the path '')."""
         out = {}
-        self._walk(schema, "", True, (), out, 0)
+        self._walk(schema, "", True, (), out, 0, None)
         return out
 
     def _deref(self, schema, seen):
@@ -134,11 +134,16 @@ class Flattener:
                 return resolved, nullable
         return None, False
 
-    def _walk(self, schema, path, required, seen, out, depth):
+    def _walk(self, schema, path, required, seen, out, depth, via):
         if len(out) >= MAX_PATHS or depth > MAX_DEPTH:
             self.truncated = True
             return
+        before = len(seen)
         schema, seen, recursive = self._deref(schema, seen)
+        if len(seen) > before:
+            # The named schema this path is inside: a writer reports what it changes in a
+            # shared schema once, at the definition.
+            via = seen[-1].rsplit("/", 1)[-1]
         if schema is True or schema is None:
             schema = {}
         if not isinstance(schema, dict):
@@ -159,7 +164,7 @@ class Flattener:
                             inner[key] = value
                     if nullable:
                         inner["nullable"] = True
-                    return self._walk(inner, path, required, seen, out, depth)
+                    return self._walk(inner, path, required, seen, out, depth, via)
                 for branch in branches:
                     types |= _types(branch) - {"null"}
                     if "enum" in branch:
@@ -167,7 +172,7 @@ class Flattener:
             else:
                 facts["variants"] = len(branches)
                 for i, branch in enumerate(branches):
-                    self._walk(branch, f"{path}|{i}", True, seen, out, depth + 1)
+                    self._walk(branch, f"{path}|{i}", True, seen, out, depth + 1, via)
         if "const" in schema:
             schema = {**schema, "enum": [schema["const"]]}
         facts["type"] = sorted(types) if types else None
@@ -182,6 +187,11 @@ class Flattener:
             facts["default"] = dumps(schema["default"])
         if isinstance(schema.get("format"), str):
             facts["format"] = schema["format"]
+        # OpenAPI 3.0 writes an exclusive bound as a boolean beside the bound itself.
+        for bound, exclusive in (("minimum", "exclusiveMinimum"), ("maximum", "exclusiveMaximum")):
+            if schema.get(exclusive) is True and bound in schema:
+                schema = {**schema, exclusive: schema[bound]}
+                schema.pop(bound)
         for key in BOUNDS:
             if key in schema and schema[key] is not None and schema[key] is not False:
                 value = schema[key]
@@ -193,6 +203,8 @@ class Flattener:
             facts["description"] = description
         if recursive:
             facts["recursive"] = True
+        if via:
+            facts["via"] = via
         if path:
             out[path] = facts
         else:
@@ -203,13 +215,13 @@ class Flattener:
             needed = {n for n in needed if isinstance(n, str)} if isinstance(needed, list) else set()
             for name, sub in properties.items():
                 child = f"{path}.{name}" if path else name
-                self._walk(sub, child, name in needed, seen, out, depth + 1)
+                self._walk(sub, child, name in needed, seen, out, depth + 1, via)
         items = schema.get("items")
         if isinstance(items, dict):
-            self._walk(items, f"{path}[]", True, seen, out, depth + 1)
+            self._walk(items, f"{path}[]", True, seen, out, depth + 1, via)
         extra = schema.get("additionalProperties")
         if isinstance(extra, dict) and extra:
-            self._walk(extra, f"{path}{{}}", True, seen, out, depth + 1)
+            self._walk(extra, f"{path}{{}}", True, seen, out, depth + 1, via)
 
 
 def flatten(schema, resolve):

@@ -63,38 +63,31 @@ pub(super) fn write_servers(
 /// server a tool names, else a placeholder; said in a diagnostic.
 fn vertex_server_url(set: &ToolSet, base_url: Option<&str>, out: &mut Vec<Diagnostic>) -> String {
     let from_tools = set.tools.iter().find_map(|t| t.http.as_ref().and_then(|h| h.servers.first()));
-    // Advice only where it helps: a URL the user gave needs none.
+    // A URL the user gave is theirs, not made up: nothing to say about it.
     let (url, diagnostic) = match (base_url, from_tools) {
-        (Some(url), _) => (
-            url.to_owned(),
-            Diagnostic::info(
-                codes::GENERATED,
-                "/servers",
-                format!("the server URL is `{url}`, from the base_url option"),
-            ),
-        ),
+        (Some(url), _) => (url.to_owned(), None),
         (None, Some(server)) => (
             server.url.clone(),
-            Diagnostic::info(
-                codes::GENERATED,
+            Some(Diagnostic::info(
+                codes::CHANGED_VALUE,
                 "/servers",
                 format!(
                     "Vertex needs one server URL: the tools' `{}` was written (the base_url option sets another)",
                     server.url
                 ),
-            ),
+            )),
         ),
         (None, None) => (
             DEFAULT_BASE_URL.to_owned(),
-            Diagnostic::warning(
+            Some(Diagnostic::warning(
                 codes::GENERATED_PLACEHOLDER,
                 "/servers",
                 format!(
                     "Vertex needs one server URL: the placeholder `{DEFAULT_BASE_URL}` was written; set yours with the `base_url` option"
                 ),
-            ),
+            )),
         ),
     };
-    out.push(diagnostic);
+    out.extend(diagnostic);
     url
 }

@@ -198,6 +198,9 @@ fn fill_required(out: &mut Map<String, Value>, id: &str, diagnostics: &mut Vec<D
         let message = format!("{why}, and Raycast requires one: {written}");
         diagnostics.push(if key == "author" {
             Diagnostic::warning(codes::GENERATED_PLACEHOLDER, path, message)
+        } else if key == "description" {
+            // What the model reads of the extension, made up: a warning like a tool's.
+            Diagnostic::warning(codes::GENERATED, path, message)
         } else {
             Diagnostic::info(codes::GENERATED, path, message)
         });
@@ -300,7 +303,8 @@ pub(super) fn tool_entries(
         let given = |text: &Option<String>| text.clone().filter(|t| !t.trim().is_empty());
         let title = given(&tool.title).unwrap_or_else(|| {
             let title = title_case(&file_names[index]);
-            diagnostics.push(Diagnostic::info(
+            // Made up where Raycast requires one: a warning, so it is seen and replaced.
+            diagnostics.push(Diagnostic::warning(
                 codes::GENERATED,
                 child(&path, "title"),
                 format!("tool title `{title}` made from its name (Raycast requires one)"),
@@ -320,7 +324,7 @@ pub(super) fn tool_entries(
             }
             Some(description) => description,
             None => {
-                diagnostics.push(Diagnostic::info(
+                diagnostics.push(Diagnostic::warning(
                     codes::GENERATED,
                     child(&path, "description"),
                     "the tool had no description; its title is used (Raycast requires one)",
