@@ -698,6 +698,48 @@ fn vertex_bodies_read_only_the_spec_they_name() {
     assert_eq!(tree(&dir.path().join("out")).len(), 40, "{}", run.stderr);
 }
 
+/// A Vertex body whose `openApiGcsUri` is a placeholder names no file beside it: it converts
+/// with the only OpenAPI document beside it, saying so, whether its format is given or
+/// detected, and a broken file or another body beside it is no candidate and no error; with
+/// two OpenAPI documents beside it, it is refused saying which file to put there.
+#[test]
+fn a_vertex_body_with_a_placeholder_uri_takes_the_only_spec_beside_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let weather = workspace_root().join("fixtures/vertex/weather");
+    let spec = std::fs::read_to_string(weather.join("weather.yaml")).unwrap();
+    let named: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(weather.join("import.json")).unwrap()).unwrap();
+    let mut placeholder = named.clone();
+    placeholder["manifest"]["apiSpec"]["openApiGcsUri"] = "gs://BUCKET_NAME/SPECIFICATION_FILE_NAME.yaml".into();
+    std::fs::write(dir.path().join("body.json"), placeholder.to_string()).unwrap();
+    std::fs::write(dir.path().join("other-body.json"), named.to_string()).unwrap();
+    std::fs::write(dir.path().join("weather.yaml"), &spec).unwrap();
+    std::fs::write(dir.path().join("notes.yaml"), b"openapi: \xff").unwrap();
+    let used = "body.json:1:";
+    let warning = "warning[input/tolerated]: no file named `SPECIFICATION_FILE_NAME.yaml` (from \
+        gs://BUCKET_NAME/SPECIFICATION_FILE_NAME.yaml) is beside the import body; used `weather.yaml`, the only \
+        OpenAPI document there";
+    for (from, out) in [(None, "detected.json"), (Some("vertex"), "given.json")] {
+        let mut args: Vec<&str> = from.map_or(vec![], |f| vec!["--from", f]);
+        args.extend(["-v", "--to", "mcp", "body.json", "-o", out]);
+        let run = run_bounded(dir.path(), &args, 60);
+        run.expect_code(0);
+        assert!(run.stderr.contains(used) && run.stderr.contains(warning), "{from:?}: {}", run.stderr);
+        let tools: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.path().join(out)).unwrap()).unwrap();
+        assert_eq!(tools["tools"][0]["name"], "current", "{from:?}: {tools}");
+    }
+
+    std::fs::write(dir.path().join("weather-copy.yaml"), &spec).unwrap();
+    let run = run_bounded(dir.path(), &["--to", "mcp", "body.json", "-o", "refused.json"], 60);
+    run.expect_code(1);
+    let refused = "error[input/missing-file]: the spec is at gs://BUCKET_NAME/SPECIFICATION_FILE_NAME.yaml, which \
+        the converter does not fetch: put a copy named `SPECIFICATION_FILE_NAME.yaml` beside the import body \
+        (`weather-copy.yaml` and `weather.yaml` beside it are both OpenAPI documents: which one is meant cannot be told)";
+    assert!(run.stderr.contains(refused), "{}", run.stderr);
+    assert!(!dir.path().join("refused.json").exists());
+}
+
 /// `--jobs` is capped at the number of inputs (100,000 threads were started for one input),
 /// and 0 is a usage error saying what to give.
 #[test]

@@ -187,47 +187,102 @@ pub fn load(path: &Path, shape: InputShape, format: &str, limits: &Limits) -> Re
 /// Nothing else is read, so an entry with its document inline loads no other file, a batch of
 /// entries in one folder reads each named file once per entry that names it (not the folder
 /// per entry), and an unrelated broken file beside an entry cannot fail it. An entry that does
-/// not parse gets no siblings: its reader reports the syntax error.
+/// not parse gets no siblings: its reader reports the syntax error. An entry that names no file
+/// beside it and holds no document inline (its reference is a placeholder, such as
+/// `gs://BUCKET_NAME/SPECIFICATION_FILE_NAME.yaml`) is offered the OpenAPI documents beside it
+/// instead ([`add_openapi_documents`]), for its reader to take the only one.
 pub fn add_named_siblings(bundle: &mut Bundle, entry: &Path, limits: &Limits) -> Result<(), InputError> {
     let Some((entry_name, text)) = bundle.entry_file() else { return Ok(()) };
-    let parsed = if entry_name.ends_with(".json") {
-        toolport_core::source::parse_json(entry_name, text)
-    } else {
-        toolport_yaml::parse(entry_name, text)
-    };
-    let Ok(value) = parsed else { return Ok(()) };
-    let names = named_files(&value, entry_name);
+    let Ok(value) = parse_document(entry_name, text) else { return Ok(()) };
+    let strings = EntryStrings::of(&value, entry_name);
     let dir = entry.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let mut budget = Budget { limits, total: bundle.len_bytes() as u64, files: 1, root: dir };
-    for name in names {
+    let mut named_any = false;
+    for name in strings.names {
         let path = dir.join(&name);
         // Links are not followed: an input never pulls in files from outside itself.
         let Ok(metadata) = std::fs::symlink_metadata(&path) else { continue };
         if metadata.is_file() {
             add_file(bundle, &mut budget, &path, name, metadata.len())?;
+            named_any = true;
         }
+    }
+    if !named_any && !strings.inline_document {
+        add_openapi_documents(bundle, dir, &mut budget);
     }
     Ok(())
 }
 
-/// The plain file names `value`'s short one-line strings end in, but `entry`'s own.
-fn named_files(value: &Value, entry: &str) -> BTreeSet<String> {
-    let mut names = BTreeSet::new();
-    let mut stack = vec![value];
-    while let Some(value) = stack.pop() {
-        match value {
-            Value::String(text) if text.len() <= 4096 && !text.contains(['\n', '\r', '\0']) => {
-                let name = text.rsplit(['/', '\\']).next().unwrap_or_default();
-                if !name.is_empty() && !name.starts_with('.') && name.len() <= 255 && name != entry {
-                    names.insert(name.to_owned());
-                }
-            }
-            Value::Array(items) => stack.extend(items),
-            Value::Object(map) => stack.extend(map.values()),
-            _ => {}
+/// Adds the OpenAPI documents in `dir` (regular `.yaml`, `.yml` and `.json` files with a
+/// top-level `openapi` key, not links, not dot files, within the input's limits) that are not
+/// in `bundle` yet. They are an offer, not the input: a file that is too large, not UTF-8, does
+/// not parse or is no OpenAPI document is skipped, never an error, and the offer ends where the
+/// input's limits do.
+fn add_openapi_documents(bundle: &mut Bundle, dir: &Path, budget: &mut Budget) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let mut paths: Vec<PathBuf> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
+    paths.sort();
+    for path in paths {
+        let name = file_name(&path);
+        let document_kind = [".yaml", ".yml", ".json"].iter().any(|ext| name.ends_with(ext));
+        if !document_kind || name.starts_with('.') || bundle.files.contains_key(&name) {
+            continue;
+        }
+        let Ok(metadata) = std::fs::symlink_metadata(&path) else { continue };
+        if !metadata.is_file() || metadata.len() > budget.limits.max_file_bytes {
+            continue;
+        }
+        // Every file read counts, OpenAPI or not, so the offer's cost is bounded like any input's.
+        if budget.admit(&path, metadata.len()).is_err() {
+            return;
+        }
+        let Ok(text) = read_bytes(&path, budget.limits).and_then(|bytes| utf8_text(&path, bytes)) else { continue };
+        let is_openapi = parse_document(&name, &text).is_ok_and(|doc| doc.get("openapi").is_some());
+        if is_openapi {
+            bundle.insert(name, text);
         }
     }
-    names
+}
+
+/// A JSON (by its name) or YAML document.
+fn parse_document(name: &str, text: &str) -> Result<Value, toolport_core::Diagnostic> {
+    if name.ends_with(".json") {
+        toolport_core::source::parse_json(name, text)
+    } else {
+        toolport_yaml::parse(name, text)
+    }
+}
+
+/// What an entry's strings say about the files beside it.
+struct EntryStrings {
+    /// The plain file names its short one-line strings end in, but the entry's own.
+    names: BTreeSet<String>,
+    /// It has a multi-line or a long string: a document inline, which names nothing.
+    inline_document: bool,
+}
+
+impl EntryStrings {
+    fn of(value: &Value, entry: &str) -> Self {
+        let mut strings = EntryStrings { names: BTreeSet::new(), inline_document: false };
+        let mut stack = vec![value];
+        while let Some(value) = stack.pop() {
+            match value {
+                Value::String(text) if text.len() > 4096 || text.contains(['\n', '\r']) => {
+                    strings.inline_document = true;
+                }
+                Value::String(text) if !text.contains('\0') => {
+                    let name = text.rsplit(['/', '\\']).next().unwrap_or_default();
+                    if !name.is_empty() && !name.starts_with('.') && name.len() <= 255 && name != entry {
+                        strings.names.insert(name.to_owned());
+                    }
+                }
+                Value::Array(items) => stack.extend(items),
+                Value::Object(map) => stack.extend(map.values()),
+                _ => {}
+            }
+        }
+        strings
+    }
 }
 
 /// Reads standard input as a one-file bundle named `stdin`.
@@ -313,6 +368,27 @@ struct Budget<'a> {
     root: &'a Path,
 }
 
+impl Budget<'_> {
+    /// Counts one more file of `size` bytes at `path`, or says which limit it would cross
+    /// (and counts nothing).
+    fn admit(&mut self, path: &Path, size: u64) -> Result<(), InputError> {
+        let limits = self.limits;
+        if self.files + 1 > limits.max_files {
+            return Err(InputError::TooManyFiles { path: self.root.to_path_buf(), limit: limits.max_files });
+        }
+        if size > limits.max_file_bytes {
+            return Err(InputError::TooLarge { path: path.to_path_buf(), size, limit: limits.max_file_bytes });
+        }
+        if self.total + size > limits.max_total_bytes {
+            let (size, limit) = (self.total + size, limits.max_total_bytes);
+            return Err(InputError::TooMuch { path: self.root.to_path_buf(), size, limit });
+        }
+        self.files += 1;
+        self.total += size;
+        Ok(())
+    }
+}
+
 /// Folders never part of an input: dependencies, VCS data, build output.
 pub fn is_skipped_dir(name: &str) -> bool {
     name.starts_with('.') || matches!(name, "node_modules" | "target" | "dist")
@@ -359,18 +435,7 @@ fn add_file(
     relative: String,
     size: u64,
 ) -> Result<(), InputError> {
-    budget.files += 1;
-    if budget.files > budget.limits.max_files {
-        return Err(InputError::TooManyFiles { path: budget.root.to_path_buf(), limit: budget.limits.max_files });
-    }
-    if size > budget.limits.max_file_bytes {
-        return Err(InputError::TooLarge { path: path.to_path_buf(), size, limit: budget.limits.max_file_bytes });
-    }
-    budget.total += size;
-    if budget.total > budget.limits.max_total_bytes {
-        let (size, limit) = (budget.total, budget.limits.max_total_bytes);
-        return Err(InputError::TooMuch { path: budget.root.to_path_buf(), size, limit });
-    }
+    budget.admit(path, size)?;
     let bytes = read_bytes(path, budget.limits)?;
     if is_text_name(&relative) || std::str::from_utf8(&bytes).is_ok() {
         bundle.insert(relative, utf8_text(path, bytes)?);
@@ -404,6 +469,17 @@ mod tests {
             Err(e) => e.to_string().replace(&dir.path().display().to_string(), "TMP"),
         };
         assert_eq!(got, expect);
+    }
+
+    /// Checks loading `entry`, written with `text` beside the files `beside` makes, with its
+    /// siblings.
+    fn check_entry(beside: impl FnOnce(&Path), entry: &str, text: &str, expect: &str) {
+        let setup = |d: &Path| {
+            beside(d);
+            std::fs::write(d.join(entry), text).unwrap();
+            d.join(entry)
+        };
+        check(setup, InputShape::FileWithSiblings, expect);
     }
 
     #[test]
@@ -468,23 +544,12 @@ mod tests {
         };
         let named =
             r#"{"manifest": {"apiSpec": {"openApiGcsUri": "gs://bucket/specs/spec.yaml"}}, "self": "import.json"}"#;
-        check(
-            |d| {
-                beside(d);
-                std::fs::write(d.join("import.json"), named).unwrap();
-                d.join("import.json")
-            },
-            InputShape::FileWithSiblings,
-            r#"ok Some("import.json") ["import.json", "spec.yaml"]"#,
-        );
+        check_entry(beside, "import.json", named, r#"ok Some("import.json") ["import.json", "spec.yaml"]"#);
         // In YAML too; a multi-line string (an inline document) names nothing.
-        check(
-            |d| {
-                beside(d);
-                std::fs::write(d.join("body.yaml"), "spec: |\n  see other.json\n  notes.txt\n").unwrap();
-                d.join("body.yaml")
-            },
-            InputShape::FileWithSiblings,
+        check_entry(
+            beside,
+            "body.yaml",
+            "spec: |\n  see other.json\n  notes.txt\n",
             r#"ok Some("body.yaml") ["body.yaml"]"#,
         );
         #[cfg(unix)]
@@ -510,6 +575,56 @@ mod tests {
             InputShape::FileWithSiblings,
             "TMP/other.json:1:8: is not UTF-8 text (invalid byte at offset 7)",
         );
+    }
+
+    /// An entry that names no file beside it and holds no document inline (a placeholder
+    /// reference) is offered the OpenAPI documents beside it: regular JSON/YAML files with a
+    /// top-level `openapi` key. Other documents, files that are not UTF-8 or do not parse, links
+    /// and files over the limit are skipped, never an error.
+    #[test]
+    fn an_entry_naming_no_file_is_offered_the_openapi_documents_beside_it() {
+        let beside = |d: &Path| {
+            std::fs::write(d.join("hello.yaml"), "openapi: 3.0.0\npaths: {}\n").unwrap();
+            std::fs::write(d.join("api.json"), r#"{"openapi": "3.1.0"}"#).unwrap();
+            std::fs::write(d.join("other.json"), r#"{"manifest": {}}"#).unwrap();
+            std::fs::write(d.join("broken.yml"), "openapi: [").unwrap();
+            std::fs::write(d.join("binary.yaml"), b"openapi: \xff").unwrap();
+            std::fs::write(d.join("notes.txt"), "openapi: 3.0.0").unwrap();
+            std::fs::write(d.join(".hidden.yaml"), "openapi: 3.0.0").unwrap();
+            std::fs::File::create(d.join("huge.json")).unwrap().set_len(1 << 40).unwrap();
+        };
+        let placeholder = r#"{"manifest": {"apiSpec": {"openApiGcsUri": "gs://BUCKET/SPEC_NAME.yaml"}}}"#;
+        check(
+            |d| {
+                beside(d);
+                #[cfg(unix)]
+                std::os::unix::fs::symlink(d.join("hello.yaml"), d.join("link.yaml")).unwrap();
+                std::fs::write(d.join("import.json"), placeholder).unwrap();
+                d.join("import.json")
+            },
+            InputShape::FileWithSiblings,
+            r#"ok Some("import.json") ["api.json", "hello.yaml", "import.json"]"#,
+        );
+        // An entry whose named file is there, or whose document is inline, reads nothing else.
+        check_entry(
+            beside,
+            "import.json",
+            r#"{"spec": "gs://b/other.json"}"#,
+            r#"ok Some("import.json") ["import.json", "other.json"]"#,
+        );
+        check_entry(
+            beside,
+            "body.yaml",
+            "spec: |\n  openapi: 3.0.0\n  paths: {}\n",
+            r#"ok Some("body.yaml") ["body.yaml"]"#,
+        );
+        // The offer ends where the input's limits do, without failing the entry.
+        let dir = tempfile::tempdir().unwrap();
+        beside(dir.path());
+        std::fs::write(dir.path().join("import.json"), placeholder).unwrap();
+        let limits = Limits { max_files: 2, ..Limits::default() };
+        let bundle = load(&dir.path().join("import.json"), InputShape::FileWithSiblings, "fmt", &limits).unwrap();
+        assert_eq!(bundle.files.keys().collect::<Vec<_>>(), ["api.json", "import.json"]);
     }
 
     /// What is not a regular file is refused saying what it is, and a file over the limit is

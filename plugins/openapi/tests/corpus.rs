@@ -5,12 +5,12 @@ use crate::common;
 
 use std::collections::HashSet;
 
-use common::{camel_keys, load_vertex_body, parse, read_openapi, read_vertex, validate_vertex};
+use common::{camel_keys, parse, read_openapi, read_vertex, validate_vertex};
 use serde_json::{Value, json};
 use toolport_format_openapi::{OpenApi, Vertex};
 use toolport_plugin::names::NameRules;
 use toolport_plugin::{Bundle, Format, Options, ToolSet};
-use toolport_testkit::{assert_same_json, corpus, expect_ok, load};
+use toolport_testkit::{assert_same_json, corpus, expect_ok, load, load_with_siblings};
 
 /// OpenAPI corpus documents and their operation counts.
 const OPENAPI: &[(&str, usize)] = &[
@@ -215,7 +215,12 @@ fn spec_of(body: &Value, bundle: &Bundle, model: &ToolSet) -> Value {
             // The spec beside the body, found the way the reader found it.
             let uri = model.extras["vertex"]["openApiGcsUri"].as_str().unwrap();
             let base = uri.rsplit('/').next().unwrap();
-            let (file, text) = bundle.files.iter().find(|(p, _)| p.as_str() == base).unwrap();
+            let (file, text) = bundle
+                .files
+                .iter()
+                .find(|(p, _)| p.as_str() == base)
+                .or_else(|| bundle.files.iter().find(|(p, t)| p.ends_with(".yaml") && t.starts_with("openapi")))
+                .unwrap();
             parse(file, text)
         }
     }
@@ -224,7 +229,7 @@ fn spec_of(body: &Value, bundle: &Bundle, model: &ToolSet) -> Value {
 #[test]
 fn vertex_bodies_read_and_round_trip() {
     for (relative, tools) in VERTEX {
-        let bundle = load_vertex_body(relative);
+        let bundle = load_with_siblings(&corpus(relative));
         let model = read_vertex(&bundle);
         assert_eq!(model.tools.len(), *tools, "{relative}");
         let (written, _) = expect_ok(Vertex.write(&model, &Options::default()), relative);
@@ -275,19 +280,51 @@ fn vertex_bodies_read_and_round_trip() {
     }
 }
 
-#[test]
-fn a_gcs_spec_without_a_local_copy_is_a_clear_error() {
-    let body = r#"{"displayName": "x", "manifest": {"name": "x", "description": "d",
-        "apiSpec": {"openApiGcsUri": "gs://bucket/spec.yaml"}, "authConfig": {"authType": "NO_AUTH"}}}"#;
-    // Another OpenAPI document beside the body is not taken for the spec it names.
-    let other = "openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths: {}\n";
+/// Reads a body naming its spec `gs://bucket/spec.yaml` beside `files`: the spec's title and
+/// the diagnostics at the URI, or the error.
+fn read_gcs_body(files: &[(&str, &str)]) -> String {
+    let body = "{\"displayName\": \"x\", \"manifest\": {\"name\": \"x\", \"description\": \"d\",\n  \
+        \"apiSpec\": {\"openApiGcsUri\": \"gs://bucket/spec.yaml\"}, \"authConfig\": {\"authType\": \"NO_AUTH\"}}}";
     let mut bundle = Bundle::single("import.json", body);
-    bundle.insert("other.yaml", other);
+    for (name, text) in files {
+        bundle.insert(*name, *text);
+    }
     let outcome = Vertex.read(&bundle, &Options::default());
-    assert!(outcome.value.is_none());
-    let error = &outcome.diagnostics[0];
-    assert_eq!(error.code, "input/missing-file");
-    assert!(error.message.contains("put a copy named `spec.yaml` beside the import body"), "{error}");
-    bundle.insert("spec.yaml", other);
-    assert!(Vertex.read(&bundle, &Options::default()).value.is_some());
+    let at_uri = outcome.diagnostics.iter().filter(|d| d.path == "/manifest/apiSpec/openApiGcsUri");
+    let said: Vec<String> = at_uri.map(ToString::to_string).collect();
+    match outcome.value {
+        Some(set) => format!("{} {said:?}", set.extras["vertex"]["specInfo"]["title"]),
+        None => format!("failed {said:?}"),
+    }
+}
+
+/// The spec of `openApiGcsUri` is the file beside the body of that name; when there is none
+/// (a placeholder URI), the only OpenAPI document beside it, said with a located warning
+/// naming the URI and the file; with several or none, a clear error naming the file to put
+/// there. Other documents, and files that do not parse, are no candidates.
+#[test]
+fn a_gcs_spec_is_the_named_file_else_the_only_openapi_document_beside() {
+    let spec = |title: &str| format!("openapi: 3.0.0\ninfo: {{title: {title}, version: '1'}}\npaths: {{}}\n");
+    let (named, other, third) = (spec("named"), spec("other"), spec("third"));
+    let not_specs = [("notes.json", r#"{"manifest": {}}"#), ("broken.yaml", "openapi: [")];
+    let missing = "error[input/missing-file]: the spec is at gs://bucket/spec.yaml, which the converter does not \
+        fetch: put a copy named `spec.yaml` beside the import body";
+    let cases: Vec<(Vec<(&str, &str)>, String)> = vec![
+        (vec![("spec.yaml", &named), ("other.yaml", &other)], r#""named" []"#.into()),
+        (
+            [("other.yaml", other.as_str())].into_iter().chain(not_specs).collect(),
+            r#""other" ["import.json:2:32: warning[input/tolerated]: no file named `spec.yaml` (from gs://bucket/spec.yaml) is beside the import body; used `other.yaml`, the only OpenAPI document there (at /manifest/apiSpec/openApiGcsUri)"]"#.into(),
+        ),
+        (
+            vec![("other.yaml", &other), ("third.yaml", &third)],
+            format!(
+                "failed [\"import.json:2:32: {missing} (`other.yaml` and `third.yaml` beside it are both OpenAPI \
+                 documents: which one is meant cannot be told) (at /manifest/apiSpec/openApiGcsUri)\"]"
+            ),
+        ),
+        (not_specs.to_vec(), format!("failed [\"import.json:2:32: {missing} (at /manifest/apiSpec/openApiGcsUri)\"]")),
+    ];
+    for (files, expect) in cases {
+        assert_eq!(read_gcs_body(&files), expect, "{files:?}");
+    }
 }

@@ -6,11 +6,11 @@
 
 use crate::common;
 
-use common::{load_vertex_body, parse, read_openapi, read_vertex};
+use common::{parse, read_openapi, read_vertex};
 use serde_json::{Value, json};
 use toolport_format_openapi::{OpenApi, Vertex};
 use toolport_plugin::{Bundle, Diagnostic, Format, Options, ToolSet};
-use toolport_testkit::{assert_same_json, corpus, expect_ok, load};
+use toolport_testkit::{assert_same_json, corpus, expect_ok, load, load_with_siblings};
 
 const METHODS: [&str; 8] = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 
@@ -342,7 +342,7 @@ fn auth_openapi_cannot_state_is_a_bearer_token_that_comes_back() {
         "vertex/hello_extension/sunholo_import_config.json",
     ];
     for relative in bodies {
-        let set = read_vertex(&load_vertex_body(relative));
+        let set = read_vertex(&load_with_siblings(&corpus(relative)));
         let (doc, written, _) = write_openapi(&set, &Options::default());
         for (id, scheme) in doc["components"]["securitySchemes"].as_object().into_iter().flatten() {
             let kind = scheme["type"].as_str().unwrap();
@@ -368,7 +368,7 @@ fn a_server_url_read_as_a_yaml_list_is_written_as_text() {
         ("vertex", "vertex/hello_extension/import_request.canonical.json"),
     ];
     for (from, relative) in inputs {
-        let bundle = if from == "openapi" { load(&corpus(relative)) } else { load_vertex_body(relative) };
+        let bundle = load_with_siblings(&corpus(relative));
         let set = if from == "openapi" { read_openapi(&bundle) } else { read_vertex(&bundle) };
         let (doc, _, _) = write_openapi(&set, &Options::default());
         assert_eq!(doc["servers"][0]["url"], "[API_SERVICE_URL]", "{relative} -> openapi");
@@ -411,7 +411,7 @@ fn yaml_output_reads_the_same_under_yaml_1_1() {
 fn vertex_bodies_have_what_the_platform_requires() {
     // Snake_case sources (the SDK's hub entry, a manifest file) are written camelCase.
     for relative in ["vertex/code_interpreter/sdk_hub_entry.json", "vertex/google_maps_places/manifest.json"] {
-        let (body, _, _, _) = write_vertex(&read_vertex(&load_vertex_body(relative)));
+        let (body, _, _, _) = write_vertex(&read_vertex(&load_with_siblings(&corpus(relative))));
         assert!(body["displayName"].as_str().is_some_and(|d| !d.is_empty()), "{relative}: displayName");
         assert!(body["manifest"]["apiSpec"]["openApiYaml"].is_string(), "{relative}: manifest.apiSpec");
         assert!(body.get("display_name").is_none(), "{relative}");

@@ -1,8 +1,8 @@
 //! The `vertex` format: a Vertex AI Extension resource as sent to `extensions:import`.
 //!
 //! The OpenAPI spec is read from `manifest.apiSpec.openApiYaml`, or for `openApiGcsUri` from a
-//! file of the same name beside the import body (the converter never fetches from Cloud
-//! Storage). Body fields map onto the tool set: `manifest.name` → id, `displayName` → title,
+//! file of the same name beside the import body, else (a placeholder URI) the only OpenAPI
+//! document beside it (the converter never fetches from Cloud Storage). Body fields map onto the tool set: `manifest.name` → id, `displayName` → title,
 //! `description` → description, `manifest.description` (shown to the model) → instructions,
 //! `authConfig` → the first auth entry, `runtimeConfig.defaultParams` → runtime defaults,
 //! `toolUseExamples` → examples. Everything else is kept in `extras["vertex"]`. Bodies are

@@ -37,7 +37,7 @@ pub(super) fn read_body(
     }
 
     let api_spec = get(manifest, "apiSpec").cloned().unwrap_or(Value::Null);
-    let spec_doc = read_spec(&api_spec, file, input, &mut vx)?;
+    let spec_doc = read_spec(&api_spec, file, input, &mut vx, &mut diagnostics)?;
     let (mut set, spec_diagnostics) = read::read_document(spec_doc).map_err(|e| vec![e])?;
     // Paths of the spec's diagnostics point into the spec, not the body.
     diagnostics.extend(spec_diagnostics.into_iter().map(|mut d| {
@@ -98,25 +98,54 @@ pub(super) fn read_body(
     Ok((set, diagnostics))
 }
 
-/// The spec file for an `openApiGcsUri`: the bundle file beside the body with the object's
-/// file name. Only that: the host loads beside a body just the files it names, so a folder of
-/// bodies costs one spec each, and no other document is taken for the spec.
-fn find_spec(uri: &str, entry: &str, input: &Bundle) -> Result<(String, String), Vec<Diagnostic>> {
+/// The spec for an `openApiGcsUri`: the file beside the body named like the Cloud Storage
+/// object. When there is none (the URI is a placeholder, such as the documentation's
+/// `gs://BUCKET_NAME/SPECIFICATION_FILE_NAME.yaml`), the only OpenAPI document beside the body,
+/// with a warning naming both; the host offers those documents only to a body whose strings
+/// name no file beside it, so a body whose spec is there reads nothing else.
+fn find_spec(
+    uri: &str,
+    entry: &str,
+    input: &Bundle,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Result<Value, Vec<Diagnostic>> {
     let base = uri.rsplit('/').next().unwrap_or(uri);
     let dir = entry.rsplit_once('/').map_or("", |(d, _)| d);
-    let beside = |path: &str| path.rsplit_once('/').map_or("", |(d, _)| d) == dir;
     let name_of = |path: &str| path.rsplit('/').next().unwrap_or(path).to_owned();
-    if let Some((path, text)) = input.files.iter().find(|(p, _)| p.as_str() != entry && beside(p) && name_of(p) == base)
-    {
-        return Ok((path.clone(), text.clone()));
+    let beside: Vec<(&String, &String)> = input
+        .files
+        .iter()
+        .filter(|(p, _)| p.as_str() != entry && p.rsplit_once('/').map_or("", |(d, _)| d) == dir)
+        .collect();
+    if let Some((path, text)) = beside.iter().find(|(p, _)| name_of(p) == base) {
+        return parse_any(path, text).map(|(doc, _)| doc).map_err(|e| vec![e]);
     }
-    Err(vec![Diagnostic::error(
-        codes::INPUT_MISSING_FILE,
-        "/manifest/apiSpec/openApiGcsUri",
-        format!(
-            "the spec is at {uri}, which the converter does not fetch: put a copy named `{base}` beside the import body"
-        ),
-    )])
+    // Files that do not parse or are no OpenAPI document are not candidates, never errors.
+    let mut documents = beside.into_iter().filter_map(|(path, text)| {
+        let (doc, _) = parse_any(path, text).ok()?;
+        doc.get("openapi").is_some().then_some((path, doc))
+    });
+    let pointer = "/manifest/apiSpec/openApiGcsUri";
+    let mut message = format!(
+        "the spec is at {uri}, which the converter does not fetch: put a copy named `{base}` beside the import body"
+    );
+    match (documents.next(), documents.next()) {
+        (Some((path, doc)), None) => {
+            diagnostics.push(Diagnostic::warning(
+                codes::INPUT_TOLERATED,
+                pointer,
+                format!(
+                    "no file named `{base}` (from {uri}) is beside the import body; used `{path}`, the only OpenAPI document there"
+                ),
+            ));
+            return Ok(doc);
+        }
+        (Some((first, _)), Some((second, _))) => message.push_str(&format!(
+            " (`{first}` and `{second}` beside it are both OpenAPI documents: which one is meant cannot be told)"
+        )),
+        _ => {}
+    }
+    Err(vec![Diagnostic::error(codes::INPUT_MISSING_FILE, pointer, message)])
 }
 
 /// `defaultParams` apply to every call: they become the default of each parameter of that
@@ -131,21 +160,21 @@ pub(super) fn apply_runtime_defaults(set: &mut ToolSet) {
     }
 }
 
-/// The OpenAPI spec: inline (`openApiYaml`), or a file beside the body named like the Cloud
-/// Storage object (`openApiGcsUri`).
+/// The OpenAPI spec: inline (`openApiYaml`), or the file beside the body for
+/// `openApiGcsUri` ([`find_spec`]).
 fn read_spec(
     api_spec: &Value,
     file: &str,
     input: &Bundle,
     vx: &mut Map<String, Value>,
+    diagnostics: &mut Vec<Diagnostic>,
 ) -> Result<Value, Vec<Diagnostic>> {
     if let Some(yaml) = get(api_spec, "openApiYaml").and_then(Value::as_str) {
         let label = format!("{file}#/manifest/apiSpec/openApiYaml");
         toolport_plugin::yaml::parse(&label, yaml).map_err(|e| vec![e])
     } else if let Some(uri) = get(api_spec, "openApiGcsUri").and_then(Value::as_str) {
         vx.insert("openApiGcsUri".into(), Value::from(uri));
-        let (spec_file, spec_text) = find_spec(uri, file, input)?;
-        parse_any(&spec_file, &spec_text).map(|(doc, _)| doc).map_err(|e| vec![e])
+        find_spec(uri, file, input, diagnostics)
     } else {
         Err(vec![Diagnostic::error(
             codes::INPUT_INVALID,

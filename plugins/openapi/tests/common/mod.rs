@@ -7,7 +7,7 @@ use serde_json::Value;
 use toolport_format_openapi::{OpenApi, Vertex};
 use toolport_plugin::names::NameRules;
 use toolport_plugin::{Bundle, Format, Options, ToolSet};
-use toolport_testkit::{corpus, expect_ok, load_with_siblings};
+use toolport_testkit::expect_ok;
 
 pub fn parse(file: &str, text: &str) -> Value {
     if file.ends_with(".json") {
@@ -23,25 +23,6 @@ pub fn read_openapi(bundle: &Bundle) -> ToolSet {
 
 pub fn read_vertex(bundle: &Bundle) -> ToolSet {
     expect_ok(Vertex.read(bundle, &Options::default()), "vertex read").0
-}
-
-/// Corpus bodies that name their spec by a placeholder (the documentation's
-/// `gs://BUCKET_NAME/SPECIFICATION_FILE_NAME.yaml`, `API_SPEC_GCS`), the name, and the spec
-/// beside them that it stands for.
-const PLACEHOLDER_SPECS: &[(&str, &str, &str)] = &[
-    ("vertex/hello_extension/import_request.docs.json", "SPECIFICATION_FILE_NAME.yaml", "hello.yaml"),
-    ("vertex/hello_extension/sunholo_import_config.json", "API_SPEC_GCS", "hello.yaml"),
-];
-
-/// A corpus Vertex body with the files beside it, read as a user would after putting a copy
-/// of the spec under the name the body gives (the reader takes no other file for the spec).
-pub fn load_vertex_body(relative: &str) -> Bundle {
-    let mut bundle = load_with_siblings(&corpus(relative));
-    if let Some((_, named, spec)) = PLACEHOLDER_SPECS.iter().find(|(body, _, _)| *body == relative) {
-        let text = bundle.files[*spec].clone();
-        bundle.insert(*named, text);
-    }
-    bundle
 }
 
 /// A body with snake_case keys turned to camelCase (protobuf JSON parsers read both);
