@@ -72,7 +72,7 @@ impl Format for Raycast {
         for file in AI_FILES {
             let Some(text) = input.get(&format!("{root}{file}")) else { continue };
             let value = if file.ends_with(".yaml") {
-                toolport_plugin::yaml::parse(file, text).ok()
+                toolport_plugin::yaml::parse(file, text).ok().map(|parsed| parsed.value)
             } else if file.ends_with(".json5") {
                 read::parse_json5(file, text).ok()
             } else {

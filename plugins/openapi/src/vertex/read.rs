@@ -164,20 +164,23 @@ fn read_spec(
     vx: &mut Map<String, Value>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Result<Value, Vec<Diagnostic>> {
-    if let Some(yaml) = get(api_spec, "openApiYaml").and_then(Value::as_str) {
+    let parsed = if let Some(yaml) = get(api_spec, "openApiYaml").and_then(Value::as_str) {
         let label = format!("{file}#/manifest/apiSpec/openApiYaml");
-        toolport_plugin::yaml::parse(&label, yaml).map_err(|e| vec![e])
+        toolport_plugin::yaml::parse(&label, yaml)
     } else if let Some(uri) = get(api_spec, "openApiGcsUri").and_then(Value::as_str) {
         vx.insert("openApiGcsUri".into(), Value::from(uri));
         let (spec_file, spec_text) = find_spec(uri, file, input, diagnostics)?;
-        parse_any(&spec_file, &spec_text).map(|(doc, _)| doc).map_err(|e| vec![e])
+        parse_any(&spec_file, &spec_text).map(|(doc, _)| doc)
     } else {
-        Err(vec![Diagnostic::error(
+        return Err(vec![Diagnostic::error(
             codes::INPUT_INVALID,
             "/manifest/apiSpec",
             "`manifest.apiSpec` needs `openApiYaml` (the spec inline) or `openApiGcsUri`",
-        )])
-    }
+        )]);
+    };
+    let parsed = parsed.map_err(|e| vec![e])?;
+    diagnostics.extend(parsed.tolerated);
+    Ok(parsed.value)
 }
 
 /// Titles: the body's displayName and description win; the spec's own `info` texts are kept

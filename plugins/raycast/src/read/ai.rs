@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 use toolport_plugin::nesting::{self, Syntax};
-use toolport_plugin::source::{Locator, child, parse_json};
+use toolport_plugin::source::{Locator, Parsed, child, parse_json};
 use toolport_plugin::{Diagnostic, ToolSet, codes};
 
 use super::evals;
@@ -57,11 +57,11 @@ pub(super) fn read_package_ai(
     read_ai(package_ai, "package.json", "/ai", model, extras, diagnostics);
 }
 
-pub(super) fn parse_ai_file(file: &str, path: &str, text: &str) -> Result<Value, Diagnostic> {
+pub(super) fn parse_ai_file(file: &str, path: &str, text: &str) -> Result<Parsed, Diagnostic> {
     if file.ends_with(".yaml") {
         toolport_plugin::yaml::parse(path, text)
     } else if file.ends_with(".json5") {
-        parse_json5(path, text)
+        parse_json5(path, text).map(|value| Parsed { value, tolerated: Vec::new() })
     } else {
         parse_json(path, text)
     }
