@@ -25,15 +25,39 @@ impl Default for Limits {
 #[derive(Debug)]
 pub enum InputError {
     Missing(PathBuf),
-    IsDirectory { path: PathBuf, format: String },
-    NotDirectory { path: PathBuf, format: String },
+    IsDirectory {
+        path: PathBuf,
+        format: String,
+    },
+    NotDirectory {
+        path: PathBuf,
+        format: String,
+    },
     Empty(PathBuf),
     NotAFile(PathBuf),
-    NotUtf8 { path: PathBuf, offset: usize, line: u32, column: u32 },
-    TooLarge { path: PathBuf, size: u64, limit: u64 },
-    TooManyFiles { path: PathBuf, limit: usize },
+    /// `file` is the file as the input's bundle names it (relative to the input), which
+    /// diagnostics' spans use; `path` the file on disk.
+    NotUtf8 {
+        path: PathBuf,
+        file: String,
+        offset: usize,
+        line: u32,
+        column: u32,
+    },
+    TooLarge {
+        path: PathBuf,
+        size: u64,
+        limit: u64,
+    },
+    TooManyFiles {
+        path: PathBuf,
+        limit: usize,
+    },
     // `cause` is not a `source`: the message already holds it, and error chains would repeat it.
-    Io { path: PathBuf, cause: std::io::Error },
+    Io {
+        path: PathBuf,
+        cause: std::io::Error,
+    },
 }
 
 impl std::fmt::Display for InputError {
@@ -127,7 +151,7 @@ pub fn load_stdin(reader: &mut dyn Read, limits: &Limits) -> Result<Bundle, Inpu
         .take(limits.max_file_bytes + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| InputError::Io { path: stdin.clone(), cause: e })?;
-    let text = decode(&stdin, bytes, limits)?;
+    let text = decode(&stdin, "stdin", bytes, limits)?;
     Ok(Bundle::single("stdin", text))
 }
 
@@ -139,10 +163,11 @@ pub fn read_text(path: &Path, limits: &Limits) -> Result<String, InputError> {
     let mut bytes = Vec::with_capacity(size as usize + 1);
     // Read one byte past the limit: enough to know it is too large without reading it all.
     file.take(limits.max_file_bytes + 1).read_to_end(&mut bytes).map_err(io)?;
-    decode(path, bytes, limits)
+    decode(path, &file_name(path), bytes, limits)
 }
 
-fn decode(path: &Path, bytes: Vec<u8>, limits: &Limits) -> Result<String, InputError> {
+/// `bytes` of the file at `path`, named `file` in its bundle, as text within the limits.
+fn decode(path: &Path, file: &str, bytes: Vec<u8>, limits: &Limits) -> Result<String, InputError> {
     if bytes.len() as u64 > limits.max_file_bytes {
         let size = bytes.len() as u64;
         return Err(InputError::TooLarge { path: path.to_path_buf(), size, limit: limits.max_file_bytes });
@@ -150,11 +175,11 @@ fn decode(path: &Path, bytes: Vec<u8>, limits: &Limits) -> Result<String, InputE
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(InputError::Empty(path.to_path_buf()));
     }
-    utf8_text(path, bytes)
+    utf8_text(path, file, bytes)
 }
 
 /// `bytes` as text without a leading byte-order mark, or where they stop being UTF-8.
-fn utf8_text(path: &Path, bytes: Vec<u8>) -> Result<String, InputError> {
+fn utf8_text(path: &Path, file: &str, bytes: Vec<u8>) -> Result<String, InputError> {
     let mut text = String::from_utf8(bytes).map_err(|e| {
         let offset = e.utf8_error().valid_up_to();
         let valid = &e.as_bytes()[..offset];
@@ -162,7 +187,7 @@ fn utf8_text(path: &Path, bytes: Vec<u8>) -> Result<String, InputError> {
         let line = valid.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
         // Columns count characters, as everywhere else in toolport's diagnostics.
         let column = String::from_utf8_lossy(&valid[line_start..]).chars().count() as u32 + 1;
-        InputError::NotUtf8 { path: path.to_path_buf(), offset, line, column }
+        InputError::NotUtf8 { path: path.to_path_buf(), file: file.to_owned(), offset, line, column }
     })?;
     if text.starts_with('\u{feff}') {
         text.remove(0);
@@ -231,7 +256,7 @@ fn collect_dir(
         }
         let bytes = std::fs::read(&path).map_err(|e| InputError::Io { path: path.clone(), cause: e })?;
         // A file of a kind the formats read must be text; others (icons) may be anything.
-        match utf8_text(&path, bytes) {
+        match utf8_text(&path, &relative, bytes) {
             Ok(text) => bundle.insert(relative, text),
             Err(e) if is_text_name(&name) => return Err(e),
             Err(_) => bundle.other_files.push(relative),
