@@ -362,7 +362,7 @@ impl<'t> Locator<'t> {
     }
 
     /// Byte offset of the value at `pointer` in the JSON text: keys and array indices are
-    /// followed, the first of duplicate keys wins. The scan tolerates what lenient readers
+    /// followed; of repeated keys the last wins, as in the value parsers make. The scan tolerates what lenient readers
     /// accept (comments, trailing and missing commas); past anything else nothing is indexed.
     pub fn offset(&self, pointer: &str) -> Option<usize> {
         let pointers = self.pointers.get_or_init(|| Pointers::new(&self.text));
@@ -500,7 +500,7 @@ impl Pointers {
                     pointers.nodes.push(Node { offset: i, kind });
                     match open.key.take() {
                         Some(key) => {
-                            pointers.members.entry((open.node, key)).or_insert(id);
+                            pointers.members.insert((open.node, key), id);
                         }
                         None => {
                             pointers.elements.insert((open.node, open.index), id);
@@ -593,6 +593,31 @@ pub fn top_level_keys(text: &str) -> Option<Vec<&str>> {
     None
 }
 
+/// Offset of the first `[` or `{` of a JSON text nested deeper than `limit`; `None` when none
+/// is. One pass, strings skipped, for text that may be too deep for a recursive decoder.
+pub fn json_deeper_than(bytes: &[u8], limit: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                i = string_end(bytes, i)?;
+                continue;
+            }
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > limit {
+                    return Some(i);
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
 /// Offset just after the JSON string starting at `start` (its opening quote); `None` when it
 /// is not closed.
 pub fn string_end(bytes: &[u8], start: usize) -> Option<usize> {
@@ -666,11 +691,11 @@ mod tests {
 
     #[test]
     fn locates_in_what_lenient_readers_accept() {
-        // Escaped keys, duplicate keys (the first wins), a key holding a slash and a tilde.
+        // Escaped keys, repeated keys (the last wins), a key holding a slash and a tilde.
         let text = "{\"k\\u0065y\": 1, \"d\": [1], \"d\": [2, 3], \"~/\": true}";
         check(text, "/key", Some((1, 14)));
-        check(text, "/d/0", Some((1, 23)));
-        check(text, "/d/1", None);
+        check(text, "/d/0", Some((1, 33)));
+        check(text, "/d/1", Some((1, 36)));
         check(text, "/~0~1", Some((1, 46)));
         // Comments, trailing commas and a missing comma at a line break.
         let text = "{\n  // note\n  \"a\": [1, 2,],\n  /* b */ \"b\": {\"c\": [{}\n{\"d\": 4}]}\n  \"e\": null,\n}";
@@ -783,6 +808,16 @@ mod tests {
         let tolerated = parse_json("doc.json", &text).unwrap().tolerated;
         assert_eq!(tolerated.len(), 101);
         assert!(tolerated[100].message.contains("899 more repeated keys or rounded integers"), "{}", tolerated[100]);
+    }
+
+    #[test]
+    fn json_depth_is_found_past_strings() {
+        let deeper = |text: &str, limit| json_deeper_than(text.as_bytes(), limit);
+        assert_eq!(deeper(&format!("{}{}", "[".repeat(4), "]".repeat(4)), 4), None);
+        assert_eq!(deeper(&format!("{}{}", "[".repeat(5), "]".repeat(5)), 4), Some(4));
+        assert_eq!(deeper(r#"{"a": "[[[[[[", "b\"{{{{": [{}, {}], "c": {"d": [1]}}"#, 3), None);
+        assert_eq!(deeper(r#"{"a": "[[", "c": {"d": [{}]}}"#, 3), Some(24));
+        assert_eq!(deeper(&"[{}]".repeat(10_000), 2), None);
     }
 
     #[test]

@@ -59,14 +59,14 @@ pub(super) fn finish(
     let mut report_writable = true;
     if !problems.is_empty() {
         for problem in &problems {
-            eprintln!("error: {}", problem.error);
+            eprintln!("error: {}", report::printable(&problem.error.to_string()));
         }
         report_writable = !problems.iter().any(|p| p.owner == REPORT_OWNER);
         mark_plan_failure(&mut reports, &problems);
     } else if args.dry_run {
         if !global.quiet {
             for file in plan.iter().filter(|f| f.owner != REPORT_OWNER) {
-                eprintln!("would write {}", file.path.display());
+                eprintln!("would write {}", report::printable(&file.path.display().to_string()));
             }
         }
     } else if let Some(staging) = &staging {
@@ -74,7 +74,7 @@ pub(super) fn finish(
         mark_commit_failures(&mut reports, &committed.failed);
         if !global.quiet && committed.failed.is_empty() {
             for note in &notes {
-                eprintln!("note: {note}");
+                eprintln!("note: {}", report::printable(note));
             }
         }
     }
@@ -90,10 +90,10 @@ pub(super) fn finish(
         used.sort_unstable();
         used.dedup();
         for warning in used.iter().filter_map(|id| registry.shadowing_warning(id)) {
-            eprintln!("warning: {warning}");
+            eprintln!("warning: {}", report::printable(&warning));
         }
         for warning in registry.plugin_troubles() {
-            eprintln!("warning: {warning}");
+            eprintln!("warning: {}", report::printable(&warning));
         }
     }
     let summary = Summary::of(&reports);
@@ -143,7 +143,8 @@ fn check_lines(
         if !global.quiet {
             let from = report.from.as_deref().unwrap_or("format unknown");
             let target = to.map(|t| format!(", {losses} losses writing {}", t.info.id)).unwrap_or_default();
-            eprintln!("{}: {verdict} ({from}), {errors} errors{target}", report::display_input(&item.path));
+            let line = format!("{}: {verdict} ({from}), {errors} errors{target}", report::display_input(&item.path));
+            eprintln!("{}", report::printable(&line));
         }
         match report.status {
             Status::Failed => status = ExitStatus::Failed,
@@ -204,7 +205,7 @@ fn mark_commit_failures(reports: &mut [InputReport], failures: &[output::CommitF
             message
                 .push_str(&format!("; these files of it were placed and could not be taken back: {}", left.join(", ")));
         }
-        eprintln!("error: {}: {message}", failure.owner);
+        eprintln!("error: {}", report::printable(&format!("{}: {message}", failure.owner)));
         report.diagnostics.push(Diagnostic::error(codes::OUTPUT_REFUSED, "", message));
         report.outputs = failure.left_in_place.iter().map(|p| p.display().to_string()).collect();
     }
