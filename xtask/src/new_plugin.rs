@@ -167,11 +167,11 @@ impl Format for {Type} {
         let Some((file, text)) = input.entry_file() else {
             return Outcome::fail(Diagnostic::error(codes::INPUT_MISSING_FILE, "", "no input file"));
         };
-        let doc = match parse_json(file, text) {
-            Ok(doc) => doc,
+        // What parsing tolerated (a repeated key, a rounded integer) is the first diagnostics.
+        let (doc, mut diagnostics) = match parse_json(file, text) {
+            Ok(parsed) => (parsed.value, parsed.tolerated),
             Err(error) => return Outcome::fail(error),
         };
-        let mut diagnostics = Vec::new();
         let mut model = ToolSet::default();
         let Some(tools) = doc.get("tools").and_then(Value::as_array) else {
             return Outcome::fail(Diagnostic::error(codes::INPUT_INVALID, "/tools", "`tools` must be an array"));

@@ -138,7 +138,7 @@ fn load_registry(global: &GlobalArgs) -> Result<Registry> {
     let registry = Registry::discover(&config);
     if !global.quiet {
         for error in &registry.load_errors {
-            eprintln!("warning: plugin skipped: {error}");
+            eprintln!("warning: plugin skipped: {}", report::printable(&error.to_string()));
         }
     }
     if registry.formats().is_empty() {
@@ -196,9 +196,9 @@ fn format_details(registry: &Registry, name: &str, json: bool) -> Result<ExitSta
         return Ok(ExitStatus::Ok);
     }
     let info = &f.info;
-    writeln!(out, "{}: {}", info.id, info.description)?;
+    writeln!(out, "{}", report::printable(&format!("{}: {}", info.id, info.description)))?;
     if !info.aliases.is_empty() {
-        writeln!(out, "  aliases: {}", info.aliases.join(", "))?;
+        writeln!(out, "  aliases: {}", report::printable(&info.aliases.join(", ")))?;
     }
     let can = match (info.reads, info.writes) {
         (true, true) => "reads and writes",
@@ -223,9 +223,9 @@ fn format_details(registry: &Registry, name: &str, json: bool) -> Result<ExitSta
     let width = rows.iter().map(|(s, _)| s.key.len() + 1 + s.value_hint().len()).max().unwrap_or(0);
     for (spec, every) in rows {
         let key = format!("{}={}", spec.key, spec.value_hint());
-        writeln!(out, "  {key:<width$}  {}{every}", spec.help)?;
+        writeln!(out, "{}", report::printable(&format!("  {key:<width$}  {}{every}", spec.help)))?;
         if !spec.default.is_empty() {
-            writeln!(out, "  {:<width$}  default: {}", "", spec.default)?;
+            writeln!(out, "{}", report::printable(&format!("  {:<width$}  default: {}", "", spec.default)))?;
         }
     }
     Ok(ExitStatus::Ok)
@@ -264,23 +264,23 @@ fn formats(registry: &Registry, json: bool) -> Result<ExitStatus> {
             Some(specs) => specs.iter().map(|s| s.key.as_str()).collect::<Vec<_>>().join(","),
             None => "(undeclared)".to_owned(),
         };
-        writeln!(
-            stdout,
+        let row = format!(
             "{:<10} {:<10} {:<8} {:<18} {options:<20} {plugin}{aliases}",
             f.info.id, can, f.info.version, input
-        )?;
+        );
+        writeln!(stdout, "{}", report::printable(&row))?;
     }
     for s in &registry.shadowed {
-        writeln!(
-            stdout,
+        let note = format!(
             "note: {} from {} is shadowed by {}",
             s.id,
             s.plugin_path.display(),
             s.used_from.as_ref().map_or("a built-in format".to_owned(), |p| p.display().to_string())
-        )?;
+        );
+        writeln!(stdout, "{}", report::printable(&note))?;
     }
     for e in &registry.load_errors {
-        writeln!(stdout, "error: {e}")?;
+        writeln!(stdout, "error: {}", report::printable(&e.to_string()))?;
     }
     writeln!(
         stdout,

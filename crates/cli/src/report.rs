@@ -1,5 +1,6 @@
 //! What a run reports: the machine-readable `--report` file and the human lines on stderr.
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use indexmap::IndexMap;
@@ -213,9 +214,10 @@ pub fn span_path(item: &InputItem, file: &str) -> PathBuf {
 }
 
 /// One line per diagnostic: `file:line:col: severity[code]: message (at /path)`, or the input
-/// path first when there is no span.
+/// path first when there is no span; [`printable`], since names and messages come from inputs
+/// and plugins.
 pub fn render(item: &InputItem, diagnostic: &Diagnostic) -> String {
-    match &diagnostic.span {
+    let line = match &diagnostic.span {
         Some(span) => {
             let mut d = diagnostic.clone();
             let file = span_path(item, &span.file);
@@ -225,7 +227,35 @@ pub fn render(item: &InputItem, diagnostic: &Diagnostic) -> String {
             d.to_string()
         }
         None => format!("{}: {diagnostic}", display_input(&item.path)),
+    };
+    printable(&line).into_owned()
+}
+
+/// `text` as it may be shown on a terminal: control characters (line breaks and ANSI escapes
+/// included) and the characters that reorder text (bidirectional controls such as U+202E)
+/// escaped, `\n`, `\u{1b}`, `\u{202e}`, so that a name or a message from an input or a plugin
+/// can neither forge a line nor rewrite the screen. The one place the CLI makes such text safe
+/// to print.
+pub fn printable(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(unprintable) {
+        return Cow::Borrowed(text);
     }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if unprintable(c) => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+fn unprintable(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
 /// How an input is named in messages and the report, and which input a planned file belongs

@@ -791,3 +791,125 @@ fn names_that_are_not_utf8_stay_apart() {
     assert_ne!(inputs[0], inputs[1], "each input keeps its own name: {inputs:?}");
     no_staging_left(work);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Silent wrong successes and nesting without brackets (hostile input, round three): each is a
+// located warning or error now, never exit 0 without a word, never a crash.
+// ---------------------------------------------------------------------------------------------
+
+/// Writes `files` (path, content) under `dir`.
+fn write_files(dir: &Path, files: &[(&str, &str)]) {
+    for (path, text) in files {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+}
+
+/// What a parser accepted silently is a located warning, and what it reads is kept: a repeated
+/// key, an integer past 64 bits, a `required` list with a number in it, a YAML tag toolport
+/// does not know (the title keeps its text), an OpenAPI `required: yes`.
+#[test]
+fn what_parsers_tolerate_is_said_where_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        dir.path(),
+        &[
+            (
+                "tools.json",
+                "{\"tools\": [{\"name\": \"a\", \"description\": \"first\"}],\n \"tools\": [{\"name\": \"b\", \"description\": \"d\", \"inputSchema\": {\"type\": \"object\",\n  \"properties\": {\"n\": {\"type\": \"integer\", \"maximum\": 18446744073709551617}, \"m\": {}},\n  \"required\": [7, \"n\"]}}]}\n",
+            ),
+            (
+                "spec.yaml",
+                "openapi: 3.0.0\ninfo:\n  title: !!python/str My API\n  version: '1'\npaths:\n  /a:\n    get:\n      operationId: get_a\n      parameters: [{name: q, in: query, required: yes, schema: {type: string}}]\n      responses: {'200': {description: ok}}\n",
+            ),
+        ],
+    );
+    let run = run_in(dir.path(), &["-v", "--from", "mcp", "--to", "gemini", "tools.json", "-o", "-"]);
+    run.expect_code(0);
+    for expected in [
+        "tools.json:2:2: warning[input/tolerated]: the key `tools` appears again in this object (first at line 1, column 2)",
+        "tools.json:3:54: warning[input/tolerated]: the integer 18446744073709551617 does not fit in 64 bits",
+        // Located in the value that is used, the later one.
+        "tools.json:4:16: warning[input/tolerated]: `required` lists property names, not a number: 7 is left out",
+    ] {
+        assert!(run.stderr.contains(expected), "{expected}\n{}", run.stderr);
+    }
+    let written: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let tool = &written["functionDeclarations"][0];
+    assert_eq!(tool["name"], "b", "the later value is used: {written}");
+    assert_eq!(tool["parameters"]["required"], serde_json::json!(["n"]), "the name beside it is kept: {written}");
+
+    let run = run_in(dir.path(), &["-v", "--from", "openapi", "--to", "mcp", "spec.yaml", "-o", "-"]);
+    run.expect_code(0);
+    for expected in [
+        "spec.yaml:3:10: warning[input/tolerated]: the tag `!!python/str` is not one toolport knows",
+        "warning[input/tolerated]: `required` is a boolean, not a string: \"yes\" is not one; it is read as required (true)",
+    ] {
+        assert!(run.stderr.contains(expected), "{expected}\n{}", run.stderr);
+    }
+    let written: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(written["tools"][0]["inputSchema"]["required"], serde_json::json!(["q"]), "{written}");
+    let run = run_in(dir.path(), &["inspect", "spec.yaml"]);
+    run.expect_code(0);
+    let model: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(model["tool_set"]["title"], "My API", "the tagged title keeps its text");
+}
+
+/// A file of a folder input that is not UTF-8 is named where it is in the folder.
+#[test]
+fn a_file_that_is_not_utf8_is_named_where_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        dir.path(),
+        &[(
+            "ext/package.json",
+            r#"{"name": "ext", "title": "Ext", "description": "d", "tools": [{"name": "t", "title": "T", "description": "d"}]}"#,
+        )],
+    );
+    std::fs::create_dir_all(dir.path().join("ext/src/tools")).unwrap();
+    std::fs::write(
+        dir.path().join("ext/src/tools/t.ts"),
+        b"export default async function tool() {\n  return \"\xff\";\n}\n",
+    )
+    .unwrap();
+    let run = run_in(dir.path(), &["--to", "mcp", "ext", "-o", "-"]);
+    run.expect_code(1);
+    let shown = Path::new("ext").join("src/tools/t.ts").display().to_string();
+    assert!(run.stderr.contains(&format!("{shown}:2:11: error[input/syntax]: is not UTF-8 text")), "{}", run.stderr);
+}
+
+/// TypeScript that nests without brackets, a million levels deep (a stack overflow before):
+/// type arguments, a conditional chain, an assignment chain, JSX. Each is a located error.
+#[test]
+fn nesting_without_brackets_is_refused_where_it_crosses_the_limit() {
+    let deep = 1_000_000;
+    let cases = [
+        ("t.ts", format!("type Input = {{ a: {}string{} }};\n", "Array<".repeat(deep), ">".repeat(deep))),
+        ("t.ts", format!("const x = {}0;\n", "a ? b : ".repeat(deep))),
+        ("t.ts", format!("let a;\na = {}1;\n", "a = ".repeat(deep))),
+        ("t.tsx", format!("const x = {}{};\n", "<a>".repeat(deep), "</a>".repeat(deep))),
+    ];
+    for (file, code) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        write_files(
+            dir.path(),
+            &[
+                (
+                    "ext/package.json",
+                    r#"{"name": "deep", "title": "Deep", "description": "d", "tools": [{"name": "t", "title": "T", "description": "d"}]}"#,
+                ),
+                (&format!("ext/src/tools/{file}"), &format!("{code}export default function tool() {{}}\n")),
+            ],
+        );
+        let run = run_in(dir.path(), &["--from", "raycast", "--to", "mcp", "ext", "-o", "-"]);
+        run.expect_code(1);
+        assert!(
+            run.stderr.contains(&format!("{file}:"))
+                && run.stderr.contains("error[input/syntax]")
+                && run.stderr.contains("nested deeper than 128 levels"),
+            "{code:.40}: {}",
+            run.stderr
+        );
+    }
+}

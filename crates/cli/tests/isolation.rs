@@ -317,3 +317,82 @@ fn a_missing_plugin_host_is_named() {
     assert!(refused.stderr.contains(LIBRARY), "names the plugin: {}", refused.stderr);
     run("never").expect_code(0);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Hostile answers (round three): what a plugin answers cannot crash convert, fail an input
+// without a word, or rewrite the terminal.
+// ---------------------------------------------------------------------------------------------
+
+/// A reader answering with a model nested 100,000 levels: convert, inspect and check refuse it
+/// naming the plugin, where decoding it overflowed convert's stack.
+#[test]
+fn a_model_nested_too_deep_is_refused_naming_the_reader() {
+    let (dir, plugins) = setup();
+    for args in [
+        &["--to", "mcp", "bad.misbehaving", "-o", "out"][..],
+        &["inspect", "--from", "misbehaving", "bad.misbehaving"][..],
+        &["check", "bad.misbehaving"][..],
+    ] {
+        let run = run_misbehaving(dir.path(), "deep-model", &[&["--plugin-dir", &plugins][..], args].concat());
+        run.expect_code(1);
+        let line =
+            run.stderr.lines().find(|l| l.contains("error[plugin/failed]")).unwrap_or_else(|| panic!("{}", run.stderr));
+        assert!(
+            line.contains(LIBRARY)
+                && line
+                    .contains("read: returned a model that cannot be read: the model is nested deeper than 512 levels"),
+            "{args:?}: {line}"
+        );
+    }
+}
+
+/// A reader answering `{"value": null}` with no error fails its input with a message naming it.
+#[test]
+fn a_plugin_answering_nothing_is_named() {
+    let (dir, plugins) = setup();
+    let run = run_misbehaving(
+        dir.path(),
+        "null-value",
+        &["--plugin-dir", &plugins, "--to", "mcp", "bad.misbehaving", "-o", "-"],
+    );
+    run.expect_code(1);
+    let line = run.stderr.lines().find(|l| l.contains("bad.misbehaving")).unwrap_or_else(|| panic!("{}", run.stderr));
+    assert!(
+        line.contains("error[plugin/failed]")
+            && line.contains(LIBRARY)
+            && line.contains("read: answered without a value and without an error saying why"),
+        "{line}"
+    );
+}
+
+/// Line breaks, ANSI escapes and U+202E in a plugin's diagnostics and tool names are printed
+/// escaped: no forged diagnostic line, nothing that rewrites the screen.
+#[test]
+fn control_characters_from_a_plugin_are_escaped_when_printed() {
+    let (dir, plugins) = setup();
+    for (verbosity, out) in [("-v", "out-v.json"), ("", "out.json")] {
+        let mut args =
+            vec!["--plugin-dir", &plugins, "--from", "misbehaving", "--to", "gemini", "bad.misbehaving", "-o", out];
+        if !verbosity.is_empty() {
+            args.insert(0, verbosity);
+        }
+        let run = run_misbehaving(dir.path(), "control-text", &args);
+        run.expect_code(0);
+        assert!(!run.stderr.contains(['\u{1b}', '\u{202e}', '\r']), "{verbosity}: {:?}", run.stderr);
+        assert!(
+            !run.stderr.lines().any(|l| l.starts_with("bad.misbehaving:1:1: error")),
+            "{verbosity}: a forged line: {}",
+            run.stderr
+        );
+        assert!(
+            run.stderr.contains("first line\\nbad.misbehaving:1:1: error[input/syntax]: forged \\u{1b}[31mred"),
+            "{verbosity}: {}",
+            run.stderr
+        );
+        assert!(
+            run.stderr.contains("evil\\u{1b}[2J\\nname\\u{202e}gnp.exe"),
+            "{verbosity}: the tool's name, escaped: {}",
+            run.stderr
+        );
+    }
+}

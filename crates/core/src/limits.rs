@@ -8,6 +8,13 @@
 /// recursion limit is the same number, so JSON and every other syntax agree.
 pub const MAX_NESTING: usize = 128;
 
+/// How deeply a model may nest as JSON where it crosses the plugin boundary: four JSON levels
+/// for each level of input ([`MAX_NESTING`]) a reader accepts (a schema's property is three in
+/// the model, `properties`, its entry and its `schema`, where it was two in the input), so a
+/// model any reader made is decoded, and a plugin's answer nested deeper is refused before
+/// anything recursive reads it.
+pub const MAX_MODEL_NESTING: usize = 4 * MAX_NESTING;
+
 /// The stack a thread that runs readers and writers is given. Recursion in toolport follows
 /// the input's nesting (at most [`MAX_NESTING`] levels, a few JSON levels each once it is the
 /// canonical model) and debug builds use large frames; untouched stack pages cost nothing.

@@ -22,8 +22,19 @@
 //!   a regular expression the heuristic misses (one that starts a statement after `}` or `)`)
 //!   has its brackets counted, which in practice adds a level or two, never 128.
 //!
-//! What is not counted: JSX element nesting, `<…>` type arguments and operator chains
-//! (`!!!x`, `a ? b : c ? …`, `else if`) nest without brackets; they rely on that stack.
+//! In TypeScript a recursive parser also descends without brackets, and those levels count
+//! too ([`Syntax::operators`]): `<…>` type arguments (and type assertions), JSX elements
+//! ([`Syntax::jsx`]: `<a>` opens a level until `</a>`, `<a/>` none), and chains of
+//! right-recursive operators: assignments (`a = b = …`), conditionals (`a ? b : c ? …`, and
+//! conditional types through `extends`), arrows (`a => b => …`), `**`, `else if`, and prefix
+//! operators in a row (`!!!x`, `typeof typeof x`, `- - x`); a bracket right after them is their
+//! operand, so `a = {` or `!(` is one level, `a = b = {` two. A
+//! chain's levels last until its expression or statement ends: at `;`, at `,` (not for type
+//! arguments, which commas separate), at a keyword that starts a statement, at a line break
+//! between two operands (where JavaScript inserts a semicolon), and at the close of the bracket
+//! that holds it; a prefix operator's lasts until its operand. Where `<` is also less-than (after
+//! a name), it is counted as a type argument until a `>`; so are comparisons, which at worst
+//! add levels to one statement.
 
 use crate::limits::MAX_NESTING;
 use crate::source::line_column;
@@ -42,18 +53,38 @@ pub struct Syntax {
     pub comments: bool,
     /// `/…/` regular-expression literals.
     pub regex: bool,
+    /// Type arguments and chains of operators nest too (see the module's documentation).
+    pub operators: bool,
+    /// JSX elements nest (TSX): `<` before a name opens an element.
+    pub jsx: bool,
 }
 
 impl Syntax {
     /// JSON: `"…"` strings only.
-    pub const JSON: Syntax =
-        Syntax { name: "JSON", single_quotes: false, templates: false, comments: false, regex: false };
+    pub const JSON: Syntax = Syntax {
+        name: "JSON",
+        single_quotes: false,
+        templates: false,
+        comments: false,
+        regex: false,
+        operators: false,
+        jsx: false,
+    };
     /// JSON5: both quotes and comments.
-    pub const JSON5: Syntax =
-        Syntax { name: "JSON5", single_quotes: true, templates: false, comments: true, regex: false };
-    /// TypeScript and JavaScript (TSX included): quotes, templates, comments, regular expressions.
-    pub const TYPESCRIPT: Syntax =
-        Syntax { name: "TypeScript", single_quotes: true, templates: true, comments: true, regex: true };
+    pub const JSON5: Syntax = Syntax { name: "JSON5", single_quotes: true, comments: true, ..Syntax::JSON };
+    /// TypeScript and JavaScript: quotes, templates, comments, regular expressions, and levels
+    /// without brackets.
+    pub const TYPESCRIPT: Syntax = Syntax {
+        name: "TypeScript",
+        single_quotes: true,
+        templates: true,
+        comments: true,
+        regex: true,
+        operators: true,
+        jsx: false,
+    };
+    /// TSX: TypeScript with JSX elements.
+    pub const TSX: Syntax = Syntax { name: "TSX", jsx: true, ..Syntax::TYPESCRIPT };
 }
 
 /// Refuses `text` when it nests deeper than [`MAX_NESTING`]: an `input/syntax` error at the
@@ -63,23 +94,32 @@ pub fn check(file: &str, text: &str, syntax: Syntax) -> Result<(), Diagnostic> {
         None => Ok(()),
         Some(offset) => {
             let (line, column) = line_column(text, offset);
+            let what = if syntax.operators {
+                "brackets, braces, parentheses, type arguments, JSX elements and chained operators"
+            } else {
+                "brackets, braces and parentheses"
+            };
             Err(Diagnostic::error(
                 codes::INPUT_SYNTAX,
                 "",
-                format!(
-                    "the {} is nested deeper than {MAX_NESTING} levels of brackets, braces and parentheses; \
-                     it is not read",
-                    syntax.name
-                ),
+                format!("the {} is nested deeper than {MAX_NESTING} levels of {what}; it is not read", syntax.name),
             )
             .at(file, line, column))
         }
     }
 }
 
-/// Byte offset of the first bracket nested deeper than [`MAX_NESTING`], `None` when there is none.
+/// Byte offset of the first bracket (or construct, see [`Syntax::operators`]) nested deeper
+/// than [`MAX_NESTING`], `None` when there is none.
 pub fn too_deep(text: &str, syntax: Syntax) -> Option<usize> {
-    Scan { bytes: text.as_bytes(), syntax, opens: Vec::with_capacity(MAX_NESTING + 1), line_done: [0; 3] }.run()
+    Scan {
+        bytes: text.as_bytes(),
+        syntax,
+        opens: Vec::with_capacity(MAX_NESTING + 1),
+        implicit: Implicit::default(),
+        line_done: [0; 3],
+    }
+    .run()
 }
 
 /// An open level: a bracket, or the `${` of a template literal (its `}` returns to the template).
@@ -87,6 +127,64 @@ pub fn too_deep(text: &str, syntax: Syntax) -> Option<usize> {
 enum Open {
     Bracket,
     Template,
+}
+
+/// A bracket's level: what it is, the depth it opens (itself included) and the levels without
+/// brackets around it, given back when it closes.
+struct Level {
+    open: Open,
+    depth: usize,
+    outside: Implicit,
+}
+
+/// Levels without brackets within the innermost bracket (TypeScript).
+#[derive(Clone, Copy, Default)]
+struct Implicit {
+    /// Right-recursive operators of the current expression or statement (`=`, `?`, `=>`, `**`,
+    /// `extends`).
+    chain: usize,
+    /// `<` not yet closed by `>`.
+    angles: usize,
+    /// Prefix operators in a row, until their operand.
+    prefix: usize,
+    /// `else` of an `if … else if …` chain, until another statement.
+    elses: usize,
+    /// JSX elements open (TSX), and where in JSX the scan is.
+    elements: usize,
+    jsx: Jsx,
+}
+
+/// Where in JSX the scan is: code, a tag (`<a b="c">`, `</a>`), or an element's children, text
+/// whose quotes and brackets are only text (but `{…}` and the next `<`).
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+enum Jsx {
+    #[default]
+    Code,
+    Tag,
+    Children,
+}
+
+impl Implicit {
+    fn levels(&self) -> usize {
+        self.chain + self.angles + self.prefix + self.elses + self.elements
+    }
+
+    /// A statement ends: its chains end with it (JSX elements do not: their text is free).
+    fn end_statement(&mut self) {
+        *self = Implicit { elements: self.elements, jsx: self.jsx, ..Implicit::default() };
+    }
+
+    /// An `if` starts a statement, maybe the next of an `else if` chain.
+    fn end_statement_keeping_elses(&mut self) {
+        let elses = self.elses;
+        self.end_statement();
+        self.elses = elses;
+    }
+
+    /// Where JSX goes on after a tag closes: the children of an element still open, or code.
+    fn after_tag(&mut self) {
+        self.jsx = if self.elements > 0 { Jsx::Children } else { Jsx::Code };
+    }
 }
 
 /// Which of `'`, `"` and a regular expression's `/` failed to close on a line.
@@ -97,7 +195,8 @@ const REGEX: usize = 2;
 struct Scan<'t> {
     bytes: &'t [u8],
     syntax: Syntax,
-    opens: Vec<Open>,
+    opens: Vec<Level>,
+    implicit: Implicit,
     /// For each of SINGLE, DOUBLE, REGEX: offsets before this one lie on a line where that
     /// construct did not close, so it is not tried there again (this keeps the scan linear).
     line_done: [usize; 3],
@@ -106,11 +205,30 @@ struct Scan<'t> {
 impl Scan<'_> {
     fn run(&mut self) -> Option<usize> {
         let bytes = self.bytes;
+        let operators = self.syntax.operators;
         let mut i = 0;
         // Whether a `/` here would start a regular expression (an expression is expected).
         let mut expression_expected = true;
+        // Whether a line break came since the last token (a statement may end there).
+        let mut line_break = false;
         while i < bytes.len() {
             let c = bytes[i];
+            let next = bytes.get(i + 1).copied().unwrap_or(0);
+            if c.is_ascii_whitespace() {
+                line_break |= c == b'\n';
+                i += 1;
+                continue;
+            }
+            let after_break = std::mem::take(&mut line_break);
+            let before = i;
+            if self.implicit.jsx != Jsx::Code && !matches!(c, b'{' | b'}') {
+                match self.jsx(i) {
+                    Ok(next) => i = next,
+                    Err(at) => return Some(at),
+                }
+                expression_expected = false;
+                continue;
+            }
             match c {
                 b'[' | b'{' | b'(' => {
                     if self.push(Open::Bracket) {
@@ -120,7 +238,7 @@ impl Scan<'_> {
                     i += 1;
                 }
                 b']' | b')' | b'}' => {
-                    let closed = self.opens.pop();
+                    let closed = self.pop();
                     i += 1;
                     if c == b'}' && closed == Some(Open::Template) {
                         match self.template(i) {
@@ -137,6 +255,7 @@ impl Scan<'_> {
                             Ok(end) => {
                                 i = end;
                                 expression_expected = false;
+                                self.implicit.prefix = 0;
                                 continue;
                             }
                             Err(eol) => self.line_done[kind] = eol,
@@ -151,11 +270,13 @@ impl Scan<'_> {
                     }
                     expression_expected = false;
                 }
-                b'/' if self.syntax.comments && bytes.get(i + 1) == Some(&b'/') => {
+                b'/' if self.syntax.comments && next == b'/' => {
                     i = memchr(bytes, i, b'\n');
+                    line_break = after_break;
                 }
-                b'/' if self.syntax.comments && bytes.get(i + 1) == Some(&b'*') => {
+                b'/' if self.syntax.comments && next == b'*' => {
                     i = find(bytes, i + 2, b"*/").map_or(bytes.len(), |at| at + 2);
+                    line_break = after_break;
                 }
                 b'/' if self.syntax.regex && expression_expected && i >= self.line_done[REGEX] => {
                     match self.regex_end(i) {
@@ -174,24 +295,197 @@ impl Scan<'_> {
                     while i < bytes.len() && is_word(bytes[i]) {
                         i += 1;
                     }
+                    let word = &bytes[start..i];
                     let member = start > 0 && bytes[start - 1] == b'.';
-                    expression_expected = !member && REGEX_AFTER.contains(&&bytes[start..i]);
+                    if operators && !member {
+                        if after_break && !expression_expected && !CONTINUE_A_STATEMENT.contains(&word) {
+                            // Two operands across a line break: JavaScript ends the statement there.
+                            self.implicit.end_statement();
+                        }
+                        if self.word(word) {
+                            return Some(start);
+                        }
+                    }
+                    expression_expected = !member && REGEX_AFTER.contains(&word);
+                    if !expression_expected {
+                        self.implicit.prefix = 0;
+                    }
                 }
-                _ if c.is_ascii_whitespace() => i += 1,
+                _ if operators => {
+                    let (length, deeper) = self.operator(i, expression_expected);
+                    if deeper && self.too_deep() {
+                        return Some(i);
+                    }
+                    // After `<` a `/` is a JSX closing tag (`</b>`), not a regular expression.
+                    expression_expected = c != b'<';
+                    i += length;
+                }
                 // After `<` a `/` is a JSX closing tag (`</b>`), not a regular expression.
                 _ => {
                     expression_expected = c != b'<';
                     i += 1;
                 }
             }
+            debug_assert!(i > before);
         }
         None
     }
 
-    /// Opens a level; true when that goes beyond the limit.
+    /// Reads JSX from `i` in a tag or children: the offset after what it read, `Err` at an
+    /// element beyond the limit.
+    fn jsx(&mut self, i: usize) -> Result<usize, usize> {
+        let bytes = self.bytes;
+        let next = bytes.get(i + 1).copied().unwrap_or(0);
+        let implicit = &mut self.implicit;
+        match (implicit.jsx, bytes[i]) {
+            (Jsx::Children, b'<') if next == b'/' => {
+                implicit.elements = implicit.elements.saturating_sub(1);
+                implicit.jsx = Jsx::Tag;
+                Ok(i + 2)
+            }
+            (Jsx::Children, b'<') => {
+                implicit.elements += 1;
+                implicit.jsx = Jsx::Tag;
+                if self.too_deep() { Err(i) } else { Ok(i + 1) }
+            }
+            (Jsx::Tag, b'>') => {
+                implicit.after_tag();
+                Ok(i + 1)
+            }
+            (Jsx::Tag, b'/') if next == b'>' => {
+                implicit.elements = implicit.elements.saturating_sub(1);
+                implicit.after_tag();
+                Ok(i + 2)
+            }
+            (Jsx::Tag, quote @ (b'"' | b'\'')) => Ok(self.string_end(i, quote).unwrap_or(i + 1)),
+            _ => Ok(i + 1),
+        }
+    }
+
+    /// Reads a name or keyword outside a member access; true when it goes beyond the limit.
+    fn word(&mut self, word: &[u8]) -> bool {
+        let implicit = &mut self.implicit;
+        if word == b"else" {
+            implicit.elses += 1;
+        } else if word == b"if" {
+            implicit.end_statement_keeping_elses();
+        } else if STATEMENT_KEYWORDS.contains(&word) {
+            implicit.end_statement();
+        } else if PREFIX_KEYWORDS.contains(&word) {
+            implicit.prefix += 1;
+        } else if word == b"extends" {
+            implicit.chain += 1;
+        } else {
+            return false;
+        }
+        self.too_deep()
+    }
+
+    /// Reads the operator or punctuation at `i`: how many bytes it takes, and whether it opened
+    /// a level.
+    fn operator(&mut self, i: usize, expression_expected: bool) -> (usize, bool) {
+        let bytes = self.bytes;
+        let at = |k: usize| bytes.get(i + k).copied().unwrap_or(0);
+        let implicit = &mut self.implicit;
+        let jsx = self.syntax.jsx;
+        match (at(0), at(1)) {
+            (b';', _) => {
+                implicit.end_statement();
+                (1, false)
+            }
+            (b',', _) => {
+                implicit.chain = 0;
+                implicit.prefix = 0;
+                (1, false)
+            }
+            // Comparisons.
+            (b'=', b'=') | (b'!', b'=') | (b'<', b'=') | (b'>', b'=') => (2, false),
+            (b'=', b'>') => {
+                implicit.chain += 1;
+                (2, true)
+            }
+            (b'=', _) => {
+                implicit.chain += 1;
+                (1, true)
+            }
+            (b'*', b'*') => {
+                implicit.chain += 1;
+                (2, true)
+            }
+            // `??`, and `?.` (not `? .5`): no level.
+            (b'?', b'?') => (2, false),
+            (b'?', b'.') if !at(2).is_ascii_digit() => (2, false),
+            (b'?', _) => {
+                // `a?: T`, `(a?)`, `(a?, b)`, `a?=`: an optional name, not a conditional.
+                let after = bytes[i + 1..].iter().find(|b| !b.is_ascii_whitespace()).copied().unwrap_or(0);
+                if matches!(after, b':' | b')' | b',' | b'=') {
+                    (1, false)
+                } else {
+                    implicit.chain += 1;
+                    (1, true)
+                }
+            }
+            (b'!' | b'~', _) if expression_expected => {
+                implicit.prefix += 1;
+                (1, true)
+            }
+            (b'-', b'-') | (b'+', b'+') => (2, false),
+            (b'-' | b'+', _) if expression_expected => {
+                implicit.prefix += 1;
+                (1, true)
+            }
+            // Where an expression starts, `<a` or `<>` opens an element.
+            (b'<', next)
+                if jsx
+                    && expression_expected
+                    && (next == b'>' || next.is_ascii_alphabetic() || matches!(next, b'_' | b'$')) =>
+            {
+                implicit.elements += 1;
+                implicit.jsx = Jsx::Tag;
+                (1, true)
+            }
+            (b'<', b'<') if !expression_expected => (2, false),
+            // After a name (spaces between or not) or where an expression starts: `Array<T>`, `<T>x`.
+            (b'<', _)
+                if expression_expected
+                    || bytes[..i].iter().rfind(|b| !b.is_ascii_whitespace()).is_some_and(|&b| is_word(b)) =>
+            {
+                implicit.angles += 1;
+                (1, true)
+            }
+            (b'>', _) => {
+                implicit.angles = implicit.angles.saturating_sub(1);
+                (1, false)
+            }
+            _ => (1, false),
+        }
+    }
+
+    /// Whether the levels open now go beyond the limit.
+    fn too_deep(&self) -> bool {
+        self.depth() > MAX_NESTING
+    }
+
+    fn depth(&self) -> usize {
+        self.opens.last().map_or(0, |level| level.depth) + self.implicit.levels()
+    }
+
+    /// Opens a level; true when that goes beyond the limit. A bracket right after operators is
+    /// the operand they wait for, so it counts only past them (`a = {`, `!(` are one level).
     fn push(&mut self, open: Open) -> bool {
-        self.opens.push(open);
-        self.opens.len() > MAX_NESTING
+        let outer = self.opens.last().map_or(0, |level| level.depth);
+        let depth = outer + self.implicit.levels().max(1);
+        let outside = std::mem::take(&mut self.implicit);
+        self.opens.push(Level { open, depth, outside });
+        depth > MAX_NESTING
+    }
+
+    /// Closes the innermost level, if any: what was open around it is again, but for prefix
+    /// operators, whose operand it was.
+    fn pop(&mut self) -> Option<Open> {
+        let level = self.opens.pop()?;
+        self.implicit = Implicit { prefix: 0, ..level.outside };
+        Some(level.open)
     }
 
     /// Offset after the string opened by `quote` at `start`, or `Err(end of its line)` when
@@ -258,6 +552,45 @@ impl Scan<'_> {
     }
 }
 
+/// Keywords that start a statement: every chain of the one before has ended.
+const STATEMENT_KEYWORDS: [&[u8]; 27] = [
+    b"const",
+    b"let",
+    b"var",
+    b"function",
+    b"class",
+    b"return",
+    b"for",
+    b"while",
+    b"do",
+    b"switch",
+    b"case",
+    b"default",
+    b"break",
+    b"continue",
+    b"throw",
+    b"try",
+    b"catch",
+    b"finally",
+    b"import",
+    b"export",
+    b"type",
+    b"interface",
+    b"enum",
+    b"namespace",
+    b"declare",
+    b"module",
+    b"debugger",
+];
+
+/// Keywords that apply to the operand after them, and may repeat (`typeof typeof x`).
+const PREFIX_KEYWORDS: [&[u8]; 10] =
+    [b"typeof", b"void", b"delete", b"await", b"new", b"yield", b"keyof", b"readonly", b"unique", b"infer"];
+
+/// Words that continue a statement on a new line rather than start one.
+const CONTINUE_A_STATEMENT: [&[u8]; 9] =
+    [b"else", b"catch", b"finally", b"in", b"instanceof", b"as", b"satisfies", b"extends", b"of"];
+
 /// Keywords after which a `/` starts a regular expression, not a division.
 const REGEX_AFTER: [&[u8]; 13] = [
     b"return",
@@ -315,6 +648,7 @@ mod tests {
     }
 
     const TS: Syntax = Syntax::TYPESCRIPT;
+    const TSX: Syntax = Syntax::TSX;
     const JSON5: Syntax = Syntax::JSON5;
     const JSON: Syntax = Syntax::JSON;
 
@@ -384,6 +718,72 @@ mod tests {
         check(TS, &format!("f(/ {}", "(".repeat(128)), Some((1, 132)));
         // Comments win over regular expressions.
         check(TS, &format!("x = // {}\n1", "(".repeat(200)), None);
+    }
+
+    /// `expect` for `depth` levels of `one(depth)`, and the same at the limit passes.
+    fn check_deep(syntax: Syntax, text: impl Fn(usize) -> String, refused_at: impl Fn(&str) -> (u32, u32)) {
+        check(syntax, &text(MAX_NESTING), None);
+        let deep = text(MAX_NESTING + 1);
+        check(syntax, &deep, Some(refused_at(&deep)));
+    }
+
+    /// Line 1, at the column of the last `needle`.
+    fn last(needle: &'static str) -> impl Fn(&str) -> (u32, u32) {
+        move |text| line_column(text, text.rfind(needle).unwrap())
+    }
+
+    #[test]
+    fn type_arguments_nest() {
+        for syntax in [TS, TSX] {
+            check_deep(syntax, |n| format!("{}string{}", "Array<".repeat(n), ">".repeat(n)), last("<"));
+            check_deep(syntax, |n| format!("x: {}string{}", "Map <string, ".repeat(n), " >".repeat(n)), last("<"));
+            check(syntax, &"let a: Array<Array<Map<string, number>>> = [];\n".repeat(1000), None);
+        }
+        // Type assertions in TypeScript close at their `>`.
+        check(TS, &"x = <any>y;\nf(<T>(a: T) => a, <any>z);\n".repeat(500), None);
+        // Comparisons count until their statement ends.
+        check(TS, &"for (let i = 0; i<n; i++) { if (a<b && c <d) x = e<f; }\ng = h<i\n".repeat(500), None);
+    }
+
+    #[test]
+    fn chains_of_operators_nest() {
+        for syntax in [TS, TSX] {
+            check_deep(syntax, |n| format!("x = {}c;", "a ? b : ".repeat(n - 1)), last("?"));
+            check_deep(syntax, |n| format!("{}1", "a = ".repeat(n)), last("="));
+            check_deep(syntax, |n| format!("const f = {}1", "a =>\n".repeat(n - 1)), last("=>"));
+            check_deep(syntax, |n| format!("x = 2{}", " ** 2".repeat(n - 1)), last("**"));
+            check_deep(syntax, |n| format!("{}x", "!".repeat(n)), last("!"));
+            check_deep(syntax, |n| format!("{}x", "typeof ".repeat(n)), last("typeof"));
+            check_deep(syntax, |n| format!("x = {}y", "- ".repeat(n - 1)), last("-"));
+            check_deep(syntax, |n| format!("if (a) {{}}{}", " else if (a) {}".repeat(n)), last("else"));
+            // Two levels for each conditional type, one more for `=`.
+            let conditional = |n: usize| format!("type T<X> = {}never", "X extends 1 ? 1 :\n".repeat(n));
+            check(syntax, &conditional(63), None);
+            let deep = conditional(64);
+            check(syntax, &deep, Some(last("?")(&deep)));
+            // A bracket after operators is their operand: one level with them, more inside.
+            check_deep(syntax, |n| format!("{}{}", "a = (".repeat(n), ")".repeat(n)), last("="));
+            check_deep(syntax, |n| format!("f(a = b = c, {}{})", "!(".repeat(n - 1), ")".repeat(n - 1)), last("!"));
+        }
+        // Chains end with their statement, expression or operand.
+        let code = "const a = b ? c : d;\nx = y = z\nlet f = (a = 1, b = c ? d : e) => g ** 2\nif (!p) q = !r && !s\nelse t = u\nv = -w + -w\n";
+        check(TS, &code.repeat(1000), None);
+        check(TS, &"if (a) { b() } else if (c) { d() } else { e() }\nf()\n".repeat(1000), None);
+        check(TS, &format!("x = [{}]", "!a, ".repeat(1000)), None);
+    }
+
+    #[test]
+    fn jsx_elements_nest() {
+        check_deep(TSX, |n| format!("{}{}", "<a>".repeat(n), "</a>".repeat(n)), last("<a"));
+        // Text between the elements, whatever it holds, does not end them.
+        let text = "<p x='1' y=\"2 > 1\" z={a > b}>a, b; c = d\nreturn x it's ( if (a > b) { x } ";
+        check_deep(TSX, |n| format!("{}{}", text.repeat(n), "</p>".repeat(n)), last("<p"));
+        check_deep(TSX, |n| format!("{}{}", "<a>x".repeat(n), "</a>".repeat(n)), last("<a"));
+        check_deep(TSX, |n| format!("{}{}", "<>".repeat(n), "</>".repeat(n)), last("<>"));
+        // Type arguments in TSX close at their `>`.
+        check(TSX, &"const [a, b] = useState<Array<string>>([]);\nlet c: Map<string, number>\n".repeat(1000), None);
+        let component = "export const C = () => (\n  <List isLoading={loading}>\n    <List.Item title=\"a > b\" />\n    {items.map((i) => <Item key={i.id} {...i} />)}\n  </List>\n);\n";
+        check(TSX, &component.repeat(1000), None);
     }
 
     #[test]

@@ -26,9 +26,226 @@ fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
     offset
 }
 
+/// A parsed document and what its parser tolerated: located `input/tolerated` warnings (a
+/// repeated key, an integer read as the nearest float), which a reader adds to its diagnostics.
+#[derive(Debug)]
+pub struct Parsed {
+    pub value: Value,
+    pub tolerated: Vec<Diagnostic>,
+}
+
 /// Parses JSON, turning a syntax error into a diagnostic with the file, line and column.
-pub fn parse_json(file: &str, text: &str) -> Result<Value, Diagnostic> {
-    serde_json::from_str(text).map_err(|e| json_error(file, &e))
+/// What JSON parsers accept without a word is said in [`Parsed::tolerated`], each at its line
+/// and column: a key repeated in one object (the later value is used), and an integer too
+/// large for 64 bits (read as the nearest float). Numbers beyond a float's range are errors.
+pub fn parse_json(file: &str, text: &str) -> Result<Parsed, Diagnostic> {
+    let mut suspicious = false;
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let value = serde::de::DeserializeSeed::deserialize(Watch { suspicious: &mut suspicious }, &mut deserializer)
+        .and_then(|value| deserializer.end().map(|()| value))
+        .map_err(|e| json_error(file, &e))?;
+    // Finding where requires a second pass: only over the rare document that needs it.
+    let tolerated = if suspicious { tolerated::find(file, text) } else { Vec::new() };
+    Ok(Parsed { value, tolerated })
+}
+
+/// Builds a [`Value`] as serde_json does, noting whether the text may hold what
+/// [`tolerated::find`] reports: a key repeated in an object, or a float as large as an
+/// integer beyond 64 bits becomes.
+struct Watch<'s> {
+    suspicious: &'s mut bool,
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for Watch<'_> {
+    type Value = Value;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Watch<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        // Integers beyond u64 and i64 arrive here, rounded.
+        if v.abs() >= 9.2e18 && v.fract() == 0.0 {
+            *self.suspicious = true;
+        }
+        Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        while let Some(item) = seq.next_element_seed(Watch { suspicious: &mut *self.suspicious })? {
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut members = serde_json::Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let value = map.next_value_seed(Watch { suspicious: &mut *self.suspicious })?;
+            if members.insert(key, value).is_some() {
+                *self.suspicious = true;
+            }
+        }
+        Ok(Value::Object(members))
+    }
+}
+
+/// Where a JSON text holds what parsers accept silently, found by one pass over a text that
+/// parsed (so strict JSON): an explicit stack, no recursion.
+mod tolerated {
+    use std::collections::HashMap;
+
+    use super::{Locator, child, scalar_end, scan_string, skip_space};
+    use crate::{Diagnostic, codes};
+
+    /// Each kind past this many is counted in one last warning, not listed: a hostile document
+    /// of a million repeated keys gives a hundred lines.
+    const LISTED: usize = 100;
+
+    enum Open {
+        /// Its pointer, where each key was first seen, and the key of the member being read.
+        Object {
+            pointer: String,
+            keys: HashMap<String, usize>,
+            key: Option<String>,
+        },
+        Array {
+            pointer: String,
+            index: usize,
+        },
+    }
+
+    impl Open {
+        /// The pointer of the value read next in this container, and moves past it.
+        fn next(&mut self) -> String {
+            match self {
+                Open::Object { pointer, key, .. } => child(pointer, key.take().unwrap_or_default()),
+                Open::Array { pointer, index } => {
+                    *index += 1;
+                    child(pointer, (*index - 1).to_string())
+                }
+            }
+        }
+    }
+
+    /// The pointer of the value that starts next, in the innermost open container.
+    fn next(stack: &mut [Open]) -> String {
+        stack.last_mut().map_or_else(String::new, Open::next)
+    }
+
+    pub(super) fn find(file: &str, text: &str) -> Vec<Diagnostic> {
+        let bytes = text.as_bytes();
+        let at = Locator::new(text);
+        let mut found = Vec::new();
+        let mut unlisted = 0usize;
+        let mut report = |diagnostic: Diagnostic, offset: usize| {
+            if found.len() < LISTED {
+                let (line, column) = at.line_column(offset);
+                found.push(diagnostic.at(file, line, column));
+            } else {
+                unlisted += 1;
+            }
+        };
+        let mut stack: Vec<Open> = Vec::new();
+        let mut i = skip_space(bytes, 0);
+        while i < bytes.len() {
+            match bytes[i] {
+                b'{' => {
+                    let pointer = next(&mut stack);
+                    stack.push(Open::Object { pointer, keys: HashMap::new(), key: None });
+                    i += 1;
+                }
+                b'[' => {
+                    let pointer = next(&mut stack);
+                    stack.push(Open::Array { pointer, index: 0 });
+                    i += 1;
+                }
+                b'}' | b']' => {
+                    stack.pop();
+                    i += 1;
+                }
+                b',' | b':' => i += 1,
+                b'"' => {
+                    let Some((string, end)) = scan_string(text, i) else { break };
+                    if let Some(Open::Object { pointer, keys, key: key @ None }) = stack.last_mut() {
+                        if let Some(&first) = keys.get(&string) {
+                            let (line, column) = at.line_column(first);
+                            let message = format!(
+                                "the key `{string}` appears again in this object (first at line {line}, column \
+                                 {column}): this later value is used, the earlier one is ignored"
+                            );
+                            report(Diagnostic::warning(codes::INPUT_TOLERATED, child(pointer, &string), message), i);
+                        } else {
+                            keys.insert(string.clone(), i);
+                        }
+                        *key = Some(string);
+                    } else {
+                        next(&mut stack);
+                    }
+                    i = end;
+                }
+                _ => {
+                    let end = scalar_end(text, i).unwrap_or(bytes.len()).max(i + 1);
+                    let pointer = next(&mut stack);
+                    let literal = &text[i..end];
+                    if let Some(message) = rounded_integer(literal) {
+                        report(Diagnostic::warning(codes::INPUT_TOLERATED, pointer, message), i);
+                    }
+                    i = end;
+                }
+            }
+            i = skip_space(bytes, i);
+        }
+        if unlisted > 0 {
+            found.push(Diagnostic::warning(
+                codes::INPUT_TOLERATED,
+                "",
+                format!("{unlisted} more repeated keys or rounded integers in {file} are not listed"),
+            ));
+        }
+        found
+    }
+
+    /// What became of an integer literal beyond 64 bits; `None` for any other literal.
+    fn rounded_integer(literal: &str) -> Option<String> {
+        let digits = literal.strip_prefix('-').unwrap_or(literal);
+        if digits.is_empty()
+            || !digits.bytes().all(|b| b.is_ascii_digit())
+            || literal.parse::<i64>().is_ok()
+            || literal.parse::<u64>().is_ok()
+        {
+            return None;
+        }
+        let nearest = literal.parse::<f64>().ok()?;
+        Some(format!(
+            "the integer {literal} does not fit in 64 bits: it is read as the nearest float, {}",
+            serde_json::Value::from(nearest)
+        ))
+    }
 }
 
 /// A serde_json error as a diagnostic at its position in `file`.
@@ -145,7 +362,7 @@ impl<'t> Locator<'t> {
     }
 
     /// Byte offset of the value at `pointer` in the JSON text: keys and array indices are
-    /// followed, the first of duplicate keys wins. The scan tolerates what lenient readers
+    /// followed; of repeated keys the last wins, as in the value parsers make. The scan tolerates what lenient readers
     /// accept (comments, trailing and missing commas); past anything else nothing is indexed.
     pub fn offset(&self, pointer: &str) -> Option<usize> {
         let pointers = self.pointers.get_or_init(|| Pointers::new(&self.text));
@@ -283,7 +500,7 @@ impl Pointers {
                     pointers.nodes.push(Node { offset: i, kind });
                     match open.key.take() {
                         Some(key) => {
-                            pointers.members.entry((open.node, key)).or_insert(id);
+                            pointers.members.insert((open.node, key), id);
                         }
                         None => {
                             pointers.elements.insert((open.node, open.index), id);
@@ -376,6 +593,31 @@ pub fn top_level_keys(text: &str) -> Option<Vec<&str>> {
     None
 }
 
+/// Offset of the first `[` or `{` of a JSON text nested deeper than `limit`; `None` when none
+/// is. One pass, strings skipped, for text that may be too deep for a recursive decoder.
+pub fn json_deeper_than(bytes: &[u8], limit: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                i = string_end(bytes, i)?;
+                continue;
+            }
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > limit {
+                    return Some(i);
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
 /// Offset just after the JSON string starting at `start` (its opening quote); `None` when it
 /// is not closed.
 pub fn string_end(bytes: &[u8], start: usize) -> Option<usize> {
@@ -449,11 +691,11 @@ mod tests {
 
     #[test]
     fn locates_in_what_lenient_readers_accept() {
-        // Escaped keys, duplicate keys (the first wins), a key holding a slash and a tilde.
+        // Escaped keys, repeated keys (the last wins), a key holding a slash and a tilde.
         let text = "{\"k\\u0065y\": 1, \"d\": [1], \"d\": [2, 3], \"~/\": true}";
         check(text, "/key", Some((1, 14)));
-        check(text, "/d/0", Some((1, 23)));
-        check(text, "/d/1", None);
+        check(text, "/d/0", Some((1, 33)));
+        check(text, "/d/1", Some((1, 36)));
         check(text, "/~0~1", Some((1, 46)));
         // Comments, trailing commas and a missing comma at a line break.
         let text = "{\n  // note\n  \"a\": [1, 2,],\n  /* b */ \"b\": {\"c\": [{}\n{\"d\": 4}]}\n  \"e\": null,\n}";
@@ -495,6 +737,87 @@ mod tests {
         let span = error.span.expect("span");
         assert_eq!((span.file.as_str(), span.line, span.column), ("doc.json", 3, 3));
         assert!(!error.message.contains("at line"), "{}", error.message);
+    }
+
+    /// `text` parses, and what it tolerated is `expect`: (line, column, JSON pointer, part of
+    /// the message), in order.
+    fn check_tolerated(text: &str, expect: &[(u32, u32, &str, &str)]) {
+        let parsed = parse_json("doc.json", text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let got: Vec<(u32, u32, &str, &str)> = parsed
+            .tolerated
+            .iter()
+            .map(|d| {
+                let span = d.span.as_ref().expect("located");
+                assert_eq!((span.file.as_str(), d.code.as_str()), ("doc.json", codes::INPUT_TOLERATED));
+                let fragment = expect.iter().map(|e| e.3).find(|f| d.message.contains(f)).unwrap_or(&d.message);
+                (span.line, span.column, d.path.as_str(), fragment)
+            })
+            .collect();
+        assert_eq!(got, expect, "{text}");
+    }
+
+    #[test]
+    fn repeated_keys_are_located_warnings_and_the_later_value_is_used() {
+        let text = "{\"a\": 1,\n \"b\": {\"x\": [1], \"y/\": 0, \"x\": [2], \"y/\": {}},\n \"a\": 3}";
+        check_tolerated(
+            text,
+            &[
+                (2, 27, "/b/x", "the key `x` appears again in this object (first at line 2, column 8)"),
+                (2, 37, "/b/y~1", "the key `y/` appears again"),
+                (3, 2, "/a", "the key `a` appears again in this object (first at line 1, column 2)"),
+            ],
+        );
+        assert_eq!(parse_json("doc.json", text).unwrap().value, serde_json::json!({"a": 3, "b": {"x": [2], "y/": {}}}));
+        // The same key in different objects, escaped keys that differ, arrays of objects: fine.
+        check_tolerated(r#"[{"a": 1}, {"a": {"a": 2}}, {"k\u0065y": 1, "kEy": 2}]"#, &[]);
+        // An escaped key equal to a plain one is the same key.
+        check_tolerated(
+            r#"[{"key": 1}, {"key": 2, "k\u0065y": 3}]"#,
+            &[(1, 25, "/1/key", "the key `key` appears again")],
+        );
+    }
+
+    #[test]
+    fn integers_beyond_64_bits_are_located_warnings() {
+        let text = "[18446744073709551615, -9223372036854775808, 1e19, 1.5e300,\n 18446744073709551616, \
+                    {\"min\": -9223372036854775809}, 123456789012345678901234567890]";
+        check_tolerated(
+            text,
+            &[
+                (
+                    2,
+                    2,
+                    "/4",
+                    "the integer 18446744073709551616 does not fit in 64 bits: it is read as the nearest float, 1.8446744073709552e+19",
+                ),
+                (2, 32, "/5/min", "the integer -9223372036854775809 does not fit"),
+                (2, 55, "/6", "the integer 123456789012345678901234567890 does not fit"),
+            ],
+        );
+        // Beyond a float's range it is an error at the number.
+        let error = parse_json("doc.json", "{\"max\":\n 1e400}").unwrap_err();
+        let span = error.span.expect("located");
+        assert_eq!((span.line, span.column), (2, 6));
+        assert!(error.message.contains("number out of range"), "{}", error.message);
+    }
+
+    #[test]
+    fn a_flood_of_repeats_is_listed_up_to_a_limit() {
+        let members: Vec<String> = (0..1000).map(|i| format!("\"k\": {i}")).collect();
+        let text = format!("{{{}}}", members.join(", "));
+        let tolerated = parse_json("doc.json", &text).unwrap().tolerated;
+        assert_eq!(tolerated.len(), 101);
+        assert!(tolerated[100].message.contains("899 more repeated keys or rounded integers"), "{}", tolerated[100]);
+    }
+
+    #[test]
+    fn json_depth_is_found_past_strings() {
+        let deeper = |text: &str, limit| json_deeper_than(text.as_bytes(), limit);
+        assert_eq!(deeper(&format!("{}{}", "[".repeat(4), "]".repeat(4)), 4), None);
+        assert_eq!(deeper(&format!("{}{}", "[".repeat(5), "]".repeat(5)), 4), Some(4));
+        assert_eq!(deeper(r#"{"a": "[[[[[[", "b\"{{{{": [{}, {}], "c": {"d": [1]}}"#, 3), None);
+        assert_eq!(deeper(r#"{"a": "[[", "c": {"d": [{}]}}"#, 3), Some(24));
+        assert_eq!(deeper(&"[{}]".repeat(10_000), 2), None);
     }
 
     #[test]

@@ -62,6 +62,8 @@ pub struct Source {
     /// The text, indexed once for locating every diagnostic.
     pub locator: Locator<'static>,
     pub value: Value,
+    /// What parsing tolerated (repeated keys, rounded integers), for the reader's diagnostics.
+    pub tolerated: Vec<Diagnostic>,
     pub definitions: std::cell::RefCell<IndexMap<String, toolport_core::Schema>>,
 }
 
@@ -71,11 +73,12 @@ impl Source {
         let Some((file, text)) = input.entry_file() else {
             return Err(Diagnostic::error(codes::INPUT_INVALID, "", format!("{format} reads one JSON file")));
         };
-        let value = parse_json(file, text)?;
+        let parsed = parse_json(file, text)?;
         Ok(Source {
             file: file.to_owned(),
             locator: Locator::new(text.to_owned()),
-            value,
+            value: parsed.value,
+            tolerated: parsed.tolerated,
             definitions: Default::default(),
         })
     }

@@ -327,7 +327,11 @@ fn foreign_schema_key(key: &str, keys: &ToolKeys, path: &str) -> Option<Diagnost
 /// JSON), then read by the format's own `document`.
 pub fn read_entry(input: &Bundle, format_id: &str, document: fn(&Source) -> Outcome<ToolSet>) -> Outcome<ToolSet> {
     match Source::parse(input, format_id) {
-        Ok(source) => document(&source),
+        Ok(source) => {
+            let mut outcome = document(&source);
+            outcome.diagnostics.splice(0..0, source.tolerated);
+            outcome
+        }
         Err(error) => Outcome::fail(error),
     }
 }

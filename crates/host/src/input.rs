@@ -46,8 +46,11 @@ pub enum InputError {
         path: PathBuf,
         kind: &'static str,
     },
+    /// `file` is the file as the input's bundle names it (relative to the input), which
+    /// diagnostics' spans use; `path` the file on disk.
     NotUtf8 {
         path: PathBuf,
+        file: String,
         offset: usize,
         line: u32,
         column: u32,
@@ -236,7 +239,7 @@ fn add_openapi_documents(bundle: &mut Bundle, dir: &Path, budget: &mut Budget) {
         if budget.admit(&path, metadata.len()).is_err() {
             return;
         }
-        let Ok(text) = read_bytes(&path, budget.limits).and_then(|bytes| utf8_text(&path, bytes)) else { continue };
+        let Ok(text) = read_bytes(&path, budget.limits).and_then(|bytes| utf8_text(&path, &file_name(&path), bytes)) else { continue };
         let is_openapi = parse_document(&name, &text).is_ok_and(|doc| doc.get("openapi").is_some());
         if is_openapi {
             bundle.insert(name, text);
@@ -247,9 +250,9 @@ fn add_openapi_documents(bundle: &mut Bundle, dir: &Path, budget: &mut Budget) {
 /// A JSON (by its name) or YAML document.
 fn parse_document(name: &str, text: &str) -> Result<Value, toolport_core::Diagnostic> {
     if name.ends_with(".json") {
-        toolport_core::source::parse_json(name, text)
+        toolport_core::source::parse_json(name, text).map(|parsed| parsed.value)
     } else {
-        toolport_yaml::parse(name, text)
+        toolport_yaml::parse(name, text).map(|parsed| parsed.value)
     }
 }
 
@@ -293,14 +296,14 @@ pub fn load_stdin(reader: &mut dyn Read, limits: &Limits) -> Result<Bundle, Inpu
         .take(limits.max_file_bytes + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| InputError::Io { path: stdin.clone(), cause: e })?;
-    let text = decode(&stdin, bytes, limits)?;
+    let text = decode(&stdin, "stdin", bytes, limits)?;
     Ok(Bundle::single("stdin", text))
 }
 
 /// Reads a whole file as UTF-8 text within the limits.
 pub fn read_text(path: &Path, limits: &Limits) -> Result<String, InputError> {
     let bytes = read_bytes(path, limits)?;
-    decode(path, bytes, limits)
+    decode(path, &file_name(path), bytes, limits)
 }
 
 /// Reads a regular file of at most [`Limits::max_file_bytes`]. It is opened without waiting
@@ -333,7 +336,8 @@ fn read_bytes(path: &Path, limits: &Limits) -> Result<Vec<u8>, InputError> {
     Ok(bytes)
 }
 
-fn decode(path: &Path, bytes: Vec<u8>, limits: &Limits) -> Result<String, InputError> {
+/// `bytes` of the file at `path`, named `file` in its bundle, as text within the limits.
+fn decode(path: &Path, file: &str, bytes: Vec<u8>, limits: &Limits) -> Result<String, InputError> {
     if bytes.len() as u64 > limits.max_file_bytes {
         let size = bytes.len() as u64;
         return Err(InputError::TooLarge { path: path.to_path_buf(), size, limit: limits.max_file_bytes });
@@ -341,11 +345,11 @@ fn decode(path: &Path, bytes: Vec<u8>, limits: &Limits) -> Result<String, InputE
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(InputError::Empty(path.to_path_buf()));
     }
-    utf8_text(path, bytes)
+    utf8_text(path, file, bytes)
 }
 
 /// `bytes` as text without a leading byte-order mark, or where they stop being UTF-8.
-fn utf8_text(path: &Path, bytes: Vec<u8>) -> Result<String, InputError> {
+fn utf8_text(path: &Path, file: &str, bytes: Vec<u8>) -> Result<String, InputError> {
     let mut text = String::from_utf8(bytes).map_err(|e| {
         let offset = e.utf8_error().valid_up_to();
         let valid = &e.as_bytes()[..offset];
@@ -353,7 +357,7 @@ fn utf8_text(path: &Path, bytes: Vec<u8>) -> Result<String, InputError> {
         let line = valid.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
         // Columns count characters, as everywhere else in toolport's diagnostics.
         let column = String::from_utf8_lossy(&valid[line_start..]).chars().count() as u32 + 1;
-        InputError::NotUtf8 { path: path.to_path_buf(), offset, line, column }
+        InputError::NotUtf8 { path: path.to_path_buf(), file: file.to_owned(), offset, line, column }
     })?;
     if text.starts_with('\u{feff}') {
         text.remove(0);
@@ -438,7 +442,8 @@ fn add_file(
     budget.admit(path, size)?;
     let bytes = read_bytes(path, budget.limits)?;
     if is_text_name(&relative) || std::str::from_utf8(&bytes).is_ok() {
-        bundle.insert(relative, utf8_text(path, bytes)?);
+        let text = utf8_text(path, &relative, bytes)?;
+        bundle.insert(relative, text);
     } else {
         bundle.binary_files.insert(relative, bytes);
     }

@@ -398,8 +398,7 @@ impl ResolveError {
         use toolport_core::codes;
         match self {
             ResolveError::Syntax { diagnostic, .. } => (**diagnostic).clone(),
-            ResolveError::Input(InputError::NotUtf8 { path, offset, line, column }) => {
-                let file = path.file_name().map_or_else(|| "input".to_owned(), |n| n.to_string_lossy().into_owned());
+            ResolveError::Input(InputError::NotUtf8 { file, offset, line, column, .. }) => {
                 let message = format!("is not UTF-8 text (invalid byte at offset {offset})");
                 Diagnostic::error(codes::INPUT_SYNTAX, "", message).at(file, *line, *column)
             }

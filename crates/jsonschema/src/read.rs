@@ -241,8 +241,21 @@ impl<'a> Reader<'a> {
                     o.schema.properties.push(Property { name: name.clone(), required: false, schema });
                 }
             }
-            ("required", Value::Array(names)) if names.iter().all(Value::is_string) => {
-                o.required = names.iter().filter_map(Value::as_str).collect();
+            ("required", Value::Array(names)) => {
+                // One name of the wrong kind does not cost the others: each is said and left out.
+                for (index, name) in names.iter().enumerate() {
+                    match name {
+                        Value::String(name) => o.required.push(name),
+                        other => self.diagnostics.push(Diagnostic::warning(
+                            codes::INPUT_TOLERATED,
+                            child(&child(path, key), index.to_string()),
+                            format!(
+                                "`required` lists property names, not {}: {other} is left out, the names beside it are read",
+                                kind_of(other)
+                            ),
+                        )),
+                    }
+                }
             }
             ("additionalProperties", Value::Bool(allowed)) => {
                 o.schema.additional_properties = Some(AdditionalProperties::Allowed(*allowed));

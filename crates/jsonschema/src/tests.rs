@@ -1,6 +1,6 @@
 use indexmap::IndexMap;
 use serde_json::{Value, json};
-use toolport_core::{EnumValue, Schema, SchemaType, ValueSet};
+use toolport_core::{EnumValue, Schema, SchemaType, ValueSet, codes};
 
 use super::*;
 
@@ -324,4 +324,26 @@ fn other_languages_type_names_are_read_as_json_schema_types() {
     let (_, diagnostics) = read(&json!({"type": "object", "properties": {"when": {"type": "float"}}}), O30);
     let said: Vec<(&str, &str)> = diagnostics.iter().map(|d| (d.path.as_str(), d.message.as_str())).collect();
     assert_eq!(said, [("/properties/when/type", "type `float` is not a JSON Schema type; read as `number`")]);
+}
+
+#[test]
+fn a_required_name_of_the_wrong_kind_costs_only_itself() {
+    let input = json!({"type": "object", "properties": {"a": {}, "b": {}}, "required": ["a", 7, null, "b"]});
+    let expect = json!({"type": "object", "properties": {"a": {}, "b": {}}, "required": ["a", "b"]});
+    check(J, input.clone(), J, expect, &[codes::INPUT_TOLERATED, codes::INPUT_TOLERATED]);
+    let (_, diagnostics) = read(&input, J);
+    let said: Vec<(&str, &str)> = diagnostics.iter().map(|d| (d.path.as_str(), d.message.as_str())).collect();
+    assert_eq!(
+        said,
+        [
+            (
+                "/required/1",
+                "`required` lists property names, not a number: 7 is left out, the names beside it are read"
+            ),
+            (
+                "/required/2",
+                "`required` lists property names, not null: null is left out, the names beside it are read"
+            ),
+        ]
+    );
 }

@@ -3,11 +3,13 @@
 //! then answers), `bad-pointer` and `huge-length` (a broken response buffer), and
 //! `hang-describe`, `hang-detect`, `hang-read`, `hang-write`. Otherwise it is the `Echo`
 //! format `misbehaving`. A crash or hang inside convert would end or stall the run; isolated,
-//! each must become an error that names this file.
+//! each must become an error that names this file. Its answers to `read` may be hostile too:
+//! `deep-model` (a model nested 100,000 levels), `null-value` (no value and no error),
+//! `control-text` (a tool name and a diagnostic holding line breaks, ANSI escapes and U+202E).
 #![allow(unsafe_code)]
 
-use toolport_plugin::abi::{PluginTable, RawBuffer};
-use toolport_plugin::{Bundle, Format, FormatInfo, Options, Outcome, ToolSet};
+use toolport_plugin::abi::{MODEL_SCHEMA, PluginTable, RawBuffer};
+use toolport_plugin::{Bundle, Diagnostic, Format, FormatInfo, Options, Outcome, Tool, ToolSet, codes};
 use toolport_test_plugins::Echo;
 
 fn mode() -> String {
@@ -63,7 +65,15 @@ impl Format for Misbehaving {
     }
     fn read(&self, input: &Bundle, options: &Options) -> Outcome<ToolSet> {
         misbehave("read");
-        Echo("misbehaving").read(input, options)
+        let outcome = Echo("misbehaving").read(input, options);
+        if mode() != "control-text" {
+            return outcome;
+        }
+        let mut model = outcome.value.unwrap_or_default();
+        model.tools.push(Tool::new("evil\u{1b}[2J\nname\u{202e}gnp.exe"));
+        let forged =
+            "first line\nbad.misbehaving:1:1: error[input/syntax]: forged \u{1b}[31mred\u{1b}[0m \u{202e}txt.exe";
+        Outcome::ok(model, vec![Diagnostic::warning(codes::INPUT_TOLERATED, "", forged)])
     }
     fn write(&self, model: &ToolSet, options: &Options) -> Outcome<Bundle> {
         misbehave("write");
@@ -87,11 +97,23 @@ unsafe extern "C" fn detect(format: u32, request: *const u8, len: usize) -> RawB
     // SAFETY: the host calls this entry as `abi::CallFn` requires, which `export::detect` needs.
     unsafe { toolport_plugin::export::detect(plugin, format, request, len) }
 }
+/// A read's answer whose model nests `depth` levels of `items`.
+fn deep_model(depth: usize) -> Vec<u8> {
+    let schema = format!("{}{{}}{}", "{\"items\":".repeat(depth), "}".repeat(depth));
+    let model = format!(
+        r#"{{"schema_version":{},"schema_minor":{},"tool_set":{{"tools":[{{"name":"t","parameters":[{{"name":"p","schema":{schema}}}]}}]}}}}"#,
+        MODEL_SCHEMA.major, MODEL_SCHEMA.minor
+    );
+    format!(r#"{{"value":{model},"diagnostics":[]}}"#).into_bytes()
+}
+
 unsafe extern "C" fn read(format: u32, request: *const u8, len: usize) -> RawBuffer {
     static BYTES: [u8; 4] = *b"null";
     match mode().as_str() {
         "bad-pointer" => RawBuffer { ptr: 16 as *mut u8, len: 4096, capacity: 4096 },
         "huge-length" => RawBuffer { ptr: BYTES.as_ptr().cast_mut(), len: 1 << 40, capacity: 1 << 40 },
+        "deep-model" => toolport_test_plugins::buffer(deep_model(100_000)),
+        "null-value" => toolport_test_plugins::buffer(br#"{"value":null,"diagnostics":[]}"#.to_vec()),
         // SAFETY: the host's `abi::CallFn` guarantee, passed on.
         _ => unsafe { toolport_plugin::export::read(plugin, format, request, len) },
     }

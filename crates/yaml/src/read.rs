@@ -11,14 +11,21 @@ use saphyr_parser::{Event, Marker, Parser, ScalarStyle, ScanError, Span, Tag};
 use serde_json::{Map, Value};
 use toolport_core::limits::MAX_NESTING;
 
-use crate::scalar::resolve_plain;
+use crate::scalar::{approximated, resolve_plain};
 
 /// Nodes that aliases may copy (anchored values are copied once when defined and once per
-/// alias): at most one per byte of input, so the expanded document is at most about twice
-/// what its text could hold, and at least this floor, so small documents may still reuse an
-/// anchor generously. A "billion laughs" document stops at the alias that crosses it, after a
-/// few hundred milliseconds at most.
+/// alias): [`ALIAS_EXPANSION_FACTOR`] times the nodes the document itself has written before
+/// the alias (aliases not counted), and at least [`ALIAS_NODE_FLOOR`], so small documents may
+/// still reuse an anchor generously. Counting the document's own nodes rather than its bytes
+/// means neither comments nor long strings buy expansion, while a real spec that reuses a
+/// large anchored schema in every operation reads (its expansion is the schema's size over an
+/// operation's own nodes, 10 to 30 in practice). A "billion laughs" document stops at the alias
+/// that crosses it, after a few hundred milliseconds at most.
+const ALIAS_EXPANSION_FACTOR: usize = 64;
 const ALIAS_NODE_FLOOR: usize = 1 << 18;
+
+/// Each document lists at most this many tolerated defects; the rest are counted in one more.
+const LISTED: usize = 100;
 
 /// A parse failure: a message and its 1-based line and column (in characters).
 #[derive(Debug)]
@@ -34,8 +41,17 @@ impl ReadError {
     }
 }
 
-/// Parses the one document in `text` (an empty stream is `null`).
-pub(crate) fn parse(text: &str) -> Result<Value, ReadError> {
+/// A defect the reader tolerated: what it did, the JSON pointer of the value and where it is.
+#[derive(Debug)]
+pub(crate) struct Tolerated {
+    pub message: String,
+    pub pointer: String,
+    pub line: usize,
+    pub column: usize,
+}
+
+/// Parses the one document in `text` (an empty stream is `null`), with what it tolerated.
+pub(crate) fn parse(text: &str) -> Result<(Value, Vec<Tolerated>), ReadError> {
     parse_events(text).map_err(|error| match error {
         Failure::Scan(e) if e.info() == SCANNER_FLOW_LIMIT => flow_too_deep(text, &e),
         Failure::Scan(e) => ReadError::at(*e.marker(), e.info()),
@@ -55,7 +71,7 @@ const SCANNER_FLOW_LIMIT: &str = "recursion limit exceeded";
 /// scanner insists on at the end of input), the error stays at the scanner's position.
 fn flow_too_deep(text: &str, error: &ScanError) -> ReadError {
     let end = text.char_indices().nth(error.marker().index()).map_or(text.len(), |(at, _)| at);
-    match parse_events(&text[..end]) {
+    match parse_events(&text[..end]).map(|(value, _)| value) {
         Err(Failure::Build(e)) if e.message.starts_with(TOO_DEEP) => e,
         _ => ReadError::at(*error.marker(), format!("{TOO_DEEP} {MAX_NESTING} levels")),
     }
@@ -68,8 +84,8 @@ enum Failure {
     Build(ReadError),
 }
 
-fn parse_events(text: &str) -> Result<Value, Failure> {
-    let mut builder = Builder::new(text.len());
+fn parse_events(text: &str) -> Result<(Value, Vec<Tolerated>), Failure> {
+    let mut builder = Builder::new();
     let mut documents = 0;
     for event in Parser::new_from_str(text) {
         let (event, span) = event.map_err(Failure::Scan)?;
@@ -85,32 +101,83 @@ fn parse_events(text: &str) -> Result<Value, Failure> {
                 Ok(())
             }
             Event::Scalar(text, style, anchor, tag) => {
-                let value = scalar(&text, style, tag.as_deref());
+                let (value, note) = scalar(&text, style, tag.as_deref());
+                if let Some(note) = note {
+                    builder.tolerate(note, span.start);
+                }
+                builder.own += 1;
                 builder.complete(Node { value, nodes: 1, height: 0 }, anchor, span.start)
             }
             Event::Alias(id) => builder.alias(id, span),
-            Event::SequenceStart(anchor, _) => builder.open(Open::Sequence(Vec::new()), anchor, span),
-            Event::MappingStart(anchor, _) => builder.open(Open::Mapping(Map::new(), None), anchor, span),
+            Event::SequenceStart(anchor, tag) => {
+                builder.collection_tag(tag.as_deref(), span.start);
+                builder.open(Open::Sequence(Vec::new()), anchor, span)
+            }
+            Event::MappingStart(anchor, tag) => {
+                builder.collection_tag(tag.as_deref(), span.start);
+                builder.open(Open::Mapping(Map::new(), None), anchor, span)
+            }
             Event::SequenceEnd | Event::MappingEnd => builder.close(),
             Event::StreamStart | Event::StreamEnd | Event::DocumentEnd | Event::Nothing => Ok(()),
         };
         built.map_err(Failure::Build)?;
     }
-    Ok(builder.root.unwrap_or(Value::Null))
+    let mut tolerated = builder.tolerated;
+    if builder.unlisted > 0 {
+        let message = format!("{} more unknown tags or inexact numbers are not listed", builder.unlisted);
+        tolerated.push(Tolerated { message, pointer: String::new(), line: 1, column: 1 });
+    }
+    Ok((builder.root.unwrap_or(Value::Null), tolerated))
 }
 
-/// A scalar's value. Quoted and block scalars are strings; plain ones are resolved by the core
-/// schema. Tags are ignored (the value is kept as written) except the core schema's own:
-/// `!!str` keeps a plain scalar a string, `!!int`, `!!float`, `!!bool` and `!!null` resolve
-/// even a quoted one.
-fn scalar(text: &str, style: ScalarStyle, tag: Option<&Tag>) -> Value {
-    let core = tag.filter(|t| t.is_yaml_core_schema()).map(|t| t.suffix.as_str());
-    let resolve = match core {
-        Some("str") => false,
-        Some("int" | "float" | "bool" | "null") => true,
-        _ => style == ScalarStyle::Plain,
+/// A scalar's value, and what was tolerated reading it. Quoted and block scalars are strings;
+/// plain ones are resolved by the core schema (an integer beyond 64 bits or a number with no
+/// JSON form is said). Of tags, the core schema's are applied: `!!str` (and the non-specific
+/// `!`) keeps a plain scalar a string, `!!int`, `!!float`, `!!bool` and `!!null` resolve even a
+/// quoted one; `!!binary` and `!!timestamp` values are their text. Any other tag is said, and
+/// the scalar is read as the text it is.
+fn scalar(text: &str, style: ScalarStyle, tag: Option<&Tag>) -> (Value, Option<String>) {
+    let resolve = match tag.map(|tag| (known_tag(tag), tag)) {
+        None => style == ScalarStyle::Plain,
+        Some((Some("str" | "binary" | "timestamp" | "!"), _)) => false,
+        Some((Some("int" | "float" | "bool" | "null"), _)) => true,
+        Some((_, tag)) => {
+            let note = format!(
+                "the tag `{}` is not one toolport knows: it is ignored and the scalar read as the text {text:?}",
+                shown(tag)
+            );
+            return (Value::String(text.to_owned()), Some(note));
+        }
     };
-    resolve.then(|| resolve_plain(text)).flatten().unwrap_or_else(|| Value::String(text.to_owned()))
+    match resolve.then(|| resolve_plain(text)).flatten() {
+        Some(value) => {
+            let note = approximated(text, &value);
+            (value, note)
+        }
+        None => (Value::String(text.to_owned()), None),
+    }
+}
+
+/// The core schema's name of a tag (`int` for `!!int`; `!` for the non-specific tag), `None`
+/// for a tag of another schema or application (`!custom`, `!!python/object`).
+fn known_tag(tag: &Tag) -> Option<&str> {
+    const CORE: [&str; 13] =
+        ["str", "int", "float", "bool", "null", "binary", "timestamp", "seq", "map", "omap", "set", "pairs", "merge"];
+    if tag.handle.is_empty() && tag.suffix == "!" {
+        return Some("!");
+    }
+    (tag.is_yaml_core_schema() && CORE.contains(&tag.suffix.as_str())).then_some(tag.suffix.as_str())
+}
+
+/// A tag as it is written: `!!int`, `!local`, `!<tag:example.com,2000:app>`.
+fn shown(tag: &Tag) -> String {
+    if tag.is_yaml_core_schema() {
+        format!("!!{}", tag.suffix)
+    } else if tag.handle == "!" {
+        format!("!{}", tag.suffix)
+    } else {
+        format!("!<{}{}>", tag.handle, tag.suffix)
+    }
 }
 
 /// A finished value, with what it cost: `nodes` in it and its `height` (0 for a scalar, one
@@ -139,19 +206,51 @@ struct Builder {
     stack: Vec<Frame>,
     /// Anchored values by anchor id (ids are never reused; a redefined name gets a new one).
     anchors: HashMap<usize, Node>,
+    /// Nodes the document has written so far (aliases not counted), and nodes aliases copied.
+    own: usize,
     copied: usize,
-    budget: usize,
     root: Option<Value>,
+    tolerated: Vec<Tolerated>,
+    /// Tolerated defects past [`LISTED`].
+    unlisted: usize,
 }
 
 impl Builder {
-    fn new(text_len: usize) -> Self {
+    fn new() -> Self {
         Builder {
             stack: Vec::new(),
             anchors: HashMap::new(),
+            own: 0,
             copied: 0,
-            budget: text_len.max(ALIAS_NODE_FLOOR),
             root: None,
+            tolerated: Vec::new(),
+            unlisted: 0,
+        }
+    }
+
+    /// Notes a defect tolerated at `at`, in the value read next.
+    fn tolerate(&mut self, message: String, at: Marker) {
+        if self.tolerated.len() >= LISTED {
+            self.unlisted += 1;
+            return;
+        }
+        let pointer = self.stack.iter().fold(String::new(), |pointer, frame| match &frame.open {
+            Open::Sequence(items) => toolport_core::source::child(&pointer, items.len().to_string()),
+            Open::Mapping(_, Some(key)) => toolport_core::source::child(&pointer, key),
+            // A key: the mapping is the place.
+            Open::Mapping(_, None) => pointer,
+        });
+        self.tolerated.push(Tolerated { message, pointer, line: at.line(), column: at.col() + 1 });
+    }
+
+    /// Says so when a collection's tag is not the core schema's: the collection is read as it is.
+    fn collection_tag(&mut self, tag: Option<&Tag>, at: Marker) {
+        if let Some(tag) = tag.filter(|tag| known_tag(tag).is_none()) {
+            let message = format!(
+                "the tag `{}` is not one toolport knows: it is ignored and the collection read as it is",
+                shown(tag)
+            );
+            self.tolerate(message, at);
         }
     }
 
@@ -160,6 +259,7 @@ impl Builder {
             return Err(ReadError::at(span.start, format!("{TOO_DEEP} {MAX_NESTING} levels")));
         }
         self.stack.push(Frame { open, anchor, start: span.start, nodes: 1, height: 0 });
+        self.own += 1;
         Ok(())
     }
 
@@ -193,10 +293,15 @@ impl Builder {
 
     fn spend(&mut self, nodes: usize, at: Marker) -> Result<(), ReadError> {
         self.copied = self.copied.saturating_add(nodes);
-        if self.copied > self.budget {
+        let budget = self.own.saturating_mul(ALIAS_EXPANSION_FACTOR).max(ALIAS_NODE_FLOOR);
+        if self.copied > budget {
             return Err(ReadError::at(
                 at,
-                format!("aliases expand to more than {} nodes (a \"billion laughs\" document?)", self.budget),
+                format!(
+                    "aliases expand to more than {budget} nodes, {ALIAS_EXPANSION_FACTOR} times the {} the document \
+                     has written so far (a \"billion laughs\" document?)",
+                    self.own
+                ),
             ));
         }
         Ok(())

@@ -13,6 +13,7 @@ use serde_json::{Number, Value};
 ///
 /// Integers that fit `i64` or `u64` stay integers; larger ones become the nearest `f64` (JSON
 /// has no exact form for them), never an error. Infinities and NaN have no JSON form: `null`.
+/// [`approximated`] says which values are not what the text says.
 pub(crate) fn resolve_plain(text: &str) -> Option<Value> {
     match text {
         "" | "~" | "null" | "Null" | "NULL" => return Some(Value::Null),
@@ -62,6 +63,28 @@ fn integer(negative: bool, digits: &str, radix: u32) -> Value {
         Err(_) => digits.chars().fold(0.0, |acc, c| acc * f64::from(radix) + f64::from(c.to_digit(radix).unwrap_or(0))),
     };
     float(if negative { -magnitude } else { magnitude })
+}
+
+/// How `value`, resolved from the plain scalar `text`, differs from what the text says: an
+/// integer beyond 64 bits read as the nearest float, or a number with no JSON form read as
+/// null. `None` when it is exact (every value but a float or a null is).
+pub(crate) fn approximated(text: &str, value: &Value) -> Option<String> {
+    match value {
+        Value::Null if !matches!(text, "" | "~" | "null" | "Null" | "NULL") => {
+            Some(format!("`{text}` has no JSON form (it is infinite or not a number): it is read as null"))
+        }
+        Value::Number(number) if number.is_f64() => {
+            let unsigned = text.strip_prefix(['-', '+']).unwrap_or(text);
+            let integer = unsigned.bytes().all(|b| b.is_ascii_digit())
+                || unsigned.starts_with(['0'])
+                    && unsigned.len() > 2
+                    && matches!(unsigned.as_bytes()[1], b'x' | b'o' | b'b');
+            integer.then(|| {
+                format!("the integer {text} does not fit in 64 bits: it is read as the nearest float, {value}")
+            })
+        }
+        _ => None,
+    }
 }
 
 fn float(value: f64) -> Value {

@@ -28,7 +28,7 @@ fn check(input: &str, expect: &str) {
         assert!(diagnostic.message.starts_with("invalid YAML: "), "{diagnostic}");
         assert!(diagnostic.message.contains(fragment), "{diagnostic} lacks {fragment:?}");
     } else {
-        let value = result.unwrap_or_else(|e| panic!("{:?}: {e}", shown(input)));
+        let value = result.unwrap_or_else(|e| panic!("{:?}: {e}", shown(input))).value;
         let expected: Value = serde_json::from_str(expect).unwrap();
         // serde_json's Map equality ignores order; the text does not.
         assert_eq!(value.to_string(), expected.to_string(), "for {:?}", shown(input));
@@ -65,10 +65,10 @@ fn values_keep_key_order_and_the_core_schema() {
         ("200: a\ntrue: b\n~: c\n1.5: d\n0x10: e", r#"{"200":"a","true":"b","null":"c","1.5":"d","16":"e"}"#),
         ("[a, 1]: x\n{k: v}: y\n", r#"{"[\"a\",1]": "x", "{\"k\":\"v\"}": "y"}"#),
         ("? complex\n: value\n", r#"{"complex": "value"}"#),
-        // Tags are ignored, keeping the value; the core schema's tags are applied.
+        // The core schema's tags are applied; others are said (see `unknown_tags_are_said`).
         (
-            "[!custom foo, !custom 12, !!str 12, !!int '12', !x {a: 1}, !y [1]]",
-            r#"["foo", 12, "12", 12, {"a": 1}, [1]]"#,
+            "[!custom foo, !custom 12, !!str 12, !!int '12', !x {a: 1}, !y [1], ! 12, !!timestamp 2001-12-14]",
+            r#"["foo", "12", "12", 12, {"a": 1}, [1], "12", "2001-12-14"]"#,
         ),
         ("<<: {a: 1}\nb: 2", r#"{"<<": {"a": 1}, "b": 2}"#),
     ] {
@@ -94,6 +94,67 @@ fn big_integers_become_the_nearest_float() {
     }
 }
 
+/// Parses `input`, expecting what it tolerated: (line, column, JSON pointer, part of the
+/// message) for each `input/tolerated` warning, in order.
+fn check_tolerated(input: &str, expect: &[(u32, u32, &str, &str)]) {
+    let parsed = parse("in.yaml", input).unwrap_or_else(|e| panic!("{input:?}: {e}"));
+    assert_eq!(parsed.tolerated.len(), expect.len(), "{input:?}: {:?}", parsed.tolerated);
+    for (diagnostic, (line, column, pointer, fragment)) in parsed.tolerated.iter().zip(expect) {
+        let span = diagnostic.span.as_ref().expect("located");
+        assert_eq!(
+            (span.file.as_str(), span.line, span.column, diagnostic.path.as_str(), diagnostic.code.as_str()),
+            ("in.yaml", *line, *column, *pointer, codes::INPUT_TOLERATED),
+            "{input:?}: {diagnostic}"
+        );
+        assert!(diagnostic.message.contains(fragment), "{diagnostic} lacks {fragment:?}");
+    }
+}
+
+#[test]
+fn inexact_numbers_are_said() {
+    check_tolerated(
+        "a: 18446744073709551616\nb: [1e400, -.inf, .nan, 1.5, 0xFFFFFFFFFFFFFFFFFF]\nc: 18446744073709551615\nd: ~\n",
+        &[
+            (
+                1,
+                4,
+                "/a",
+                "the integer 18446744073709551616 does not fit in 64 bits: it is read as the nearest float, 1.8446744073709552e+19",
+            ),
+            (2, 5, "/b/0", "`1e400` has no JSON form (it is infinite or not a number): it is read as null"),
+            (2, 12, "/b/1", "`-.inf` has no JSON form"),
+            (2, 19, "/b/2", "`.nan` has no JSON form"),
+            (2, 30, "/b/4", "the integer 0xFFFFFFFFFFFFFFFFFF does not fit"),
+        ],
+    );
+}
+
+#[test]
+fn unknown_tags_are_said() {
+    // The title keeps its text; it is not dropped (an empty one is the empty text, not null).
+    let input = "info:\n  title: !!python/str My API\n  summary: !!python/name:os.system\n  tags: !!python/tuple [a, b]\n  n: !custom 12\n  s: !!str 12\n";
+    check(input, r#"{"info": {"title": "My API", "summary": "", "tags": ["a", "b"], "n": "12", "s": "12"}}"#);
+    check_tolerated(
+        input,
+        &[
+            (
+                2,
+                10,
+                "/info/title",
+                "the tag `!!python/str` is not one toolport knows: it is ignored and the scalar read as the text \"My API\"",
+            ),
+            (3, 12, "/info/summary", "the tag `!!python/name:os.system` is not one"),
+            (
+                4,
+                9,
+                "/info/tags",
+                "the tag `!!python/tuple` is not one toolport knows: it is ignored and the collection read as it is",
+            ),
+            (5, 6, "/info/n", "the tag `!custom`"),
+        ],
+    );
+}
+
 #[test]
 fn anchors_may_be_redefined_and_aliases_take_the_latest() {
     for (input, expect) in [
@@ -112,7 +173,9 @@ fn the_openai_spec_parses_whole() {
     // Read in place: big integers and an anchor defined twice.
     let path = toolport_testkit::corpus("openapi/openai-2024-09-27/openapi.yaml");
     let text = std::fs::read_to_string(&path).unwrap();
-    let spec = parse("openapi.yaml", &text).unwrap_or_else(|e| panic!("{e}"));
+    let parsed = parse("openapi.yaml", &text).unwrap_or_else(|e| panic!("{e}"));
+    assert!(parsed.tolerated.is_empty(), "{:?}", parsed.tolerated);
+    let spec = parsed.value;
     assert_eq!(spec["openapi"], "3.0.0");
     assert!(spec["paths"].as_object().is_some_and(|p| p.len() > 50));
     let text = serde_json::to_string(&spec).unwrap();
@@ -142,6 +205,36 @@ fn aliases_are_bounded() {
     );
     let fits = format!("a: &d {deep}\nb: {}*d{}\n", "[".repeat(27), "]".repeat(27));
     parse("fits.yaml", &fits).unwrap();
+}
+
+/// A real spec's kind of reuse: one anchored schema (300 nodes) in each of 3,000 operations,
+/// about half a megabyte, expands to more nodes than the text has bytes, and reads.
+#[test]
+fn heavy_reuse_of_an_anchor_reads() {
+    let fields: Vec<String> =
+        (0..100).map(|i| format!("        field_{i}: {{type: string, description: Field {i}}}\n")).collect();
+    let mut spec = format!(
+        "openapi: 3.0.3\ninfo: {{title: Reuse, version: '1'}}\ncomponents:\n  schemas:\n    Item: &item\n      type: object\n      properties:\n{}paths:\n",
+        fields.concat()
+    );
+    for i in 0..3000 {
+        spec.push_str(&format!(
+            "  /items/{i}:\n    get:\n      operationId: get_{i}\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: *item\n"
+        ));
+    }
+    let parsed = parse("reuse.yaml", &spec).unwrap_or_else(|e| panic!("{e}"));
+    let schema = &parsed.value["components"]["schemas"]["Item"];
+    let nodes = |value: &Value| serde_json::to_string(value).unwrap().matches([':', ',', '[', '{']).count();
+    assert!(
+        nodes(schema) * 3000 > spec.len(),
+        "more nodes copied ({}) than bytes ({})",
+        nodes(schema) * 3000,
+        spec.len()
+    );
+    assert_eq!(
+        parsed.value["paths"]["/items/2999"]["get"]["responses"]["200"]["content"]["application/json"]["schema"],
+        *schema
+    );
 }
 
 #[test]
@@ -210,7 +303,7 @@ fn every_error_has_a_line_and_column() {
 fn check_written(value: Value, expect: &str) {
     let text = to_string(&value).unwrap();
     assert_eq!(text, expect, "for {value}");
-    let back = parse("out.yaml", &text).unwrap_or_else(|e| panic!("{e} in\n{text}"));
+    let back = parse("out.yaml", &text).unwrap_or_else(|e| panic!("{e} in\n{text}")).value;
     assert_eq!(back.to_string(), value.to_string(), "read back from\n{text}");
 }
 
@@ -444,7 +537,7 @@ fn tricky_strings_round_trip() {
     for s in strings {
         for value in [json!(s), json!([s]), json!({"key": s}), json!({ s: s }), json!({"a": [{ s: [s] }]})] {
             let text = to_string(&value).unwrap();
-            let back = parse("round.yaml", &text).unwrap_or_else(|e| panic!("{e} in\n{text}"));
+            let back = parse("round.yaml", &text).unwrap_or_else(|e| panic!("{e} in\n{text}")).value;
             assert_eq!(back, value, "{s:?} written as\n{text}");
         }
     }

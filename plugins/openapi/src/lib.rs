@@ -18,6 +18,7 @@
 //!   section keyed by JSON pointer (see `bookkeeping.rs`), which the reader puts back first.
 
 use serde_json::Value;
+use toolport_plugin::source::Parsed;
 use toolport_plugin::{
     Bundle, Detection, Diagnostic, Format, FormatInfo, InputShape, OptionSpec, Options, Outcome, ToolSet, codes,
 };
@@ -80,12 +81,13 @@ impl Format for OpenApi {
             Ok(parsed) => parsed,
             Err(e) => return Outcome::fail(e),
         };
-        match read::read_document(doc) {
+        match read::read_document(doc.value) {
             Ok((mut set, diagnostics)) => {
                 if let Some(Value::Object(ext)) = set.extras.get_mut(ID) {
                     ext.insert("syntax".into(), Value::from(syntax));
                 }
-                let diagnostics = locate_all(diagnostics, file, text, syntax);
+                let mut diagnostics = locate_all(diagnostics, file, text, syntax);
+                diagnostics.splice(0..0, doc.tolerated);
                 Outcome::ok(set, diagnostics)
             }
             Err(e) => Outcome::fail(locate(e, file, &toolport_plugin::source::Locator::new(text), syntax)),
@@ -134,8 +136,9 @@ pub(crate) fn pretty_json(value: &Value) -> String {
     text
 }
 
-/// The entry file of `input`, parsed: its name, its text, the document and its syntax.
-pub(crate) fn parse_entry(input: &Bundle) -> Result<(&str, &str, Value, &'static str), Diagnostic> {
+/// The entry file of `input`, parsed: its name, its text, the document (with what parsing
+/// tolerated) and its syntax.
+pub(crate) fn parse_entry(input: &Bundle) -> Result<(&str, &str, Parsed, &'static str), Diagnostic> {
     let Some((file, text)) = input.entry_file() else {
         return Err(Diagnostic::error(codes::INPUT_MISSING_FILE, "", "no input file"));
     };
@@ -144,7 +147,7 @@ pub(crate) fn parse_entry(input: &Bundle) -> Result<(&str, &str, Value, &'static
 }
 
 /// Parses JSON or YAML (by content: YAML is a superset, but JSON errors are clearer).
-pub(crate) fn parse_any(file: &str, text: &str) -> Result<(Value, &'static str), Diagnostic> {
+pub(crate) fn parse_any(file: &str, text: &str) -> Result<(Parsed, &'static str), Diagnostic> {
     let trimmed = text.trim_start_matches('\u{feff}').trim_start();
     if trimmed.starts_with('{') || trimmed.starts_with('[') || file.ends_with(".json") {
         match toolport_plugin::source::parse_json(file, trimmed) {

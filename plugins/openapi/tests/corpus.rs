@@ -210,7 +210,7 @@ fn spec_of(body: &Value, bundle: &Bundle, model: &ToolSet) -> Value {
     let inline =
         body["manifest"]["apiSpec"]["openApiYaml"].as_str().or(body["manifest"]["api_spec"]["open_api_yaml"].as_str());
     match inline {
-        Some(yaml) => toolport_yaml::parse("spec.yaml", yaml).unwrap(),
+        Some(yaml) => toolport_yaml::parse("spec.yaml", yaml).unwrap().value,
         None => {
             // The spec beside the body, found the way the reader found it.
             let uri = model.extras["vertex"]["openApiGcsUri"].as_str().unwrap();

@@ -37,7 +37,8 @@ fn write_openapi(set: &ToolSet, options: &Options) -> (Value, Bundle, Vec<Diagno
 fn write_vertex(set: &ToolSet) -> (Value, Value, Bundle, Vec<Diagnostic>) {
     let (written, diagnostics) = expect_ok(Vertex.write(set, &Options::default()), "vertex write");
     let body = parse("x.json", written.files.values().next().unwrap());
-    let spec = toolport_yaml::parse("spec.yaml", body["manifest"]["apiSpec"]["openApiYaml"].as_str().unwrap()).unwrap();
+    let spec =
+        toolport_yaml::parse("spec.yaml", body["manifest"]["apiSpec"]["openApiYaml"].as_str().unwrap()).unwrap().value;
     common::assert_typed_openapi_30(&spec, "vertex write");
     (body, spec, written, diagnostics)
 }

@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use toolport_plugin::nesting::{self, Syntax};
-use toolport_plugin::source::parse_json;
+use toolport_plugin::source::{Parsed, parse_json};
 use toolport_plugin::{Diagnostic, Tool, codes};
 
 /// The set's extras key holding every file of the source extension (a serialized `Bundle`,
@@ -140,11 +140,11 @@ pub fn matcher_form(value: &Value) -> Option<MatcherForm<'_>> {
 }
 
 /// Parses an AI file (or any JSON, JSON5 or YAML file of the extension) by its name.
-pub fn parse_ai_file(file: &str, path: &str, text: &str) -> Result<Value, Diagnostic> {
+pub fn parse_ai_file(file: &str, path: &str, text: &str) -> Result<Parsed, Diagnostic> {
     if file.ends_with(".yaml") {
         toolport_plugin::yaml::parse(path, text)
     } else if file.ends_with(".json5") {
-        parse_json5(path, text)
+        parse_json5(path, text).map(|value| Parsed { value, tolerated: Vec::new() })
     } else {
         parse_json(path, text)
     }

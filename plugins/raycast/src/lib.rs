@@ -23,6 +23,7 @@ pub mod evals {
 }
 
 use serde_json::Value;
+use toolport_plugin::source::Parsed;
 use toolport_plugin::{Bundle, Detection, Format, FormatInfo, InputShape, Options, Outcome, ToolSet};
 
 pub const FORMAT_ID: &str = "raycast";
@@ -71,7 +72,7 @@ impl Format for Raycast {
         // An AI file alone: `instructions` / `evals` at its top (or under `ai`).
         for file in AI_FILES {
             let Some(text) = input.get(&format!("{root}{file}")) else { continue };
-            let Ok(value) = extension::parse_ai_file(file, file, text) else { continue };
+            let Ok(Parsed { value, .. }) = extension::parse_ai_file(file, file, text) else { continue };
             let ai = value.get("ai").filter(|a| a.is_object()).unwrap_or(&value);
             if ai.get("evals").is_some_and(Value::is_array) || ai.get("instructions").is_some_and(Value::is_string) {
                 return 70;

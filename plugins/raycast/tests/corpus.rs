@@ -22,7 +22,7 @@ fn extensions() -> Vec<std::path::PathBuf> {
 
 fn parse(path: &str, text: &str) -> Value {
     if path.ends_with(".yaml") {
-        toolport_yaml::parse(path, text).unwrap()
+        toolport_yaml::parse(path, text).unwrap().value
     } else if path.ends_with(".json5") {
         json5::from_str(text).unwrap()
     } else {

@@ -14,7 +14,7 @@
 use serde_json::Value;
 use toolport_plugin::limits::MAX_NESTING;
 use toolport_plugin::nesting::{self, Syntax};
-use toolport_plugin::source::{Locator, child, escape_pointer_segment, json_error, string_end};
+use toolport_plugin::source::{self, Locator, child, escape_pointer_segment, string_end};
 use toolport_plugin::{Diagnostic, codes};
 
 /// A parsed document and the defects that were tolerated to parse it.
@@ -36,9 +36,13 @@ pub(crate) fn parse(file: &str, text: &str) -> Result<Parsed, Diagnostic> {
         }
         None => text,
     };
-    let strict_error = match serde_json::from_str::<Value>(text) {
-        Ok(value) => return Ok(Parsed { value, diagnostics }),
-        Err(e) => json_error(file, &e),
+    // What strict JSON tolerates (repeated keys, rounded integers) is said by the shared parser.
+    let strict_error = match source::parse_json(file, text) {
+        Ok(parsed) => {
+            diagnostics.extend(parsed.tolerated);
+            return Ok(Parsed { value: parsed.value, diagnostics });
+        }
+        Err(error) => error,
     };
     // json5 (below) recurses once per level: refuse what nests too deeply before it runs.
     nesting::check(file, text, Syntax::JSON5)?;
@@ -48,13 +52,14 @@ pub(crate) fn parse(file: &str, text: &str) -> Result<Parsed, Diagnostic> {
     // trailing comma becomes a space), so the repaired text's first error is at the right
     // place in the original: the first defect that is not tolerated.
     let at = Locator::new(text);
-    let candidate_error = match serde_json::from_str::<Value>(&candidate) {
-        Ok(value) if complete => {
+    let candidate_error = match source::parse_json(file, &candidate) {
+        Ok(parsed) if complete => {
             diagnostics.extend(repairs.iter().map(|r| r.diagnostic(file, &at)));
-            return Ok(Parsed { value, diagnostics });
+            diagnostics.extend(parsed.tolerated);
+            return Ok(Parsed { value: parsed.value, diagnostics });
         }
         Ok(_) => strict_error,
-        Err(e) => json_error(file, &e),
+        Err(error) => error,
     };
     let strict_error = candidate_error;
     match json5::from_str::<Value>(&candidate) {

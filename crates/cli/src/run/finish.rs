@@ -70,14 +70,14 @@ pub(super) fn finish(
     let mut placed = false;
     if !problems.is_empty() {
         for problem in &problems {
-            eprintln!("error: {}", problem.error);
+            eprintln!("error: {}", report::printable(&problem.error.to_string()));
         }
         report_writable = !problems.iter().any(|p| p.owner == REPORT_OWNER);
         mark_plan_failure(&mut reports, &problems);
     } else if args.dry_run {
         if !global.quiet {
             for file in plan.iter().filter(|f| f.owner != REPORT_OWNER) {
-                eprintln!("would write {}", file.path.display());
+                eprintln!("would write {}", report::printable(&file.path.display().to_string()));
             }
         }
     } else if let Some(interrupt) = interrupt::interrupted() {
@@ -92,7 +92,7 @@ pub(super) fn finish(
         mark_commit_failures(&mut reports, &committed.failed);
         if !global.quiet && committed.failed.is_empty() && placed {
             for note in &notes {
-                eprintln!("note: {note}");
+                eprintln!("note: {}", report::printable(note));
             }
         }
     }
@@ -109,10 +109,10 @@ pub(super) fn finish(
         used.sort_unstable();
         used.dedup();
         for warning in used.iter().filter_map(|id| registry.shadowing_warning(id)) {
-            eprintln!("warning: {warning}");
+            eprintln!("warning: {}", report::printable(&warning));
         }
         for warning in registry.plugin_troubles() {
-            eprintln!("warning: {warning}");
+            eprintln!("warning: {}", report::printable(&warning));
         }
     }
     let mut summary = Summary::of(&reports);
@@ -164,7 +164,8 @@ fn check_lines(
         if !global.quiet {
             let from = report.from.as_deref().unwrap_or("format unknown");
             let target = to.map(|t| format!(", {losses} losses writing {}", t.info.id)).unwrap_or_default();
-            eprintln!("{}: {verdict} ({from}), {errors} errors{target}", report::display_input(&item.path));
+            let line = format!("{}: {verdict} ({from}), {errors} errors{target}", report::display_input(&item.path));
+            eprintln!("{}", report::printable(&line));
         }
         match report.status {
             Status::Failed => status = ExitStatus::Failed,
@@ -218,7 +219,7 @@ fn mark_commit_failures(reports: &mut [InputReport], failures: &[output::CommitF
         let Some(report) = reports.iter_mut().find(|r| r.input == failure.owner) else { continue };
         let left: Vec<String> = failure.left_in_place.iter().map(|p| p.display().to_string()).collect();
         let message = format!("not written: {}{}", failure.error, what_stays(&left));
-        eprintln!("error: {}: {message}", failure.owner);
+        eprintln!("error: {}", report::printable(&format!("{}: {message}", failure.owner)));
         not_written(report, message, left);
     }
 }

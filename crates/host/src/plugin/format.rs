@@ -7,7 +7,8 @@ use std::sync::{Arc, OnceLock};
 use serde_json::value::RawValue;
 use toolport_core::{Bundle, Detection, Format, FormatInfo, MODEL_SCHEMA_MAJOR, Options, Outcome, ToolSet};
 use toolport_plugin::abi::{
-    DetectRequest, MODEL_SCHEMA, ModelJson, ModelVersion, ReadRequest, VersionedRef, WriteRequest, decode_model,
+    DetectRequest, MODEL_SCHEMA, ModelJson, ModelVersion, ReadRequest, VersionedRef, WriteRequest, check_model_depth,
+    decode_model,
 };
 
 use super::LoadedPlugin;
@@ -71,9 +72,11 @@ impl PluginFormat {
         let Outcome { value, diagnostics } = self.name_plugin(outcome, "read");
         let Some(raw) = value else { return Outcome { value: None, diagnostics } };
         let failure = match ModelVersion::of(raw.get()) {
-            Ok(v) if v.schema_version == MODEL_SCHEMA_MAJOR => {
-                return Outcome { value: Some(RawModel(raw)), diagnostics };
-            }
+            // Said here, naming the reader, rather than by whoever decodes it next.
+            Ok(v) if v.schema_version == MODEL_SCHEMA_MAJOR => match check_model_depth(raw.get().as_bytes()) {
+                Ok(()) => return Outcome { value: Some(RawModel(raw)), diagnostics },
+                Err(e) => format!("returned a model that cannot be read: {e}"),
+            },
             Ok(v) => format!(
                 "returned model schema version {}, this convert reads {MODEL_SCHEMA_MAJOR}.x (it speaks {MODEL_SCHEMA})",
                 v.version()

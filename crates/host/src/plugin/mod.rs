@@ -173,9 +173,17 @@ impl LoadedPlugin {
             Err(e) => return Outcome::fail(self.failure(op.name(), &format!("could not encode the request: {e}"))),
         };
         match self.transport.call(op, index, request.as_ref()) {
-            Ok(bytes) => texts::decode(&bytes)
-                .map(|(outcome, _)| outcome)
-                .unwrap_or_else(|e| Outcome::fail(self.failure(op.name(), &format!("returned invalid JSON: {e}")))),
+            Ok(bytes) => match texts::decode::<Outcome<T>>(&bytes) {
+                // A failure the plugin does not explain would fail the input without a word.
+                Ok((outcome, _)) if outcome.value.is_none() && !outcome.has_errors() => {
+                    let mut diagnostics = outcome.diagnostics;
+                    diagnostics
+                        .push(self.failure(op.name(), "answered without a value and without an error saying why"));
+                    Outcome::failed(diagnostics)
+                }
+                Ok((outcome, _)) => outcome,
+                Err(e) => Outcome::fail(self.failure(op.name(), &format!("returned invalid JSON: {e}"))),
+            },
             Err(e) => {
                 let code = match e {
                     CallError::TimedOut(_) => codes::PLUGIN_TIMEOUT,

@@ -3,6 +3,8 @@
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
+use toolport_core::limits::MAX_MODEL_NESTING;
+use toolport_core::source::json_deeper_than;
 use toolport_core::{Diagnostic, MODEL_SCHEMA_MAJOR, ToolSet, UNKNOWN_FIELDS, VersionedToolSet, codes};
 
 use super::{MODEL_SCHEMA, MajorMinor};
@@ -40,17 +42,33 @@ pub fn decode_model(bytes: &[u8], reader: &str) -> Result<(VersionedToolSet, Vec
         #[serde(borrow)]
         tool_set: &'a RawValue,
     }
+    check_model_depth(bytes)?;
     let envelope: Envelope = decode_message(bytes).map_err(|e| format!("invalid model JSON: {e}"))?;
+    let tool_set = envelope.tool_set.get();
     let sent = MajorMinor { major: envelope.schema_version, minor: envelope.schema_minor };
     if sent.major != MODEL_SCHEMA_MAJOR {
         return Err(format!(
             "the model is schema version {sent}, {reader} reads model schema {MODEL_SCHEMA_MAJOR}.x (it speaks {MODEL_SCHEMA}); use a toolport and plugins of one model schema major"
         ));
     }
-    let (mut tool_set, unknown) = crate::unknown::decode::<ToolSet>(envelope.tool_set.get().as_bytes())
+    let (mut tool_set, unknown) = crate::unknown::decode::<ToolSet>(tool_set.as_bytes())
         .map_err(|e| format!("invalid model JSON in tool_set: {e}"))?;
     let diagnostics = keep_unknown(&mut tool_set, unknown, sent, reader);
     Ok((VersionedToolSet { schema_version: sent.major, schema_minor: sent.minor, tool_set }, diagnostics))
+}
+
+/// Refuses a model (its versioned envelope, as JSON) nested deeper than [`MAX_MODEL_NESTING`]
+/// levels, saying why: deeper than any reader makes, and decoding it would recurse once per
+/// level. A linear scan, without recursion.
+pub fn check_model_depth(envelope: &[u8]) -> Result<(), String> {
+    // The envelope itself is one level around the tool set.
+    match json_deeper_than(envelope, MAX_MODEL_NESTING + 1) {
+        None => Ok(()),
+        Some(at) => Err(format!(
+            "the model is nested deeper than {MAX_MODEL_NESTING} levels (at byte {at}), deeper than any reader makes \
+             from an input within the nesting limit; it is not decoded"
+        )),
+    }
 }
 
 /// Stores unknown fields in the tool set's extras and reports them, one warning per field name

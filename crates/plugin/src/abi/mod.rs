@@ -42,7 +42,7 @@ mod messages;
 mod table;
 pub mod texts;
 
-pub use decode::{decode_message, decode_model};
+pub use decode::{check_model_depth, decode_message, decode_model};
 pub use messages::{
     DescribeResponse, DetectRequest, DetectResponse, ModelJson, ModelVersion, PluginDescription, ReadRequest,
     ReadResponse, VersionedRef, WriteRequest, WriteResponse,

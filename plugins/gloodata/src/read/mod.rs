@@ -27,11 +27,11 @@ pub(crate) fn read(input: &Bundle, _options: &Options) -> Outcome<ToolSet> {
             "no Gloodata document in the input (expected one JSON file)",
         ));
     };
-    let root = match parse_json(file, text) {
-        Ok(root) => root,
+    let (root, tolerated) = match parse_json(file, text) {
+        Ok(parsed) => (parsed.value, parsed.tolerated),
         Err(error) => return Outcome::fail(error),
     };
-    let mut reader = Reader { file, at: Locator::new(text), diagnostics: Vec::new() };
+    let mut reader = Reader { file, at: Locator::new(text), diagnostics: tolerated };
     let Value::Object(root) = root else {
         let error = reader.locate(
             Diagnostic::error(

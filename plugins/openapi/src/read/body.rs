@@ -5,7 +5,7 @@ use serde_json::{Map, Value, json};
 use toolport_plugin::jsonschema::Reader;
 use toolport_plugin::{Diagnostic, HttpBinding, ParamLocation, Parameter, Schema, SchemaType, Tool, codes};
 
-use super::{copy_without, pick_media, pointer_join};
+use super::{copy_without, pick_media, pointer_join, read_required};
 use crate::ID;
 use crate::bookkeeping::XT;
 
@@ -27,13 +27,18 @@ pub(super) fn read_request_body(
         return;
     };
     let Some(map) = body.as_object() else { return };
-    let required = map.get("required").and_then(Value::as_bool).unwrap_or(false);
+    let required = read_required(map, &body_at, diagnostics);
     let mut request = Map::new();
     for (key, value) in map {
         if key != "content" && !key.starts_with(XT) {
             request.insert(key.clone(), value.clone());
         }
     }
+    // Kept as the boolean it was read as.
+    if let Some(flag) = required {
+        request.insert("required".into(), Value::Bool(flag));
+    }
+    let required = required.unwrap_or(false);
     let content = map.get("content").and_then(Value::as_object);
     let Some((media_type, media)) = content.and_then(pick_media) else {
         ext.insert("body".into(), json!({"request": request}));

@@ -145,6 +145,41 @@ fn copy_without(map: &Map<String, Value>, keys: &[&str]) -> Map<String, Value> {
 }
 
 /// The media type to model: JSON when offered, else the first.
+/// The `required` of a parameter or request body `map` at `at`: OpenAPI says a boolean. What
+/// people write instead is read as what it says (`"true"`, `yes`, `1`; `"false"`, `no`, `0`), and
+/// anything else as not required, each with a located warning saying how it was read (the
+/// writer then writes the boolean). `None` when there is no `required`.
+fn read_required(map: &Map<String, Value>, at: &str, diagnostics: &mut Vec<Diagnostic>) -> Option<bool> {
+    let value = map.get("required")?;
+    if let Value::Bool(required) = value {
+        return Some(*required);
+    }
+    let said = match value {
+        Value::String(text) => match text.to_ascii_lowercase().as_str() {
+            "true" | "yes" | "y" | "on" | "1" => Some(true),
+            "false" | "no" | "n" | "off" | "0" => Some(false),
+            _ => None,
+        },
+        Value::Number(number) => number.as_f64().filter(|n| *n == 0.0 || *n == 1.0).map(|n| n == 1.0),
+        _ => None,
+    };
+    let required = said.unwrap_or(false);
+    let read_as = match (said, required) {
+        (Some(_), true) => "it is read as required (true)",
+        (Some(_), false) => "it is read as not required (false)",
+        (None, _) => "it says neither true nor false, so it is read as not required (false)",
+    };
+    diagnostics.push(Diagnostic::warning(
+        codes::INPUT_TOLERATED,
+        child(at, "required"),
+        format!(
+            "`required` is a boolean, not {}: {value} is not one; {read_as}",
+            toolport_plugin::json_kind::kind_of(value)
+        ),
+    ));
+    Some(required)
+}
+
 fn pick_media(content: &Map<String, Value>) -> Option<(&String, &Value)> {
     content
         .iter()
@@ -172,5 +207,47 @@ mod tests {
             assert_eq!(order(&copied), order(&expected), "{keys:?}");
             assert_eq!(copied, expected, "{keys:?}");
         }
+    }
+
+    /// A parameter whose `required` is `written` (YAML) is read as `expect`, with a warning at
+    /// its `required` saying so unless it is a boolean (or absent).
+    fn check_required(written: &str, expect: bool, says: Option<&str>) {
+        let text = format!(
+            "openapi: 3.0.0\npaths:\n  /a:\n    post:\n      operationId: a\n      parameters: [{{name: q, in: query, required: {written}}}]\n      requestBody: {{required: {written}, content: {{text/plain: {{schema: {{type: string}}}}}}}}\n"
+        );
+        let doc = toolport_plugin::yaml::parse("doc.yaml", &text).unwrap().value;
+        let (model, diagnostics) = super::read_document(doc).unwrap();
+        let parameters = &model.tools[0].parameters;
+        assert_eq!((parameters[0].required, parameters[1].required), (expect, expect), "{written}");
+        let warnings: Vec<(&str, &str)> = diagnostics
+            .iter()
+            .filter(|d| d.path.ends_with("/required"))
+            .map(|d| (d.path.as_str(), d.message.as_str()))
+            .collect();
+        match says {
+            None => assert!(warnings.is_empty(), "{written}: {warnings:?}"),
+            Some(says) => {
+                let at = ["/paths/~1a/post/parameters/0/required", "/paths/~1a/post/requestBody/required"];
+                assert_eq!(warnings.iter().map(|w| w.0).collect::<Vec<_>>(), at, "{written}");
+                assert!(warnings.iter().all(|w| w.1.contains(says)), "{written}: {warnings:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_required_that_is_not_a_boolean_is_read_as_it_says_and_said() {
+        check_required("true", true, None);
+        check_required("false", false, None);
+        check_required(
+            "yes",
+            true,
+            Some("`required` is a boolean, not a string: \"yes\" is not one; it is read as required (true)"),
+        );
+        check_required("'true'", true, Some("\"true\" is not one; it is read as required (true)"));
+        check_required("1", true, Some("not a number: 1 is not one; it is read as required (true)"));
+        check_required("'off'", false, Some("it is read as not required (false)"));
+        check_required("0", false, Some("it is read as not required (false)"));
+        check_required("maybe", false, Some("it says neither true nor false, so it is read as not required (false)"));
+        check_required("[true]", false, Some("not an array: [true] is not one"));
     }
 }

@@ -7,7 +7,7 @@ use toolport_plugin::source::child;
 use toolport_plugin::{Diagnostic, ParamLocation, Parameter, Schema, Tool, codes};
 
 use super::operation::OperationContext;
-use super::{pointer_join, x_toolport};
+use super::{pointer_join, read_required, x_toolport};
 use crate::ID;
 use crate::bookkeeping::XT;
 use crate::http::{METHODS, location};
@@ -210,7 +210,8 @@ fn read_parameter(
     for (key, value) in map {
         match key.as_str() {
             "name" | "in" | "schema" | "description" => {}
-            "required" if value.is_boolean() => {}
+            // Read below, as a boolean whatever was written.
+            "required" => {}
             "content" if ext.contains_key("content") => {
                 // Everything of the media type but its schema.
                 if let Some((_, media)) = value.as_object().and_then(|c| c.iter().next()) {
@@ -230,7 +231,7 @@ fn read_parameter(
     if !leftovers.is_empty() {
         ext.insert("param".into(), Value::Object(leftovers));
     }
-    let required = map.get("required").and_then(Value::as_bool);
+    let required = read_required(map, at, diagnostics);
     if required == Some(false) {
         ext.insert("requiredFalse".into(), Value::Bool(true));
     }

@@ -66,9 +66,10 @@ impl Format for Vertex {
             Ok(parsed) => parsed,
             Err(e) => return Outcome::fail(e),
         };
-        match read::read_body(&body, file, input) {
+        match read::read_body(&body.value, file, input) {
             Ok((set, diagnostics)) => {
-                let diagnostics = locate_all(diagnostics, file, text, syntax);
+                let mut diagnostics = locate_all(diagnostics, file, text, syntax);
+                diagnostics.splice(0..0, body.tolerated);
                 Outcome::ok(set, diagnostics)
             }
             Err(diagnostics) => Outcome::failed(locate_all(diagnostics, file, text, syntax)),

@@ -2,6 +2,7 @@
 //! body's fields mapped onto the set, the rest kept in `extras["vertex"]`.
 
 use serde_json::{Map, Value};
+use toolport_plugin::source::Parsed;
 use toolport_plugin::{Bundle, Diagnostic, ToolSet, codes};
 
 use super::auth::read_auth_config;
@@ -108,7 +109,7 @@ fn find_spec(
     entry: &str,
     input: &Bundle,
     diagnostics: &mut Vec<Diagnostic>,
-) -> Result<Value, Vec<Diagnostic>> {
+) -> Result<Parsed, Vec<Diagnostic>> {
     let base = uri.rsplit('/').next().unwrap_or(uri);
     let dir = entry.rsplit_once('/').map_or("", |(d, _)| d);
     let name_of = |path: &str| path.rsplit('/').next().unwrap_or(path).to_owned();
@@ -123,7 +124,7 @@ fn find_spec(
     // Files that do not parse or are no OpenAPI document are not candidates, never errors.
     let mut documents = beside.into_iter().filter_map(|(path, text)| {
         let (doc, _) = parse_any(path, text).ok()?;
-        doc.get("openapi").is_some().then_some((path, doc))
+        doc.value.get("openapi").is_some().then_some((path, doc))
     });
     let pointer = "/manifest/apiSpec/openApiGcsUri";
     let mut message = format!(
@@ -169,19 +170,22 @@ fn read_spec(
     vx: &mut Map<String, Value>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Result<Value, Vec<Diagnostic>> {
-    if let Some(yaml) = get(api_spec, "openApiYaml").and_then(Value::as_str) {
+    let parsed = if let Some(yaml) = get(api_spec, "openApiYaml").and_then(Value::as_str) {
         let label = format!("{file}#/manifest/apiSpec/openApiYaml");
-        toolport_plugin::yaml::parse(&label, yaml).map_err(|e| vec![e])
+        toolport_plugin::yaml::parse(&label, yaml)
     } else if let Some(uri) = get(api_spec, "openApiGcsUri").and_then(Value::as_str) {
         vx.insert("openApiGcsUri".into(), Value::from(uri));
-        find_spec(uri, file, input, diagnostics)
+        Ok(find_spec(uri, file, input, diagnostics)?)
     } else {
-        Err(vec![Diagnostic::error(
+        return Err(vec![Diagnostic::error(
             codes::INPUT_INVALID,
             "/manifest/apiSpec",
             "`manifest.apiSpec` needs `openApiYaml` (the spec inline) or `openApiGcsUri`",
-        )])
-    }
+        )]);
+    };
+    let parsed = parsed.map_err(|e| vec![e])?;
+    diagnostics.extend(parsed.tolerated);
+    Ok(parsed.value)
 }
 
 /// Titles: the body's displayName and description win; the spec's own `info` texts are kept

@@ -13,7 +13,7 @@ pub fn parse(file: &str, text: &str) -> Value {
     if file.ends_with(".json") {
         serde_json::from_str(text).unwrap()
     } else {
-        toolport_yaml::parse(file, text).unwrap()
+        toolport_yaml::parse(file, text).unwrap().value
     }
 }
 
@@ -87,7 +87,7 @@ pub fn validate_vertex(body: &Value) -> Value {
         problems.push("authConfig.authType missing".into());
     }
     let yaml = manifest["apiSpec"]["openApiYaml"].as_str().expect("openApiYaml inline");
-    let spec = toolport_yaml::parse("spec.yaml", yaml).expect("the inline spec parses");
+    let spec = toolport_yaml::parse("spec.yaml", yaml).expect("the inline spec parses").value;
     if !spec["openapi"].as_str().is_some_and(|v| v.starts_with("3.0")) {
         problems.push(format!("openapi version {}", spec["openapi"]));
     }

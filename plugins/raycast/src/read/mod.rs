@@ -12,7 +12,7 @@ mod manifest;
 pub mod ts;
 
 use serde_json::{Map, Value};
-use toolport_plugin::source::{Locator, parse_json};
+use toolport_plugin::source::{Locator, Parsed, parse_json};
 use toolport_plugin::{Bundle, Diagnostic, Outcome, ToolSet, codes};
 
 use crate::extension::EXTENSION_FILES;
@@ -58,7 +58,10 @@ pub fn read(bundle: &Bundle) -> Outcome<ToolSet> {
         AI_FILES.iter().copied().filter(|f| bundle.get(&format!("{root}{f}")).is_some()).collect();
     let package = match bundle.get(&package_path) {
         Some(text) => match parse_json(&package_path, text) {
-            Ok(Value::Object(object)) => Some(object),
+            Ok(Parsed { value: Value::Object(object), tolerated }) => {
+                diagnostics.extend(tolerated);
+                Some(object)
+            }
             Ok(_) => {
                 return Outcome::fail(
                     Diagnostic::error(codes::INPUT_INVALID, "", "package.json must be a JSON object").at(
@@ -117,7 +120,8 @@ pub fn read(bundle: &Bundle) -> Outcome<ToolSet> {
         let path = format!("{root}{file}");
         let text = bundle.get(&path).unwrap_or_default();
         match crate::extension::parse_ai_file(file, &path, text) {
-            Ok(value) => {
+            Ok(Parsed { value, tolerated }) => {
+                diagnostics.extend(tolerated);
                 if let Some(package_ai) = package_ai {
                     let (ai_line, ai_column) = package_at.locate("/ai").unwrap_or((1, 1));
                     diagnostics.push(

@@ -20,7 +20,7 @@ pub(super) fn source_files(set_extras: &serde_json::Map<String, Value>) -> Optio
 /// (JSON, JSON5 or YAML, compared as values), else `written`.
 pub(super) fn same_or_written(bundle: &Bundle, path: &str, document: &Value, written: String) -> String {
     match bundle.get(path) {
-        Some(text) if parse_ai_file(path, path, text).is_ok_and(|source| &source == document) => text.to_owned(),
+        Some(text) if parse_ai_file(path, path, text).is_ok_and(|source| &source.value == document) => text.to_owned(),
         _ => written,
     }
 }

@@ -31,12 +31,14 @@ pub(super) fn parse<'a>(
     text: &'a str,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Module<'a>> {
-    // oxc parses recursively: refuse what nests too deeply before it runs.
-    if let Err(error) = nesting::check(path, text, Syntax::TYPESCRIPT) {
+    // oxc parses recursively: refuse what nests too deeply (brackets, type arguments, JSX,
+    // chains of operators) before it runs.
+    let (syntax, source_type) =
+        if path.ends_with(".tsx") { (Syntax::TSX, SourceType::tsx()) } else { (Syntax::TYPESCRIPT, SourceType::ts()) };
+    if let Err(error) = nesting::check(path, text, syntax) {
         diagnostics.push(error);
         return None;
     }
-    let source_type = if path.ends_with(".tsx") { SourceType::tsx() } else { SourceType::ts() };
     let parsed = Parser::new(allocator, text, source_type).parse();
     let at = Locator::new(text);
     for error in parsed.diagnostics.iter() {
