@@ -25,7 +25,8 @@ FAMILIES = {
     "description-changed": ("changed/", "loss/", "generated/"),
     "description-added": ("generated/",),
     "param-lost": ("loss/", "changed/", "input/"),
-    "param-added": ("generated/", "changed/"),
+    # An argument whose HTTP location a target could not hold comes back in a request body.
+    "param-added": ("generated/", "changed/", "loss/http"),
     "param-changed": ("loss/", "changed/", "input/"),
     "output-lost": ("loss/", "changed/"),
     "output-changed": ("loss/", "changed/"),
