@@ -166,7 +166,9 @@ pub enum InputShape {
     /// One file.
     File,
     /// One file plus the files beside it that its string values name, by their last path
-    /// segment (a Vertex import body and the OpenAPI file its `openApiGcsUri` names).
+    /// segment (a Vertex import body and the OpenAPI file its `openApiGcsUri` names); when
+    /// its strings name no file there and it holds no inline document, the OpenAPI documents
+    /// beside it instead (a placeholder URI).
     FileWithSiblings,
     /// A directory (a Raycast extension).
     Directory,
