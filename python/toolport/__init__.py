@@ -216,7 +216,7 @@ def _source(source: Source) -> Dict[str, Any]:
         return {"path": os.fspath(source)}
     if isinstance(source, Mapping):
         files: Dict[str, str] = {}
-        other_files: List[str] = []
+        binary_files: Dict[str, bytes] = {}
         for name, content in source.items():
             if not isinstance(name, str) or not isinstance(content, (str, bytes)):
                 raise TypeError("a dict source maps relative paths (str) to file contents (str or bytes)")
@@ -224,10 +224,10 @@ def _source(source: Source) -> Dict[str, Any]:
                 try:
                     content = content.decode("utf-8")
                 except UnicodeDecodeError:
-                    other_files.append(name)
+                    binary_files[name] = content
                     continue
             files[name] = content
-        return {"files": files, "other_files": other_files}
+        return {"files": files, "binary_files": binary_files}
     raise TypeError(f"a source is str (text), bytes, a path or a dict of files, not {type(source).__name__}")
 
 

@@ -444,6 +444,10 @@ fn a_run_whose_conversions_never_end_still_stops() {
             .spawn()
             .unwrap();
         wait_for(&mut child, &out, |names| names.iter().any(|n| n.starts_with(".toolport-staging-")));
+        // Staging is made before the conversion starts; a signal before it starts only skips
+        // the input. Reading a one-tool file takes milliseconds: after a second the plugin's
+        // `write` is hanging, even on a loaded machine (the test failed twice under load).
+        std::thread::sleep(std::time::Duration::from_secs(1));
         let signalled = std::time::Instant::now();
         for name in signals {
             signal(&child, name);

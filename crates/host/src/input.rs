@@ -239,7 +239,10 @@ fn add_openapi_documents(bundle: &mut Bundle, dir: &Path, budget: &mut Budget) {
         if budget.admit(&path, metadata.len()).is_err() {
             return;
         }
-        let Ok(text) = read_bytes(&path, budget.limits).and_then(|bytes| utf8_text(&path, &file_name(&path), bytes)) else { continue };
+        let Ok(text) = read_bytes(&path, budget.limits).and_then(|bytes| utf8_text(&path, &file_name(&path), bytes))
+        else {
+            continue;
+        };
         let is_openapi = parse_document(&name, &text).is_ok_and(|doc| doc.get("openapi").is_some());
         if is_openapi {
             bundle.insert(name, text);

@@ -112,9 +112,9 @@ enum Source<'a> {
     Path(PathBuf),
     /// A document's bytes (text is passed encoded), read like standard input.
     Data(&'a [u8]),
-    /// A folder's files (a Raycast extension): relative path → text, and the paths of files
-    /// that are not text (present, not read, as the loader keeps them).
-    Files(BTreeMap<String, String>, Vec<String>),
+    /// A folder's files (a Raycast extension): relative path → text, and relative path → bytes
+    /// for the files that are not text (icons), as the loader keeps them.
+    Files(BTreeMap<String, String>, BTreeMap<String, Vec<u8>>),
 }
 
 impl<'a> Source<'a> {
@@ -122,12 +122,12 @@ impl<'a> Source<'a> {
         path: Option<PathBuf>,
         data: Option<&'a [u8]>,
         files: Option<BTreeMap<String, String>>,
-        other_files: Vec<String>,
+        binary_files: BTreeMap<String, Vec<u8>>,
     ) -> PyResult<Self> {
         match (path, data, files) {
             (Some(path), None, None) => Ok(Source::Path(path)),
             (None, Some(data), None) => Ok(Source::Data(data)),
-            (None, None, Some(files)) => Ok(Source::Files(files, other_files)),
+            (None, None, Some(files)) => Ok(Source::Files(files, binary_files)),
             _ => Err(PyValueError::new_err("give exactly one of path, data and files")),
         }
     }
@@ -182,7 +182,7 @@ fn load<'r>(
             let bundle = input::load_stdin(&mut &data[..], &limits).map_err(ResolveError::from)?;
             (bundle, false)
         }
-        Source::Files(files, other_files) => (files_bundle(files, other_files, &limits)?, true),
+        Source::Files(files, binary_files) => (files_bundle(files, binary_files, &limits)?, true),
     };
     let format = match from {
         Some(format) if format.info.input == InputShape::Directory && !is_dir => {
@@ -204,34 +204,38 @@ fn load<'r>(
 }
 
 /// A dict of files as a folder's bundle, within the loader's limits.
-fn files_bundle(files: &BTreeMap<String, String>, other_files: &[String], limits: &Limits) -> Result<Bundle, Refusal> {
+fn files_bundle(
+    files: &BTreeMap<String, String>,
+    binary_files: &BTreeMap<String, Vec<u8>>,
+    limits: &Limits,
+) -> Result<Bundle, Refusal> {
     let refuse =
         |message: String| Refusal::input(Diagnostic::error(codes::INPUT_INVALID, "", message.clone()), message);
     if files.is_empty() {
         return Err(refuse("the dict of files is empty".to_owned()));
     }
-    if files.len() + other_files.len() > limits.max_files {
+    if files.len() + binary_files.len() > limits.max_files {
         return Err(refuse(format!("has more than {} files; is this the right folder?", limits.max_files)));
     }
     let mut bundle = Bundle::default();
     let mut total = 0u64;
-    for (path, text) in files {
+    let texts = files.iter().map(|(path, text)| (path, text.as_bytes(), true));
+    for (path, bytes, is_text) in texts.chain(binary_files.iter().map(|(path, bytes)| (path, bytes.as_slice(), false)))
+    {
         // The same rule as written paths: plain relative segments only.
         if output::safe_join(Path::new("."), path).is_err() {
             return Err(refuse(format!("`{path}` is not a plain relative path")));
         }
-        let size = text.len() as u64;
+        let size = bytes.len() as u64;
         total += size;
         if size > limits.max_file_bytes || total > limits.max_total_bytes {
             return Err(refuse(format!("{path}: is {size} bytes, over the limit for one input")));
         }
-        bundle.insert(path.as_str(), text.as_str());
-    }
-    for path in other_files {
-        if output::safe_join(Path::new("."), path).is_err() {
-            return Err(refuse(format!("`{path}` is not a plain relative path")));
+        if is_text {
+            bundle.insert(path.as_str(), &files[path]);
+        } else {
+            bundle.binary_files.insert(path.clone(), bytes.to_vec());
         }
-        bundle.other_files.push(path.clone());
     }
     Ok(bundle)
 }
@@ -293,7 +297,7 @@ type Converted<'py> =
 
 /// Converts one input to format `to`.
 #[pyfunction]
-#[pyo3(signature = (to, *, path=None, data=None, files=None, other_files=Vec::new(), from_=None, options=Vec::new(), strict="off", plugin_dirs=Vec::new(), plugin_host=None, isolate="auto"))]
+#[pyo3(signature = (to, *, path=None, data=None, files=None, binary_files=BTreeMap::new(), from_=None, options=Vec::new(), strict="off", plugin_dirs=Vec::new(), plugin_host=None, isolate="auto"))]
 #[allow(clippy::too_many_arguments)]
 fn convert<'py>(
     py: Python<'py>,
@@ -301,7 +305,7 @@ fn convert<'py>(
     path: Option<PathBuf>,
     data: Option<&[u8]>,
     files: Option<BTreeMap<String, String>>,
-    other_files: Vec<String>,
+    binary_files: BTreeMap<String, Vec<u8>>,
     from_: Option<&str>,
     options: Vec<(String, String)>,
     strict: &str,
@@ -309,7 +313,7 @@ fn convert<'py>(
     plugin_host: Option<PathBuf>,
     isolate: &str,
 ) -> PyResult<Converted<'py>> {
-    let source = Source::new(path, data, files, other_files)?;
+    let source = Source::new(path, data, files, binary_files)?;
     let strict = Strictness::parse(strict).map_err(PyValueError::new_err)?;
     let registry = self::registry(plugin_dirs, plugin_host, isolate)?;
     let run = || -> Result<(Status, String, Option<Bundle>, Vec<Diagnostic>), Refusal> {
@@ -351,21 +355,21 @@ type Inspected = (String, Option<String>, Option<String>, String, Option<String>
 
 /// Reads one input into the canonical model.
 #[pyfunction]
-#[pyo3(signature = (*, path=None, data=None, files=None, other_files=Vec::new(), from_=None, options=Vec::new(), plugin_dirs=Vec::new(), plugin_host=None, isolate="auto"))]
+#[pyo3(signature = (*, path=None, data=None, files=None, binary_files=BTreeMap::new(), from_=None, options=Vec::new(), plugin_dirs=Vec::new(), plugin_host=None, isolate="auto"))]
 #[allow(clippy::too_many_arguments)]
 fn inspect(
     py: Python<'_>,
     path: Option<PathBuf>,
     data: Option<&[u8]>,
     files: Option<BTreeMap<String, String>>,
-    other_files: Vec<String>,
+    binary_files: BTreeMap<String, Vec<u8>>,
     from_: Option<&str>,
     options: Vec<(String, String)>,
     plugin_dirs: Vec<PathBuf>,
     plugin_host: Option<PathBuf>,
     isolate: &str,
 ) -> PyResult<Inspected> {
-    let source = Source::new(path, data, files, other_files)?;
+    let source = Source::new(path, data, files, binary_files)?;
     let registry = self::registry(plugin_dirs, plugin_host, isolate)?;
     let run = || -> Result<_, Refusal> {
         let (format, bundle) = load(&registry, &source, from_)?;
