@@ -14,7 +14,6 @@ from .schema import BOUNDS, loose_name, text
 MAP_BACK = re.compile(r"map back: `([^`]*)` -> `([^`]*)`")
 TOOL_PATH = re.compile(r"^/tools/(\d+)(/.*)?$")
 DEFINITION_PATH = re.compile(r"^/definitions/([^/]+)")
-PARAM_PATH = re.compile(r"^/parameters/(\d+)(/.*)?$")
 
 # Which diagnostic families may name a difference of each aspect.
 FAMILIES = {
@@ -86,8 +85,7 @@ def params_differences(src, out, src_tool, out_tool, holds_required, partial_sou
                     continue
                 differences.append(("param-changed", path, f"{fact} {a!r} -> {b!r}", facts.get("via")))
     for path in out:
-        if path not in src and not truncated and not (partial_source and path.rsplit(".", 1)[0] in src and not path.startswith(tuple(src))):
-            parent = path.rsplit(".", 1)[0] if "." in path else None
+        if path not in src and not truncated:
             differences.append(("param-added", path, f"`{path}` is in the output, not in the source", out[path].get("via")))
     return differences
 

@@ -86,7 +86,6 @@ def tool_list(doc, *keys):
 
 def read_mcp(path):
     doc = load(single_file(path))
-    resolve = Resolver(doc)
     tools = []
     for t in tool_list(doc, "tools"):
         schema = t.get("inputSchema") or {}

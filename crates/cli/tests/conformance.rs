@@ -182,8 +182,6 @@ fn ledger(name: &str) -> std::collections::BTreeSet<String> {
 
 #[test]
 fn every_output_is_accepted_by_its_platforms_validator() {
-    let python = python();
-    let _ = python;
     let all = conversions();
     let mut items = Vec::new();
     for c in &all.done {
@@ -346,6 +344,36 @@ fn nothing_is_lost_without_a_diagnostic() {
         "fewer silent losses now: lower these in conformance/known-silent-losses.txt:\n{}",
         better.join("\n")
     );
+}
+
+/// The oracle itself: a parameter dropped with no diagnostic is a silent loss, and the same
+/// drop named by a `loss/schema` about that parameter is not (so a comparison that stopped
+/// finding differences, or a lookup that stopped finding diagnostics, fails here and not only
+/// through the ledger's counts).
+#[test]
+fn the_oracle_finds_an_unnamed_loss_and_accepts_a_named_one() {
+    let work = tempfile::tempdir().unwrap();
+    let tool = |properties: serde_json::Value| serde_json::json!({"tools": [{"name": "t", "description": "D.", "inputSchema": {"type": "object", "properties": properties}}]});
+    let source = work.path().join("source.json");
+    let output = work.path().join("output.json");
+    std::fs::write(&source, tool(serde_json::json!({"a": {"type": "string"}, "b": {"type": "integer"}})).to_string())
+        .unwrap();
+    std::fs::write(&output, tool(serde_json::json!({"a": {"type": "string"}})).to_string()).unwrap();
+    let silent_report = work.path().join("silent.json");
+    std::fs::write(&silent_report, r#"{"inputs": [{"diagnostics": []}]}"#).unwrap();
+    let named_report = work.path().join("named.json");
+    let loss = serde_json::json!({"inputs": [{"diagnostics": [{"severity": "warning", "code": "loss/schema",
+        "path": "/tools/0/parameters/1", "message": "cannot hold parameter `b` of tool `t`"}]}]});
+    std::fs::write(&named_report, loss.to_string()).unwrap();
+    let item = |report: &Path| serde_json::json!({"pair": "mcp -> mcp", "from": "mcp", "source": source, "to": "mcp", "output": output, "reports": [report]});
+    let results = python_json("oracle.py", &serde_json::json!([item(&silent_report), item(&named_report)]));
+    let counts: Vec<(u64, u64, usize)> = results
+        .iter()
+        .map(|r| {
+            (r["differences"].as_u64().unwrap(), r["named"].as_u64().unwrap(), r["silent"].as_array().unwrap().len())
+        })
+        .collect();
+    assert_eq!(counts, [(1, 0, 1), (1, 1, 0)], "{results:#?}");
 }
 
 /// conformance/known-silent-losses.txt: `PAIR | ASPECT | COUNT` lines.
