@@ -107,6 +107,10 @@ pub struct GlobalArgs {
     /// take the run down: auto (those not installed beside convert), always, never.
     #[arg(long, value_name = "WHEN", global = true, default_value = "auto", value_parser = ["auto", "always", "never"])]
     pub isolate: String,
+    /// Load plugins from folders other users own or may write to (skipped by default, as
+    /// anyone could have put a library there); so does TOOLPORT_ALLOW_UNSAFE_PLUGIN_DIRS=1.
+    #[arg(long = "allow-unsafe-plugin-dirs", global = true)]
+    pub allow_unsafe_plugin_dirs: bool,
     /// Longest an isolated plugin may take over one call before it is stopped.
     #[arg(long = "plugin-timeout", value_name = "SECONDS", global = true, default_value_t = 60)]
     pub plugin_timeout: u64,

@@ -127,6 +127,7 @@ fn dispatch(cli: Cli) -> Result<ExitStatus> {
 /// finding no format at all is a usage error listing the places searched.
 fn load_registry(global: &GlobalArgs) -> Result<Registry> {
     let mut config = DiscoveryConfig::from_environment(global.plugin_dirs.clone());
+    config.allow_unsafe_dirs |= global.allow_unsafe_plugin_dirs;
     config.isolation.mode = match global.isolate.as_str() {
         "always" => IsolationMode::Always,
         "never" => IsolationMode::Never,

@@ -396,3 +396,153 @@ fn control_characters_from_a_plugin_are_escaped_when_printed() {
         );
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Plugins from elsewhere (issue 28, h-trust): untrusted plugin folders, a plugin's children,
+// detection by a plugin over a built-in format, the formats a plugin declares, answer sizes.
+// ---------------------------------------------------------------------------------------------
+
+/// The line saying the misbehaving plugin was skipped.
+fn skipped_plugin(run: &Run) -> &str {
+    let line = run.stderr.lines().find(|l| l.starts_with("warning: plugin skipped:") && l.contains(LIBRARY));
+    line.unwrap_or_else(|| panic!("not skipped: {}", run.stderr))
+}
+
+/// The processes whose command line is `sleep SECONDS`.
+fn sleeping(seconds: &str) -> Vec<i32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
+    entries
+        .filter_map(Result::ok)
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|pid| {
+            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            cmdline == format!("sleep\0{seconds}\0").as_bytes()
+        })
+        .collect()
+}
+
+/// An isolated plugin that starts processes of its own (three `sleep`s and one through a shell
+/// in the background) leaves none running once the run is over: its process group ends with it.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_isolated_plugins_children_end_with_the_run() {
+    require_plugins();
+    let (dir, plugins) = setup();
+    // A duration no other test uses, so only this run's children are counted.
+    let seconds = format!("{}.{}", 600 + std::process::id() % 1000, std::process::id());
+    let home = tempfile::tempdir().unwrap();
+    let stderr = dir.path().join("stderr.txt");
+    let status = command(home.path())
+        .current_dir(dir.path())
+        .env("TOOLPORT_TEST_MISBEHAVE", "spawn-children")
+        .env("TOOLPORT_TEST_CHILD_SLEEP", &seconds)
+        .args(["--plugin-dir", &plugins, "--to", "mcp", "bad.misbehaving", "-o", "out"])
+        // A file, not a pipe: a child left holding the pipe would make this wait for it.
+        .stderr(std::fs::File::create(&stderr).unwrap())
+        .stdout(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    let left = sleeping(&seconds);
+    for pid in &left {
+        let _ = std::process::Command::new("kill").arg("-9").arg(pid.to_string()).status();
+    }
+    let stderr = std::fs::read_to_string(&stderr).unwrap();
+    assert!(status.success(), "{stderr}");
+    assert!(left.is_empty(), "{} processes the plugin started are still running", left.len());
+}
+
+/// A plugin folder others may write to, or another user's, is skipped with the reason (the
+/// folder, its mode or owner, what to do); `--allow-unsafe-plugin-dirs` or
+/// TOOLPORT_ALLOW_UNSAFE_PLUGIN_DIRS=1 loads it knowingly.
+#[cfg(unix)]
+#[test]
+fn plugins_in_folders_others_can_write_are_refused_unless_allowed() {
+    use std::os::unix::fs::PermissionsExt;
+    let (dir, plugins) = setup();
+    let convert = |extra: &[&str], allow_env: Option<&str>| {
+        let home = tempfile::tempdir().unwrap();
+        let mut cmd = command(home.path());
+        cmd.current_dir(dir.path()).env_remove("TOOLPORT_ALLOW_UNSAFE_PLUGIN_DIRS");
+        if let Some(value) = allow_env {
+            cmd.env("TOOLPORT_ALLOW_UNSAFE_PLUGIN_DIRS", value);
+        }
+        let args = [&["--plugin-dir", &plugins][..], extra, &["--to", "mcp", "bad.misbehaving", "-o", "-"]].concat();
+        finish(cmd.args(args).output().unwrap())
+    };
+    let refused = |run: &Run, says: &str| {
+        run.expect_code(1);
+        let line = skipped_plugin(run);
+        assert!(
+            line.contains(&format!("not loaded: {plugins} {says}"))
+                && line.contains("--allow-unsafe-plugin-dirs")
+                && line.contains("TOOLPORT_ALLOW_UNSAFE_PLUGIN_DIRS=1"),
+            "{line}"
+        );
+    };
+
+    convert(&[], None).expect_code(0);
+    std::fs::set_permissions(&plugins, std::fs::Permissions::from_mode(0o777)).unwrap();
+    refused(&convert(&[], None), "is writable by every user (mode 0777)");
+    refused(&convert(&[], Some("0")), "is writable by every user (mode 0777)");
+    convert(&["--allow-unsafe-plugin-dirs"], None).expect_code(0);
+    convert(&[], Some("1")).expect_code(0);
+    std::fs::set_permissions(&plugins, std::fs::Permissions::from_mode(0o755)).unwrap();
+
+    if running_as_root() {
+        std::process::Command::new("chown").arg("65534").arg(&plugins).status().unwrap();
+        refused(&convert(&[], None), "is owned by");
+        convert(&["--allow-unsafe-plugin-dirs"], None).expect_code(0);
+    }
+}
+
+/// Whether the tests run as root (who alone can give a folder to another user).
+#[cfg(unix)]
+fn running_as_root() -> bool {
+    std::process::Command::new("id").arg("-u").output().is_ok_and(|o| o.stdout.trim_ascii() == b"0")
+}
+
+/// A plugin from elsewhere that detection prefers over a built-in format that recognises the
+/// input too is named in that input's diagnostics (printed, and in the report); a choice made
+/// by the built-in, or by --from, says nothing.
+#[test]
+fn a_plugin_preferred_by_detection_over_a_built_in_is_named() {
+    let (dir, plugins) = setup();
+    let args = ["--plugin-dir", &plugins, "--to", "mcp", "good.json", "-o", "out", "--report", "report.json"];
+    let run = run_misbehaving(dir.path(), "claim-json", &args);
+    run.expect_code(0);
+    let line =
+        run.stderr.lines().find(|l| l.contains("input/other-format")).unwrap_or_else(|| panic!("{}", run.stderr));
+    assert!(
+        line.contains("read as misbehaving, a format of a plugin not installed with convert")
+            && line.contains(LIBRARY)
+            && line.contains("over the built-in skydeck: give --from skydeck"),
+        "{line}"
+    );
+    let report = std::fs::read_to_string(dir.path().join("report.json")).unwrap();
+    assert!(report.contains("preferred over the built-in skydeck"), "{report}");
+
+    for (mode, extra) in [("", &[][..]), ("claim-json", &["--from", "misbehaving"][..])] {
+        let run = run_misbehaving(
+            dir.path(),
+            mode,
+            &[&["--plugin-dir", &plugins, "--to", "mcp", "good.json", "-o", "-"][..], extra].concat(),
+        );
+        run.expect_code(0);
+        assert!(!run.stderr.contains("input/other-format"), "{mode} {extra:?}: {}", run.stderr);
+    }
+}
+
+/// A plugin declaring 40,000 formats is skipped naming it and the count, and costs the run
+/// little (registering them took seconds on every run).
+#[test]
+fn a_plugin_declaring_too_many_formats_is_refused() {
+    let (dir, plugins) = setup();
+    let started = std::time::Instant::now();
+    let run = run_misbehaving(dir.path(), "many-formats", &["--plugin-dir", &plugins, "formats"]);
+    let took = started.elapsed();
+    run.expect_code(0);
+    let line = skipped_plugin(&run);
+    assert!(line.contains("not loaded: it declares 40001 formats, more than the 64 one plugin may declare"), "{line}");
+    assert!(!run.stdout.contains("misbehaving"), "none of its formats is listed: {}", run.stdout);
+    assert!(took < std::time::Duration::from_secs(20), "{took:?}");
+}

@@ -208,7 +208,8 @@ pub mod codes {
     pub const INPUT_UNRESOLVED: &str = "input/unresolved";
     /// A file the reader needs is missing from the input.
     pub const INPUT_MISSING_FILE: &str = "input/missing-file";
-    /// The input looks like another format than the one `--from` names (a hint: which one).
+    /// The input looks like another format than the one `--from` names (a hint: which one),
+    /// or detection chose a plugin from elsewhere over a built-in format that recognises it too.
     pub const INPUT_OTHER_FORMAT: &str = "input/other-format";
 
     /// A prompt template was dropped.

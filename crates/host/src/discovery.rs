@@ -9,12 +9,23 @@
 //! In places 1-3 and in `plugins/`, every dynamic library is a plugin candidate. In the
 //! executable's own folder only files named like `libtoolport_plugin_*.so` are (a build
 //! folder holds other libraries too). Plugins are trusted native code: loading one runs it.
+//!
+//! So a plugin is loaded only from a place no one else could have written to (as ssh's
+//! StrictModes and git's safe.directory refuse such places): the library and every folder
+//! above it must be owned by this user or root and writable by no group and no other user
+//! (a sticky folder such as /tmp is fine: others cannot replace what is in it). Else it is
+//! skipped with the reason ([`check_trusted`]), unless `--allow-unsafe-plugin-dirs` or
+//! [`ALLOW_UNSAFE_ENV`] says to load it knowingly.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 /// The environment variable listing extra plugin directories.
 pub const PLUGIN_PATH_ENV: &str = "TOOLPORT_PLUGIN_PATH";
+
+/// The environment variable that loads plugins from places others may write to (any value
+/// but empty or `0`), as `--allow-unsafe-plugin-dirs` does.
+pub const ALLOW_UNSAFE_ENV: &str = "TOOLPORT_ALLOW_UNSAFE_PLUGIN_DIRS";
 
 /// Why a directory is searched; shown by `convert formats` and in "no plugins" errors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,6 +65,8 @@ pub struct DiscoveryConfig {
     /// The folder of the running executable.
     pub exe_dir: Option<PathBuf>,
     pub isolation: Isolation,
+    /// Load plugins from places other users own or may write to ([`check_trusted`] skipped).
+    pub allow_unsafe_dirs: bool,
 }
 
 /// Which plugins run in their own process.
@@ -99,6 +112,7 @@ impl DiscoveryConfig {
             env_path: std::env::var_os(PLUGIN_PATH_ENV),
             user_data_dir: user_data_dir(),
             exe_dir: exe_dir.clone(),
+            allow_unsafe_dirs: std::env::var_os(ALLOW_UNSAFE_ENV).is_some_and(|v| !v.is_empty() && v != "0"),
             // Only a plugin host that is there: a missing one is said as such when a plugin needs it.
             isolation: Isolation {
                 helper: exe_dir.map(|d| d.join(PLUGIN_HOST_EXE)).filter(|p| p.is_file()),
@@ -173,6 +187,83 @@ pub fn candidates(search: &SearchDir) -> Vec<PathBuf> {
     found
 }
 
+/// Why a plugin is not loaded from where it is: `path` (the library or a folder above it)
+/// belongs to another user or others may write to it, so someone else could have put or
+/// replaced the library.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Untrusted {
+    pub path: PathBuf,
+    /// Who owns it or may write to it, with its mode.
+    pub why: String,
+}
+
+impl std::fmt::Display for Untrusted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} {}, so another user could have put or replaced this plugin; make it yours and writable only by you (chown, chmod go-w), or load it knowingly with --allow-unsafe-plugin-dirs or {ALLOW_UNSAFE_ENV}=1",
+            self.path.display(),
+            self.why
+        )
+    }
+}
+
+/// Whether `plugin` may be loaded: it and every folder above it, as written and as its links
+/// resolve, are owned by this user or root and writable by no one else. A sticky folder
+/// writable by all (/tmp) is fine: others can add to it but not replace what is ours.
+#[cfg(unix)]
+pub fn check_trusted(plugin: &Path) -> Result<(), Untrusted> {
+    use std::os::unix::fs::MetadataExt;
+    let me = nix::unistd::geteuid().as_raw();
+    let absolute = std::path::absolute(plugin).unwrap_or_else(|_| plugin.to_path_buf());
+    let resolved = std::fs::canonicalize(&absolute).unwrap_or_else(|_| absolute.clone());
+    let mut checked = std::collections::HashSet::new();
+    for path in absolute.ancestors().chain(resolved.ancestors()) {
+        if path.as_os_str().is_empty() || !checked.insert(path.to_path_buf()) {
+            continue;
+        }
+        // Missing or unreadable places are for loading to report.
+        let Ok(meta) = std::fs::metadata(path) else { continue };
+        let (owner, mode) = (meta.uid(), meta.mode() & 0o7777);
+        let sticky_folder = meta.is_dir() && mode & 0o1000 != 0;
+        let why = if owner != 0 && owner != me {
+            Some(format!("is owned by {} (mode {mode:04o})", user_name(owner)))
+        } else if mode & 0o002 != 0 && !sticky_folder {
+            Some(format!("is writable by every user (mode {mode:04o})"))
+        } else if mode & 0o020 != 0 && !sticky_folder {
+            Some(format!("is writable by group {} (mode {mode:04o})", group_name(meta.gid())))
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            return Err(Untrusted { path: path.to_path_buf(), why });
+        }
+    }
+    Ok(())
+}
+
+/// Elsewhere there are no owners and modes to check.
+#[cfg(not(unix))]
+pub fn check_trusted(_plugin: &Path) -> Result<(), Untrusted> {
+    Ok(())
+}
+
+#[cfg(unix)]
+fn user_name(uid: u32) -> String {
+    match nix::unistd::User::from_uid(uid.into()) {
+        Ok(Some(user)) => format!("user {} (uid {uid})", user.name),
+        _ => format!("uid {uid}"),
+    }
+}
+
+#[cfg(unix)]
+fn group_name(gid: u32) -> String {
+    match nix::unistd::Group::from_gid(gid.into()) {
+        Ok(Some(group)) => format!("{} (gid {gid})", group.name),
+        _ => format!("gid {gid}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -185,6 +276,7 @@ mod tests {
             user_data_dir: Some("/d".into()),
             exe_dir: Some("/e".into()),
             isolation: Isolation::default(),
+            allow_unsafe_dirs: false,
         };
         let got: Vec<(String, Origin, bool)> = config
             .search_dirs()
@@ -210,5 +302,80 @@ mod tests {
         assert!(is_plugin_name(&lib("toolport_plugin_gloodata")));
         assert!(!is_plugin_name(&lib("toolport_testplugin_wrong_magic")));
         assert!(!is_plugin_name("toolport_plugin_gloodata.rlib"));
+    }
+}
+
+#[cfg(all(test, unix))]
+mod trust_tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    fn chmod(path: &Path, mode: u32) {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+    }
+
+    /// Owner and mode of the library and each folder above it, as written and through links.
+    #[test]
+    fn a_plugin_is_trusted_only_where_no_one_else_can_write() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path().join("plugins");
+        std::fs::create_dir(&folder).unwrap();
+        let plugin = folder.join("libtoolport_plugin_x.so");
+        std::fs::write(&plugin, b"").unwrap();
+        chmod(&folder, 0o755);
+        chmod(&plugin, 0o755);
+        assert_eq!(check_trusted(&plugin), Ok(()));
+
+        for (path, mode, says) in [
+            (&folder, 0o777, "is writable by every user (mode 0777)"),
+            (&folder, 0o775, "is writable by group"),
+            (&plugin, 0o757, "is writable by every user (mode 0757)"),
+            (&plugin, 0o1777, "is writable by every user (mode 1777)"),
+        ] {
+            chmod(path, mode);
+            let refused = check_trusted(&plugin).unwrap_err();
+            assert_eq!(&refused.path, path, "{mode:o}");
+            assert!(refused.why.contains(says), "{mode:o}: {}", refused.why);
+            chmod(path, 0o755);
+        }
+
+        // A sticky folder others may write to (as /tmp) cannot have our files replaced.
+        chmod(&folder, 0o1777);
+        assert_eq!(check_trusted(&plugin), Ok(()));
+        chmod(&folder, 0o755);
+
+        // A link from a safe place into an unsafe one is judged where it leads, and the reverse
+        // where it is written.
+        let open = dir.path().join("open");
+        std::fs::create_dir(&open).unwrap();
+        chmod(&open, 0o777);
+        let through = folder.join("libtoolport_plugin_link.so");
+        std::os::unix::fs::symlink(open.join("real.so"), &through).unwrap();
+        std::fs::write(open.join("real.so"), b"").unwrap();
+        chmod(&open.join("real.so"), 0o755);
+        assert_eq!(check_trusted(&through).unwrap_err().path, open);
+        let linked_folder = open.join("to-plugins");
+        std::os::unix::fs::symlink(&folder, &linked_folder).unwrap();
+        assert_eq!(check_trusted(&linked_folder.join("libtoolport_plugin_x.so")).unwrap_err().path, open);
+
+        let message = check_trusted(&through).unwrap_err().to_string();
+        assert!(message.contains("--allow-unsafe-plugin-dirs") && message.contains(ALLOW_UNSAFE_ENV), "{message}");
+    }
+
+    /// Another user's folder is refused naming the owner (root's system folders are fine).
+    #[test]
+    fn a_folder_owned_by_another_user_is_refused() {
+        if !nix::unistd::geteuid().is_root() {
+            return; // Only root can give a folder away; the CLI test covers the message too.
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let plugin = dir.path().join("libtoolport_plugin_x.so");
+        std::fs::write(&plugin, b"").unwrap();
+        chmod(&plugin, 0o755);
+        nix::unistd::chown(dir.path(), Some(65534.into()), None).unwrap();
+        let refused = check_trusted(&plugin).unwrap_err();
+        assert_eq!(refused.path, dir.path());
+        assert!(refused.why.contains("is owned by") && refused.why.contains("65534"), "{}", refused.why);
+        assert_eq!(check_trusted(Path::new("/usr/lib")), Ok(()));
     }
 }

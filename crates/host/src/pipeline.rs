@@ -427,6 +427,26 @@ pub fn load<'r>(
     from: Option<&'r FormatEntry>,
     limits: &Limits,
 ) -> Result<(&'r FormatEntry, Bundle), ResolveError> {
+    load_noted(registry, item, from, limits).map(|loaded| (loaded.format, loaded.bundle))
+}
+
+/// An input loaded, its format settled, and what the choice of format must tell the user.
+#[derive(Debug)]
+pub struct Loaded<'r> {
+    pub format: &'r FormatEntry,
+    pub bundle: Bundle,
+    /// Detection chose a plugin from elsewhere over a built-in format ([`detected_over_built_in`]).
+    pub note: Option<Diagnostic>,
+}
+
+/// [`load`], with what detection has to say about its choice.
+pub fn load_noted<'r>(
+    registry: &'r Registry,
+    item: &InputItem,
+    from: Option<&'r FormatEntry>,
+    limits: &Limits,
+) -> Result<Loaded<'r>, ResolveError> {
+    let mut note = None;
     let is_dir = item.is_dir;
     let load_as = |shape: InputShape, name: &str| -> Result<Bundle, InputError> {
         if item.is_stdin() {
@@ -441,6 +461,7 @@ pub fn load<'r>(
             let shape = if is_dir { InputShape::Directory } else { InputShape::File };
             let bundle = load_as(shape, "detection")?;
             let detected = registry.detect(&bundle, is_dir);
+            note = detected_over_built_in(&detected);
             let Some((format, _)) = detected.first() else {
                 if let Some(diagnostic) = syntax_error(&bundle) {
                     return Err(ResolveError::Syntax { path: item.path.clone(), diagnostic: Box::new(diagnostic) });
@@ -464,7 +485,27 @@ pub fn load<'r>(
     if !format.info.reads {
         return Err(ResolveError::CannotRead { path: item.path.clone(), format: format.info.id.clone() });
     }
-    Ok((format, bundle))
+    Ok(Loaded { format, bundle, note })
+}
+
+/// A warning when detection chose a format of a plugin not installed with convert while a
+/// built-in format recognises the input too: a plugin from elsewhere cannot take inputs over
+/// unnoticed.
+pub fn detected_over_built_in(detected: &[(&FormatEntry, toolport_core::Detection)]) -> Option<Diagnostic> {
+    let (chosen, _) = detected.first()?;
+    let (built_in, _) = detected.iter().find(|(f, _)| f.built_in())?;
+    if chosen.built_in() {
+        return None;
+    }
+    let plugin = chosen.plugin_path.as_deref().map_or_else(String::new, |p| format!(" ({})", p.display()));
+    let (id, other) = (&chosen.info.id, &built_in.info.id);
+    Some(Diagnostic::warning(
+        codes::INPUT_OTHER_FORMAT,
+        "",
+        format!(
+            "read as {id}, a format of a plugin not installed with convert{plugin}, which detection preferred over the built-in {other}: give --from {other} to read it with the built-in, or --from {id} to keep this choice and silence this"
+        ),
+    ))
 }
 
 /// When reading an input as `given` (named with `--from`) failed: a hint naming the format

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use toolport_core::format::common_options;
 use toolport_core::{Bundle, Detection, Format, FormatInfo, InputShape, OptionKind, OptionSpec, Options};
 
-use crate::discovery::{self, DiscoveryConfig, SearchDir};
+use crate::discovery::{self, DiscoveryConfig, Origin, SearchDir};
 use crate::plugin::{DetectRequests, LoadError, LoadedPlugin, PluginFormat};
 
 /// One available format.
@@ -22,7 +22,20 @@ pub struct FormatEntry {
     /// The plugin library it came from; `None` for a format linked into the host.
     pub plugin_path: Option<PathBuf>,
     pub plugin_version: Option<String>,
+    /// Where its plugin was found; `None` for a format linked into the host.
+    pub origin: Option<Origin>,
 }
+
+impl FormatEntry {
+    /// Whether it is installed with convert (a built-in format), not added from elsewhere.
+    pub fn built_in(&self) -> bool {
+        self.origin.is_none_or(|o| o == Origin::BesideExecutable)
+    }
+}
+
+/// The most formats one plugin may declare: a plugin declares the few formats it is for, and
+/// every format declared is asked and listed on every run (40,000 cost seconds each time).
+pub const MAX_FORMATS_PER_PLUGIN: usize = 64;
 
 impl std::fmt::Debug for FormatEntry {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -145,8 +158,14 @@ impl Registry {
         for search in &registry.searched {
             for path in discovery::candidates(search) {
                 let key = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
-                if seen_files.insert(key) {
-                    found.push((path, config.isolation.isolates(search)));
+                if !seen_files.insert(key) {
+                    continue;
+                }
+                match discovery::check_trusted(&path) {
+                    Err(reason) if !config.allow_unsafe_dirs => {
+                        registry.load_errors.push(LoadError::Untrusted { path, reason });
+                    }
+                    _ => found.push((path, config.isolation.isolates(search), search.origin)),
                 }
             }
         }
@@ -155,7 +174,7 @@ impl Registry {
         let loaded: Vec<Result<Arc<LoadedPlugin>, LoadError>> = std::thread::scope(|scope| {
             let loading: Vec<_> = found
                 .iter()
-                .map(|(path, isolate)| {
+                .map(|(path, isolate, _)| {
                     if *isolate {
                         Loading::Started(scope.spawn(|| load(config, path, true)))
                     } else {
@@ -166,7 +185,7 @@ impl Registry {
             loading
                 .into_iter()
                 .zip(&found)
-                .map(|(loading, (path, _))| match loading {
+                .map(|(loading, (path, _, _))| match loading {
                     Loading::Done(loaded) => loaded,
                     Loading::Started(thread) => thread.join().unwrap_or_else(|_| {
                         Err(LoadError::Isolated(format!("{}: starting its process failed", path.display())))
@@ -174,8 +193,12 @@ impl Registry {
                 })
                 .collect()
         });
-        for ((path, _), loaded) in found.into_iter().zip(loaded) {
+        for ((path, _, origin), loaded) in found.into_iter().zip(loaded) {
             match loaded {
+                Ok(plugin) if plugin.description.formats.len() > MAX_FORMATS_PER_PLUGIN => {
+                    let count = plugin.description.formats.len();
+                    registry.load_errors.push(LoadError::TooManyFormats { path, count });
+                }
                 Ok(plugin) => {
                     for format in plugin.formats() {
                         let entry = FormatEntry {
@@ -184,6 +207,7 @@ impl Registry {
                             plugin_version: Some(plugin.description.version.clone()),
                             plugin: Some(format.clone()),
                             format: Arc::new(format),
+                            origin: Some(origin),
                         };
                         registry.add(entry);
                     }
@@ -212,7 +236,14 @@ impl Registry {
 
     /// Adds a format linked into this program (library users, tests).
     pub fn add_linked(&mut self, format: Arc<dyn Format>) {
-        self.add(FormatEntry { info: format.info(), format, plugin: None, plugin_path: None, plugin_version: None });
+        self.add(FormatEntry {
+            info: format.info(),
+            format,
+            plugin: None,
+            plugin_path: None,
+            plugin_version: None,
+            origin: None,
+        });
     }
 
     pub fn formats(&self) -> &[FormatEntry] {

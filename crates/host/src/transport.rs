@@ -7,7 +7,9 @@
 //! out of its memory limit or calling `exit` ends only its process, a call that takes longer
 //! than the time limit is stopped, and anything it prints goes to standard error, never into
 //! `convert`'s standard output. Each failure is a [`CallError`] that the host reports as an
-//! `error[plugin/*]` naming the plugin file.
+//! `error[plugin/*]` naming the plugin file. On Unix each child leads a process group of its
+//! own, and what it started ends with it: the group is killed whenever the child is stopped,
+//! when the plugin is dropped, and by [`end_all_children`] before the process exits early.
 //!
 //! The wire format, both ways over the child's standard input and output: a request is
 //! `op: u8, format index: u32 LE, length: u64 LE, message`; a response is `length: u64 LE,
@@ -165,6 +167,43 @@ struct Child {
     stdout: std::process::ChildStdout,
 }
 
+/// Process groups of the children alive in this process, for [`end_all_children`].
+static LIVE_GROUPS: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
+fn live_groups() -> std::sync::MutexGuard<'static, Vec<u32>> {
+    LIVE_GROUPS.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Kills the process groups of every isolated plugin still running: for a process about to
+/// exit without dropping its plugins (an interrupted run), so nothing they started outlives it.
+pub fn end_all_children() {
+    for group in live_groups().drain(..) {
+        kill_group(group);
+    }
+}
+
+/// Kills process group `group` (a child that leads its own), with whatever it started.
+#[cfg(unix)]
+fn kill_group(group: u32) {
+    if let Ok(group) = i32::try_from(group) {
+        let _ = nix::sys::signal::killpg(nix::unistd::Pid::from_raw(group), nix::sys::signal::Signal::SIGKILL);
+    }
+}
+
+#[cfg(not(unix))]
+fn kill_group(_group: u32) {}
+
+impl Child {
+    /// Stops the child and everything it started, and waits for the child.
+    fn stop(&mut self) -> std::io::Result<std::process::ExitStatus> {
+        let group = self.process.id();
+        kill_group(group);
+        live_groups().retain(|g| *g != group);
+        let _ = self.process.kill();
+        self.process.wait()
+    }
+}
+
 /// Why no response came.
 enum NoResponse {
     TimedOut,
@@ -272,8 +311,7 @@ impl Isolated {
         let hello = match child.response(limits.load_timeout, limits.memory_bytes) {
             Ok(bytes) => bytes,
             Err(NoResponse::TimedOut) => {
-                let _ = child.process.kill();
-                let _ = child.process.wait();
+                let _ = child.stop();
                 return Err(format!(
                     "did not finish loading within {} s and was stopped",
                     limits.load_timeout.as_secs_f32()
@@ -299,15 +337,23 @@ impl Isolated {
     }
 
     fn spawn(&self) -> Result<Child, CallError> {
-        let mut process = std::process::Command::new(&self.helper)
+        let mut command = std::process::Command::new(&self.helper);
+        command
             .arg(&self.library)
             .arg(self.limits.memory_bytes.to_string())
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::inherit())
-            .spawn()
-            .map_err(|e| CallError::Spawn(format!("{}: {e}", self.helper.display())))?;
+            .stderr(std::process::Stdio::inherit());
+        // Its own process group, so that what the plugin starts can be ended with it.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let mut process = command.spawn().map_err(|e| CallError::Spawn(format!("{}: {e}", self.helper.display())))?;
+        live_groups().push(process.id());
         let (Some(stdin), Some(stdout)) = (process.stdin.take(), process.stdout.take()) else {
+            let mut child = process;
+            kill_group(child.id());
+            let _ = child.kill();
+            let _ = child.wait();
             return Err(CallError::Spawn("no pipes to the plugin host".into()));
         };
         Ok(Child { process, stdin, stdout })
@@ -316,15 +362,13 @@ impl Isolated {
 
 /// Stops a child whose frame is longer than its memory limit, and says why.
 fn too_large(child: &mut Child, limits: &IsolationLimits) -> String {
-    let _ = child.process.kill();
-    let _ = child.process.wait();
+    let _ = child.stop();
     format!("more than its memory limit of {} bytes; it was stopped", limits.memory_bytes)
 }
 
 /// How a child ended, in words, after its output closed.
 fn ended(child: &mut Child) -> String {
-    let _ = child.process.kill();
-    match child.process.wait() {
+    match child.stop() {
         Ok(status) => describe_exit(status),
         Err(e) => format!("its process could not be waited for: {e}"),
     }
@@ -389,8 +433,7 @@ impl Transport for Isolated {
                 Ok(bytes)
             }
             Err(NoResponse::TimedOut) => {
-                let _ = child.process.kill();
-                let _ = child.process.wait();
+                let _ = child.stop();
                 Err(CallError::TimedOut(limit))
             }
             Err(NoResponse::Closed) => Err(CallError::Crashed(ended(&mut child))),
@@ -407,11 +450,10 @@ impl Transport for Isolated {
 
 impl Drop for Isolated {
     fn drop(&mut self) {
-        for mut child in self.idle().drain(..) {
-            // Closing its input ends a child's loop; kill in case it is stuck.
-            drop(child.stdin);
-            let _ = child.process.kill();
-            let _ = child.process.wait();
+        for child in self.idle().drain(..) {
+            // Killed with its group: it may be stuck, or have left processes of its own.
+            let mut child = child;
+            let _ = child.stop();
         }
     }
 }

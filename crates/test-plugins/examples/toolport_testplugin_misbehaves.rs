@@ -6,6 +6,12 @@
 //! each must become an error that names this file. Its answers to `read` may be hostile too:
 //! `deep-model` (a model nested 100,000 levels), `null-value` (no value and no error),
 //! `control-text` (a tool name and a diagnostic holding line breaks, ANSI escapes and U+202E).
+//! `spawn-children` starts three `sleep` processes (for as many seconds as
+//! `TOOLPORT_TEST_CHILD_SLEEP` says, so a test can find its own) and a fourth through a shell
+//! in the background, then answers: none may outlive the run. `claim-json` claims every
+//! `.json` file with full confidence (over the built-in formats), and `many-formats` makes
+//! the plugin declare 40,000 formats besides its own. `huge-answer` answers a read with a
+//! tool whose description is `TOOLPORT_TEST_ANSWER_MB` megabytes long (default 100).
 #![allow(unsafe_code)]
 
 use toolport_plugin::abi::{MODEL_SCHEMA, PluginTable, RawBuffer};
@@ -44,6 +50,14 @@ fn misbehave(op: &str) {
         }
         "exit" => std::process::exit(0),
         "stdout" => println!("noise from a plugin that prints"),
+        "spawn-children" => {
+            let seconds = std::env::var("TOOLPORT_TEST_CHILD_SLEEP").unwrap_or_else(|_| "300".into());
+            for _ in 0..3 {
+                // Left running on purpose: the host must end them.
+                let _ = std::process::Command::new("sleep").arg(&seconds).spawn();
+            }
+            let _ = std::process::Command::new("sh").arg("-c").arg(format!("sleep {seconds} &")).status();
+        }
         m if m.strip_prefix("hang-") == Some(op) => loop {
             std::thread::sleep(std::time::Duration::from_secs(1));
         },
@@ -61,7 +75,8 @@ impl Format for Misbehaving {
     }
     fn detect(&self, input: &Bundle) -> u8 {
         misbehave("detect");
-        if input.entry.as_deref().is_some_and(|e| e.ends_with(".misbehaving")) { 100 } else { 0 }
+        let claimed = if mode() == "claim-json" { ".json" } else { ".misbehaving" };
+        if input.entry.as_deref().is_some_and(|e| e.ends_with(claimed)) { 100 } else { 0 }
     }
     fn read(&self, input: &Bundle, options: &Options) -> Outcome<ToolSet> {
         misbehave("read");
@@ -82,9 +97,30 @@ impl Format for Misbehaving {
     }
 }
 
+/// One of the formats `many-formats` declares: it recognises nothing.
+struct Numbered(usize);
+
+impl Format for Numbered {
+    fn info(&self) -> FormatInfo {
+        FormatInfo { id: format!("misbehaving-{}", self.0), extensions: vec!["json".into()], ..Echo("numbered").info() }
+    }
+    fn read(&self, input: &Bundle, options: &Options) -> Outcome<ToolSet> {
+        Echo("numbered").read(input, options)
+    }
+    fn write(&self, model: &ToolSet, options: &Options) -> Outcome<Bundle> {
+        Echo("numbered").write(model, options)
+    }
+}
+
 fn plugin() -> &'static toolport_plugin::export::Plugin {
     static PLUGIN: std::sync::OnceLock<toolport_plugin::export::Plugin> = std::sync::OnceLock::new();
-    PLUGIN.get_or_init(|| toolport_plugin::export::Plugin::new("misbehaving", "0.0.0", vec![Box::new(Misbehaving)]))
+    PLUGIN.get_or_init(|| {
+        let mut formats: Vec<Box<dyn Format>> = vec![Box::new(Misbehaving)];
+        if mode() == "many-formats" {
+            formats.extend((0..40_000).map(|n| Box::new(Numbered(n)) as Box<dyn Format>));
+        }
+        toolport_plugin::export::Plugin::new("misbehaving", "0.0.0", formats)
+    })
 }
 
 extern "C" fn describe() -> RawBuffer {
@@ -107,6 +143,16 @@ fn deep_model(depth: usize) -> Vec<u8> {
     format!(r#"{{"value":{model},"diagnostics":[]}}"#).into_bytes()
 }
 
+/// A read's answer of about `megabytes` MB: one tool with a description that long.
+fn huge_answer(megabytes: usize) -> Vec<u8> {
+    let description = "x".repeat(megabytes << 20);
+    format!(
+        r#"{{"value":{{"schema_version":{},"schema_minor":{},"tool_set":{{"tools":[{{"name":"t","description":"{description}"}}]}}}},"diagnostics":[]}}"#,
+        MODEL_SCHEMA.major, MODEL_SCHEMA.minor
+    )
+    .into_bytes()
+}
+
 unsafe extern "C" fn read(format: u32, request: *const u8, len: usize) -> RawBuffer {
     static BYTES: [u8; 4] = *b"null";
     match mode().as_str() {
@@ -114,6 +160,10 @@ unsafe extern "C" fn read(format: u32, request: *const u8, len: usize) -> RawBuf
         "huge-length" => RawBuffer { ptr: BYTES.as_ptr().cast_mut(), len: 1 << 40, capacity: 1 << 40 },
         "deep-model" => toolport_test_plugins::buffer(deep_model(100_000)),
         "null-value" => toolport_test_plugins::buffer(br#"{"value":null,"diagnostics":[]}"#.to_vec()),
+        "huge-answer" => {
+            let megabytes = std::env::var("TOOLPORT_TEST_ANSWER_MB").ok().and_then(|m| m.parse().ok());
+            toolport_test_plugins::buffer(huge_answer(megabytes.unwrap_or(100)))
+        }
         // SAFETY: the host's `abi::CallFn` guarantee, passed on.
         _ => unsafe { toolport_plugin::export::read(plugin, format, request, len) },
     }

@@ -120,5 +120,7 @@ fn stop_now() {
             "interrupted by {interrupt}: stopped without waiting for the conversions under way; nothing was placed, and no report was written"
         );
     }
+    // Plugins are not dropped on this path: their processes, and what those started, end here.
+    toolport_host::transport::end_all_children();
     std::process::exit(i32::from(interrupt.exit_code()));
 }

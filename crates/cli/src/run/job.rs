@@ -56,8 +56,11 @@ impl Job<'_> {
             let why = "not converted: --fail-fast stopped the run";
             return skipped(report, Diagnostic::info(codes::RUN_SKIPPED, "", why));
         }
-        let (from, bundle) = match pipeline::load(self.registry, item, self.from, &self.limits) {
-            Ok(loaded) => loaded,
+        let (from, bundle) = match pipeline::load_noted(self.registry, item, self.from, &self.limits) {
+            Ok(loaded) => {
+                report.diagnostics.extend(loaded.note);
+                (loaded.format, loaded.bundle)
+            }
             Err(ResolveError::Undetected { .. }) if item.found_by_walking => {
                 let why = "skipped: no format recognises this file";
                 return skipped(report, Diagnostic::warning(codes::RUN_SKIPPED, "", why));
@@ -77,7 +80,7 @@ impl Job<'_> {
             // `check` without a target: read only.
             let read = from.format.read(&bundle, &options);
             report.status = if read.has_errors() || read.value.is_none() { Status::Failed } else { Status::Converted };
-            report.diagnostics = read.diagnostics;
+            report.diagnostics.extend(read.diagnostics);
             if report.status == Status::Failed
                 && let Some(hint) =
                     self.from.and_then(|given| pipeline::detection_hint(self.registry, item, &bundle, given))
@@ -88,7 +91,7 @@ impl Job<'_> {
         };
         let conversion = pipeline::convert(from, to, &bundle, &options, self.strict.clone());
         report.status = conversion.status;
-        report.diagnostics = conversion.diagnostics;
+        report.diagnostics.extend(conversion.diagnostics);
         if conversion.read_failed
             && let Some(hint) =
                 self.from.and_then(|given| pipeline::detection_hint(self.registry, item, &bundle, given))

@@ -61,10 +61,12 @@ fn serve(library: &std::path::Path, protocol: &mut impl Write) -> std::io::Resul
 }
 
 /// Moves the protocol to a copy of standard output and points standard output at standard
-/// error, so a plugin's prints cannot corrupt the protocol.
+/// error, so a plugin's prints cannot corrupt the protocol. The copy is closed on exec: a
+/// process the plugin starts does not hold the protocol open after this one ends.
 #[cfg(unix)]
 fn protocol_output() -> std::io::Result<std::fs::File> {
-    let protocol = nix::unistd::dup(std::io::stdout())?;
+    use std::os::fd::AsFd;
+    let protocol = std::io::stdout().as_fd().try_clone_to_owned()?;
     nix::unistd::dup2_stdout(std::io::stderr())?;
     Ok(std::fs::File::from(protocol))
 }

@@ -64,6 +64,15 @@ pub enum LoadError {
     /// Loading in a child process failed; the message names the file.
     #[error("{0}")]
     Isolated(String),
+    /// Not loaded: it declares more than [`crate::registry::MAX_FORMATS_PER_PLUGIN`] formats.
+    #[error(
+        "{path}: not loaded: it declares {count} formats, more than the {} one plugin may declare",
+        crate::registry::MAX_FORMATS_PER_PLUGIN
+    )]
+    TooManyFormats { path: PathBuf, count: usize },
+    /// Not loaded: someone else could have put it there ([`crate::discovery::check_trusted`]).
+    #[error("{path}: not loaded: {reason}")]
+    Untrusted { path: PathBuf, reason: crate::discovery::Untrusted },
 }
 
 /// A loaded plugin library and the formats it exports, reached through a [`Transport`].
