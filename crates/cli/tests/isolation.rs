@@ -546,3 +546,48 @@ fn a_plugin_declaring_too_many_formats_is_refused() {
     assert!(!run.stdout.contains("misbehaving"), "none of its formats is listed: {}", run.stdout);
     assert!(took < std::time::Duration::from_secs(20), "{took:?}");
 }
+
+/// convert's own peak memory (VmHWM, not its children's) in kB over a run of `args`.
+#[cfg(target_os = "linux")]
+fn peak_kb(dir: &Path, mode: &str, env: &[(&str, &str)], args: &[&str]) -> (u64, Run) {
+    require_plugins();
+    let home = tempfile::tempdir().unwrap();
+    let mut child = command(home.path())
+        .current_dir(dir)
+        .env("TOOLPORT_TEST_MISBEHAVE", mode)
+        .envs(env.iter().copied())
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let status = format!("/proc/{}/status", child.id());
+    let mut peak = 0;
+    // The high-water mark is kept by the kernel: reading it until the process ends sees the peak.
+    while child.try_wait().unwrap().is_none() {
+        let text = std::fs::read_to_string(&status).unwrap_or_default();
+        let hwm = text.lines().find_map(|l| l.strip_prefix("VmHWM:")).and_then(|v| v.trim().strip_suffix("kB"));
+        peak = peak.max(hwm.and_then(|v| v.trim().parse().ok()).unwrap_or(0));
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    (peak, finish(child.wait_with_output().unwrap()))
+}
+
+/// A 100 MB answer from an isolated reader, passed to an isolated writer, costs convert about
+/// twice its size (the model kept in the answer's own memory, and the writer's request), where
+/// it cost 2.4 times (a receive buffer grown by doubling and a copy of the model beside it).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_large_answer_costs_the_host_at_most_about_twice_its_size() {
+    let (dir, plugins) = setup();
+    let args = ["--plugin-dir", &plugins, "--from", "misbehaving", "--to", "misbehaving", "bad.misbehaving", "-o"];
+    let (small, run) =
+        peak_kb(dir.path(), "huge-answer", &[("TOOLPORT_TEST_ANSWER_MB", "0")], &[&args[..], &["small"]].concat());
+    run.expect_code(0);
+    let (large, run) =
+        peak_kb(dir.path(), "huge-answer", &[("TOOLPORT_TEST_ANSWER_MB", "100")], &[&args[..], &["large"]].concat());
+    run.expect_code(0);
+    let answer_kb = 100 * 1024;
+    let cost = large.saturating_sub(small);
+    assert!(cost < answer_kb * 22 / 10, "a 100 MB answer cost convert {cost} kB ({small} kB without it)");
+}

@@ -234,8 +234,12 @@ impl Child {
         if got - 8 > len {
             return Err(NoResponse::Closed);
         }
-        // Grown as bytes come, so a bad length is not allocated up front.
-        let mut body = Vec::with_capacity(len.min(1 << 20));
+        // Reserved whole (within the limit): memory not yet written costs nothing, and growing
+        // by doubling would hold an old and a new copy, up to three times the answer.
+        let mut body = Vec::new();
+        if body.try_reserve_exact(len).is_err() {
+            return Err(NoResponse::TooLarge(len as u64));
+        }
         body.extend_from_slice(&chunk[8..got]);
         while body.len() < len {
             let want = (len - body.len()).min(chunk.len());

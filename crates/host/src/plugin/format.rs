@@ -23,6 +23,40 @@ const HOST: &str = "convert";
 #[derive(Debug)]
 pub struct RawModel(Box<RawValue>);
 
+impl RawModel {
+    /// The model at `span` of a reader's `answer`, kept in the answer's own memory: the answer
+    /// is the largest thing a plugin hands the host, and a copy of the model beside it would
+    /// double what the host holds.
+    fn from_answer(mut answer: Vec<u8>, span: std::ops::Range<usize>) -> Option<RawModel> {
+        let len = span.len();
+        answer.copy_within(span, 0);
+        answer.truncate(len);
+        RawModel::from_string(String::from_utf8(answer).ok()?)
+    }
+
+    /// A model's JSON text (checked again, without a recursion limit, by serde_json).
+    fn from_string(json: String) -> Option<RawModel> {
+        RawValue::from_string(json).ok().map(RawModel)
+    }
+}
+
+/// A reader's model as JSON borrowed from its answer.
+#[derive(serde::Deserialize)]
+#[serde(transparent)]
+struct ModelInAnswer<'a>(#[serde(borrow)] &'a RawValue);
+
+impl toolport_plugin::abi::texts::CarriesBundle for ModelInAnswer<'_> {
+    fn bundle_mut(&mut self) -> Option<&mut Bundle> {
+        None
+    }
+}
+
+/// Where `part` lies within `whole`, if it is a slice of it.
+fn span_within(whole: &[u8], part: &[u8]) -> Option<std::ops::Range<usize>> {
+    let start = (part.as_ptr() as usize).checked_sub(whole.as_ptr() as usize)?;
+    (start + part.len() <= whole.len()).then(|| start..start + part.len())
+}
+
 impl LoadedPlugin {
     /// The plugin's formats as [`Format`] values.
     pub fn formats(self: &Arc<Self>) -> Vec<PluginFormat> {
@@ -68,13 +102,31 @@ impl PluginFormat {
         let request = self.plugin.encode_with_bundle(input, |bundle| {
             serde_json::to_vec(&ReadRequest { bundle: Cow::Borrowed(bundle), options: Cow::Borrowed(options) })
         });
-        let outcome: Outcome<Box<RawValue>> = self.plugin.call_encoded(Op::Read, self.index, request);
+        let answer = match self.plugin.exchange(Op::Read, self.index, request) {
+            Ok(answer) => answer,
+            Err(failure) => return self.name_plugin(Outcome::fail(failure), "read"),
+        };
+        let outcome: Outcome<ModelInAnswer> = self.plugin.outcome_of(Op::Read, &answer);
         let Outcome { value, diagnostics } = self.name_plugin(outcome, "read");
-        let Some(raw) = value else { return Outcome { value: None, diagnostics } };
+        let Some(ModelInAnswer(raw)) = value else { return Outcome { value: None, diagnostics } };
         let failure = match ModelVersion::of(raw.get()) {
             // Said here, naming the reader, rather than by whoever decodes it next.
             Ok(v) if v.schema_version == MODEL_SCHEMA_MAJOR => match check_model_depth(raw.get().as_bytes()) {
-                Ok(()) => return Outcome { value: Some(RawModel(raw)), diagnostics },
+                Ok(()) => {
+                    let within = span_within(&answer, raw.get().as_bytes());
+                    let model = match within {
+                        Some(span) => RawModel::from_answer(answer, span),
+                        None => RawModel::from_string(raw.get().to_owned()),
+                    };
+                    return match model {
+                        Some(model) => Outcome { value: Some(model), diagnostics },
+                        None => {
+                            let mut diagnostics = diagnostics;
+                            diagnostics.push(self.plugin.failure("read", "returned a model that is not JSON"));
+                            Outcome { value: None, diagnostics }
+                        }
+                    };
+                }
                 Err(e) => format!("returned a model that cannot be read: {e}"),
             },
             Ok(v) => format!(

@@ -177,32 +177,46 @@ impl LoadedPlugin {
         index: u32,
         request: serde_json::Result<impl AsRef<[u8]>>,
     ) -> Outcome<T> {
-        let request = match request {
-            Ok(request) => request,
-            Err(e) => return Outcome::fail(self.failure(op.name(), &format!("could not encode the request: {e}"))),
-        };
-        match self.transport.call(op, index, request.as_ref()) {
-            Ok(bytes) => match texts::decode::<Outcome<T>>(&bytes) {
-                // A failure the plugin does not explain would fail the input without a word.
-                Ok((outcome, _)) if outcome.value.is_none() && !outcome.has_errors() => {
-                    let mut diagnostics = outcome.diagnostics;
-                    diagnostics
-                        .push(self.failure(op.name(), "answered without a value and without an error saying why"));
-                    Outcome::failed(diagnostics)
-                }
-                Ok((outcome, _)) => outcome,
-                Err(e) => Outcome::fail(self.failure(op.name(), &format!("returned invalid JSON: {e}"))),
-            },
-            Err(e) => {
-                let code = match e {
-                    CallError::TimedOut(_) => codes::PLUGIN_TIMEOUT,
-                    CallError::Crashed(_) => codes::PLUGIN_CRASHED,
-                    CallError::Spawn(_) => codes::PLUGIN_FAILED,
-                };
-                let mut failure = self.failure(op.name(), &e.to_string());
-                failure.code = code.to_owned();
-                Outcome::fail(failure)
+        match self.exchange(op, index, request) {
+            Ok(answer) => self.outcome_of(op, &answer),
+            Err(failure) => Outcome::fail(failure),
+        }
+    }
+
+    /// Sends an encoded request and returns the plugin's answer, unread; a failure to encode
+    /// or to call is the diagnostic saying so.
+    fn exchange(
+        &self,
+        op: Op,
+        index: u32,
+        request: serde_json::Result<impl AsRef<[u8]>>,
+    ) -> Result<Vec<u8>, Diagnostic> {
+        let request = request.map_err(|e| self.failure(op.name(), &format!("could not encode the request: {e}")))?;
+        self.transport.call(op, index, request.as_ref()).map_err(|e| {
+            let code = match e {
+                CallError::TimedOut(_) => codes::PLUGIN_TIMEOUT,
+                CallError::Crashed(_) => codes::PLUGIN_CRASHED,
+                CallError::Spawn(_) => codes::PLUGIN_FAILED,
+            };
+            let mut failure = self.failure(op.name(), &e.to_string());
+            failure.code = code.to_owned();
+            failure
+        })
+    }
+
+    /// Decodes an answer to `op` (its value may borrow from it). An answer that is not valid
+    /// JSON of the expected shape, or that has no value and no error, is a failure naming the
+    /// plugin.
+    fn outcome_of<'a, T: Deserialize<'a> + CarriesBundle>(&self, op: Op, answer: &'a [u8]) -> Outcome<T> {
+        match texts::decode::<Outcome<T>>(answer) {
+            // A failure the plugin does not explain would fail the input without a word.
+            Ok((outcome, _)) if outcome.value.is_none() && !outcome.has_errors() => {
+                let mut diagnostics = outcome.diagnostics;
+                diagnostics.push(self.failure(op.name(), "answered without a value and without an error saying why"));
+                Outcome::failed(diagnostics)
             }
+            Ok((outcome, _)) => outcome,
+            Err(e) => Outcome::fail(self.failure(op.name(), &format!("returned invalid JSON: {e}"))),
         }
     }
 
