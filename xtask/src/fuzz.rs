@@ -3,7 +3,9 @@
 //! mutated fixtures and corpus documents. A crash (stack overflow, abort) ends the child
 //! process: the case it was running is kept and the loop goes on with the next seed.
 //! Findings land in target/fuzz/findings/; keep each real one in fuzz/regressions/ once it is
-//! fixed, where `cargo xtask test` replays it.
+//! fixed, where `cargo xtask test` replays it. Without `--format`, the walker and the commit
+//! are fuzzed too, N seconds each (random trees of links, pipes and sockets; commits stopped or
+//! killed at a random file; findings to fuzz/regressions/walk/ and commit/).
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -61,6 +63,12 @@ pub fn run(args: &[String]) -> Result<()> {
             }
             seed += 1;
         }
+    }
+    for target in if formats.is_empty() { &["walk", "commit"][..] } else { &[] } {
+        let mut command = Command::new(release.join("toolport-fuzz"));
+        command.args(["--target", target, "--seconds", &seconds.to_string(), "--seed", &seed.to_string()]);
+        command.arg("--case-file").arg(&case_file).arg("--findings").arg(&findings);
+        command.status().with_context(|| format!("running toolport-fuzz --target {target}"))?;
     }
     let kept = std::fs::read_dir(&findings)?.count();
     println!("fuzzing done: {crashes} crashes; {kept} findings in {}", findings.display());

@@ -8,6 +8,11 @@
 //! the case it had written to disk just before). Findings are kept in `fuzz/regressions/` and
 //! replayed by the tests.
 
+#[cfg(unix)]
+pub mod commit;
+#[cfg(unix)]
+pub mod walk;
+
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -245,6 +250,11 @@ pub fn mutate(bundle: &mut Bundle, rng: &mut Rng) {
 
 /// Reads every case kept in `dir` (files ending `.json`), sorted by name.
 pub fn regressions(dir: &Path) -> Vec<(PathBuf, Case)> {
+    kept_json(dir)
+}
+
+/// Every file ending `.json` in `dir` that reads as a `T`, sorted by name: kept findings.
+pub fn kept_json<T: serde::de::DeserializeOwned>(dir: &Path) -> Vec<(PathBuf, T)> {
     let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
     let mut paths: Vec<PathBuf> = entries
         .filter_map(Result::ok)
@@ -259,4 +269,25 @@ pub fn regressions(dir: &Path) -> Vec<(PathBuf, Case)> {
             Some((p, serde_json::from_str(&text).ok()?))
         })
         .collect()
+}
+
+/// The seed of a test's fuzzing: `TOOLPORT_FUZZ_SEED`, else the time, so that each test run
+/// tries new cases (a failure says the seed, to run it again).
+pub fn test_seed() -> u64 {
+    std::env::var("TOOLPORT_FUZZ_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or_else(|| {
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_secs())
+    })
+}
+
+/// What a test's fuzzing found, as a message showing each case (to keep under
+/// fuzz/regressions/) and why it failed; `None` when nothing was found.
+pub fn findings_message<T: Serialize>(seed: u64, cases: usize, findings: &[(T, String)]) -> Option<String> {
+    if findings.is_empty() {
+        return None;
+    }
+    let shown: Vec<String> = findings
+        .iter()
+        .map(|(case, why)| format!("{why}\n{}", serde_json::to_string(case).unwrap_or_default()))
+        .collect();
+    Some(format!("seed {seed}: {} of {cases} cases fail:\n{}", findings.len(), shown.join("\n\n")))
 }

@@ -3,6 +3,13 @@
 //!
 //!     toolport-fuzz --plugin-dir DIR --root DIR... --seconds N --seed S --case-file FILE
 //!                   --findings DIR [--format ID]...
+//!     toolport-fuzz --target walk|commit --seconds N --seed S --case-file FILE --findings DIR
+//!
+//! The `walk` target walks random trees of links and special files (`toolport_fuzz::walk`),
+//! the `commit` target interrupts commits at random files (`toolport_fuzz::commit`, which runs
+//! this executable as `--target commit-child --case-file BATCH --findings OUTPUT_DIR` for a
+//! commit to be killed); a finding is the tree or batch, kept as `TARGET-SEED-N.json` for
+//! fuzz/regressions/TARGET/.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -20,6 +27,8 @@ struct Args {
     seed: u64,
     case_file: PathBuf,
     findings: PathBuf,
+    /// `readers` (the default) or `walk`.
+    target: String,
 }
 
 fn parse() -> Result<Args, String> {
@@ -35,6 +44,7 @@ fn parse() -> Result<Args, String> {
             "--seed" => args.seed = value()?.parse().map_err(|e| format!("--seed: {e}"))?,
             "--case-file" => args.case_file = value()?.into(),
             "--findings" => args.findings = value()?.into(),
+            "--target" => args.target = value()?,
             other => return Err(format!("unknown flag {other}")),
         }
     }
@@ -64,8 +74,64 @@ fn main() -> ExitCode {
     }
 }
 
+/// Runs the walk or commit target for the time given; returns the number of findings, each kept.
+#[cfg(unix)]
+fn fuzz_target(args: &Args) -> usize {
+    use toolport_fuzz::{commit, walk};
+    let budget = Duration::from_secs(args.seconds);
+    let (cases, findings): (usize, Vec<(String, String)>) = match args.target.as_str() {
+        "walk" => {
+            let (cases, found) = walk::fuzz(args.seed, budget);
+            (
+                cases,
+                found
+                    .iter()
+                    .map(|(tree, why)| (serde_json::to_string_pretty(tree).unwrap_or_default(), why.clone()))
+                    .collect(),
+            )
+        }
+        "commit" => {
+            let Ok(me) = std::env::current_exe() else { return 1 };
+            let (cases, found) = commit::fuzz(args.seed, budget, &me);
+            (
+                cases,
+                found
+                    .iter()
+                    .map(|(batch, why)| (serde_json::to_string_pretty(batch).unwrap_or_default(), why.clone()))
+                    .collect(),
+            )
+        }
+        "commit-child" => {
+            // One batch, committed into the folder given as --findings (and killed, as it says).
+            let batch = std::fs::read_to_string(&args.case_file).ok().and_then(|t| serde_json::from_str(&t).ok());
+            let Some(batch) = batch else { return 1 };
+            return usize::from(commit::run(&batch, &args.findings).is_err());
+        }
+        other => {
+            eprintln!("toolport-fuzz: unknown target {other}");
+            return 1;
+        }
+    };
+    let _ = std::fs::create_dir_all(&args.findings);
+    for (n, (case, why)) in findings.iter().enumerate() {
+        let name = format!("{}-{}-{n}.json", args.target, args.seed);
+        let _ = std::fs::write(args.findings.join(&name), case);
+        println!("{:<10} finding {name}: {why}", args.target);
+    }
+    println!("{:<10} {cases} cases", args.target);
+    findings.len()
+}
+
+#[cfg(not(unix))]
+fn fuzz_target(_args: &Args) -> usize {
+    0
+}
+
 /// Fuzzes each format for its share of the time; returns the number of findings.
 fn fuzz(args: &Args) -> usize {
+    if !args.target.is_empty() && args.target != "readers" {
+        return fuzz_target(args);
+    }
     let registry = Registry::discover(&toolport_fuzz::in_process(args.plugin_dirs.clone()));
     let formats: Vec<_> = registry
         .formats()
