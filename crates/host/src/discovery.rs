@@ -13,7 +13,8 @@
 //! So a plugin is loaded only from a place no one else could have written to (as ssh's
 //! StrictModes and git's safe.directory refuse such places): the library and every folder
 //! above it must be owned by this user or root and writable by no group and no other user
-//! (a sticky folder such as /tmp is fine: others cannot replace what is in it). Else it is
+//! (a sticky folder such as /tmp is fine: others cannot replace what is in it). Plugins beside
+//! the executable are not checked: whoever could replace them could replace `convert`. Else it is
 //! skipped with the reason ([`check_trusted`]), unless `--allow-unsafe-plugin-dirs` or
 //! [`ALLOW_UNSAFE_ENV`] says to load it knowingly.
 

@@ -161,8 +161,11 @@ impl Registry {
                 if !seen_files.insert(key) {
                     continue;
                 }
-                match discovery::check_trusted(&path) {
-                    Err(reason) if !config.allow_unsafe_dirs => {
+                // Plugins installed with convert are as safe as convert itself: whoever could
+                // replace them could replace it (and a group-writable /usr/local is common).
+                let checked = search.origin != Origin::BesideExecutable && !config.allow_unsafe_dirs;
+                match if checked { discovery::check_trusted(&path) } else { Ok(()) } {
+                    Err(reason) => {
                         registry.load_errors.push(LoadError::Untrusted { path, reason });
                     }
                     _ => found.push((path, config.isolation.isolates(search), search.origin)),

@@ -101,3 +101,37 @@ fn texts_go_beside_the_json_only_to_plugins_that_read_them() {
         }
     }
 }
+
+/// A plugin in a folder others may write to is not loaded from --plugin-dir, the environment
+/// or the user data folder (a `LoadError::Untrusted` naming the folder), unless allowed; one
+/// installed beside convert is as safe as convert itself and loads.
+#[cfg(unix)]
+#[test]
+fn plugins_from_folders_others_can_write_load_only_beside_convert_or_when_allowed() {
+    use crate::discovery::{DiscoveryConfig, IsolationMode};
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let library = test_plugin("old_minor");
+    std::fs::copy(&library, dir.path().join(library.file_name().unwrap())).unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    let discover = |config: DiscoveryConfig| {
+        let mut config = config;
+        config.isolation.mode = IsolationMode::Never;
+        let registry = crate::Registry::discover(&config);
+        (registry.formats().len(), registry.load_errors.iter().map(ToString::to_string).collect::<Vec<_>>())
+    };
+    let (found, errors) = discover(DiscoveryConfig { plugin_dirs: vec![dir.path().into()], ..Default::default() });
+    assert_eq!(found, 0);
+    assert!(
+        errors.len() == 1 && errors[0].contains("not loaded: ") && errors[0].contains("is writable by every user"),
+        "{errors:?}"
+    );
+    let allowed =
+        DiscoveryConfig { plugin_dirs: vec![dir.path().into()], allow_unsafe_dirs: true, ..Default::default() };
+    assert_eq!(discover(allowed), (1, Vec::new()));
+    let beside = DiscoveryConfig { exe_dir: Some(dir.path().join("bin")), ..Default::default() };
+    std::fs::create_dir_all(dir.path().join("bin/plugins")).unwrap();
+    std::fs::copy(&library, dir.path().join("bin/plugins").join(library.file_name().unwrap())).unwrap();
+    std::fs::set_permissions(dir.path().join("bin/plugins"), std::fs::Permissions::from_mode(0o777)).unwrap();
+    assert_eq!(discover(beside), (1, Vec::new()));
+}
