@@ -23,6 +23,14 @@ const HOST: &str = "convert";
 #[derive(Debug)]
 pub struct RawModel(Box<RawValue>);
 
+impl RawModel {
+    /// The model decoded, for the stage between reading and writing: fields of a newer minor
+    /// kept under extras and reported (`input/unknown-key`).
+    pub fn decode(&self) -> Result<(ToolSet, Vec<toolport_core::Diagnostic>), String> {
+        decode_model(self.0.get().as_bytes(), HOST).map(|(model, unknown)| (model.tool_set, unknown))
+    }
+}
+
 impl LoadedPlugin {
     /// The plugin's formats as [`Format`] values.
     pub fn formats(self: &Arc<Self>) -> Vec<PluginFormat> {
