@@ -569,12 +569,14 @@ pub fn convert_fitted(
             match value.filter(|_| !has_errors(&diagnostics)) {
                 Some(raw) if fits => match raw.decode() {
                     Ok((model, unknown)) => {
-                        diagnostics.extend(unknown);
                         let fitted = stage::fit(model, &to.info, options, &strict, settings);
                         diagnostics.extend(fitted.diagnostics);
                         if fitted.changed {
+                            // Written from this host's model: fields it does not know are its to report.
+                            diagnostics.extend(unknown);
                             (write_parts(to, fitted.parts, options), diagnostics)
                         } else {
+                            // The writer gets the reader's JSON and reports what it does not know.
                             (writer.write_raw(&raw, options), diagnostics)
                         }
                     }
