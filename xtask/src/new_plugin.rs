@@ -152,6 +152,7 @@ impl Format for {Type} {
             extensions: vec!["json".into()],
             // The `--option KEY=VALUE` settings it takes: `OptionSpec::one_of(...)`, `url`, `name`, `text`.
             options: Some(vec![]),
+            limits: Default::default(),
         }
     }
 

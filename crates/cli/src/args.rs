@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 use toolport_core::Strictness;
+use toolport_core::fit::SplitBy;
 
 /// Move LLM tool definitions between formats (Gloodata, SkyDeck, Raycast, Vertex AI,
 /// OpenAPI, MCP, OpenAI, Anthropic, Gemini, and any plugin you add).
@@ -80,7 +81,8 @@ pub struct ReadArgs {
 #[derive(Debug, Args, Clone, Default)]
 pub struct StrictArg {
     /// Refuse (exit 3; nothing is written) a conversion that loses meaning: any loss/* but
-    /// loss/extras (data another format keeps only to write itself back). --strict=all refuses
+    /// loss/extras (data another format keeps only to write itself back), or breaks a
+    /// documented limit of the target's platform (limit/*; descriptions are then not cut). --strict=all refuses
     /// every loss/*; --strict=CODE,... only those codes (loss/http, loss/*, changed/name).
     #[arg(
         long,
@@ -185,6 +187,19 @@ pub struct ConvertArgs {
     /// than 64). Output is the same for any N.
     #[arg(long, short, value_name = "N", value_parser = parse_jobs)]
     pub jobs: Option<usize>,
+    /// When the target takes fewer tools per request than the input has (openai 128, gemini
+    /// 512, vertex 128), write one document per request: by-tag (each OpenAPI tag, named after
+    /// it) or by-count (consecutive parts, part-1, part-2, ...).
+    #[arg(long, value_name = "HOW", value_parser = parse_split)]
+    pub split: Option<SplitBy>,
     #[command(flatten)]
     pub read: ReadArgs,
+}
+
+fn parse_split(text: &str) -> Result<SplitBy, String> {
+    match text {
+        "by-tag" => Ok(SplitBy::Tag),
+        "by-count" => Ok(SplitBy::Count),
+        _ => Err(format!("expected by-tag or by-count, got `{text}`")),
+    }
 }

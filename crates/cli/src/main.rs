@@ -182,7 +182,7 @@ fn format_json(f: &FormatEntry) -> serde_json::Value {
         "id": f.info.id, "aliases": f.info.aliases, "description": f.info.description,
         "reads": f.info.reads, "writes": f.info.writes, "input": f.info.input,
         "extensions": f.info.extensions, "version": f.plugin_version.as_deref().unwrap_or(&f.info.version),
-        "plugin": f.plugin_path, "options": options_json(&f.info),
+        "plugin": f.plugin_path, "options": options_json(&f.info), "limits": f.info.limits,
     })
 }
 
@@ -227,6 +227,17 @@ fn format_details(registry: &Registry, name: &str, json: bool) -> Result<ExitSta
         writeln!(out, "{}", report::printable(&format!("  {key:<width$}  {}{every}", spec.help)))?;
         if !spec.default.is_empty() {
             writeln!(out, "{}", report::printable(&format!("  {:<width$}  default: {}", "", spec.default)))?;
+        }
+    }
+    if !info.limits.is_empty() {
+        writeln!(out, "platform limits (checked on every conversion to {}; limit/* diagnostics):", info.id)?;
+        for limit in &info.limits.0 {
+            let kept = if limit.kept_by_writer { "; kept by the writer" } else { "" };
+            let note =
+                if limit.note.is_empty() || limit.max.is_none() { String::new() } else { format!(" ({})", limit.note) };
+            let line = format!("  {}: {}{note}{kept}", limit.kind.label(), limit.value());
+            writeln!(out, "{}", report::printable(&line))?;
+            writeln!(out, "{}", report::printable(&format!("    source: {}", limit.source)))?;
         }
     }
     Ok(ExitStatus::Ok)

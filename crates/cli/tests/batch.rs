@@ -72,9 +72,9 @@ fn a_mixed_tree_converts_what_it_can_and_reports_the_rest() {
     assert_eq!(report["summary"]["converted_with_losses"], 2);
     assert_eq!(report["inputs"][0]["from"], "gloodata");
     assert_eq!(report["inputs"][2]["from"], "skydeck");
-    assert_eq!(report["inputs"][0]["outputs"], json!(["out/gloodata/map.json"]));
-    assert!(root.join("out/gloodata/map.json").exists(), "the input tree is mirrored");
-    assert!(root.join("out/skydeck/translate.json").exists());
+    assert_eq!(report["inputs"][0]["outputs"], json!(["out/gloodata/map.mcp.json"]));
+    assert!(root.join("out/gloodata/map.mcp.json").exists(), "the input tree is mirrored");
+    assert!(root.join("out/skydeck/translate.mcp.json").exists());
     let written: Vec<_> = walk(&root.join("out"));
     assert_eq!(written.len(), 2, "{written:?}");
 }
@@ -90,7 +90,7 @@ fn one_bad_input_never_stops_the_others() {
     run.expect_code(1);
     assert!(run.stderr.contains("in/b.json:3:") && run.stderr.contains("error[input/syntax]"), "{}", run.stderr);
     assert!(run.stderr.contains("3 inputs: 2 converted"), "{}", run.stderr);
-    assert!(root.join("out/a.json").exists() && root.join("out/c.json").exists());
+    assert!(root.join("out/a.gloodata.json").exists() && root.join("out/c.gloodata.json").exists());
     let report = report(root, "r.json");
     assert_eq!(report["summary"]["failed"], 1);
     let failed = &report["inputs"][1];
@@ -102,7 +102,7 @@ fn one_bad_input_never_stops_the_others() {
         run_in(root, &["--from", "skydeck", "--to", "gloodata", "in", "-o", "out2", "--fail-fast", "--jobs", "1"]);
     run.expect_code(1);
     assert!(run.stderr.contains("1 skipped"), "--fail-fast stops after b: {}", run.stderr);
-    assert!(!root.join("out2/c.json").exists());
+    assert!(!root.join("out2/c.gloodata.json").exists());
 }
 
 #[test]
@@ -116,7 +116,8 @@ fn colliding_outputs_are_refused_before_anything_is_written() {
         run_in(root, &["--from", "skydeck", "--to", "gloodata", "one/x.json", "two/x.json", "two/y.json", "-o", "out"]);
     run.expect_code(1);
     assert!(
-        run.stderr.contains("out/x.json: would be written by both one/x.json and two/x.json; nothing was written"),
+        run.stderr
+            .contains("out/x.gloodata.json: would be written by both one/x.json and two/x.json; nothing was written"),
         "{}",
         run.stderr
     );
@@ -153,8 +154,8 @@ fn dry_run_says_what_it_would_write_and_writes_nothing() {
     write(&root.join("in/a.json"), &skydeck(1));
     let run = run_in(root, &["--from", "skydeck", "--to", "gloodata", "in/a.json", "-o", "out/", "--dry-run"]);
     run.expect_code(0);
-    assert!(run.stderr.contains("would write out/a.json"), "{}", run.stderr);
-    assert!(!root.join("out/a.json").exists());
+    assert!(run.stderr.contains("would write out/a.gloodata.json"), "{}", run.stderr);
+    assert!(!root.join("out/a.gloodata.json").exists());
 }
 
 #[test]
@@ -165,7 +166,7 @@ fn quoted_glob_patterns_are_expanded() {
     write(&root.join("in/b.json"), &skydeck(2));
     write(&root.join("in/c.txt"), "x");
     run_in(root, &["--from", "skydeck", "--to", "gloodata", "in/*.json", "-o", "out"]).expect_code(0);
-    assert_eq!(walk(&root.join("out")), ["a.json", "b.json"]);
+    assert_eq!(walk(&root.join("out")), ["a.gloodata.json", "b.gloodata.json"]);
     let run = run_in(root, &["--to", "gloodata", "nothing/*.json", "-o", "out"]);
     run.expect_code(2);
     assert!(run.stderr.contains("nothing/*.json: no file matches this pattern"), "{}", run.stderr);

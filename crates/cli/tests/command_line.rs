@@ -319,9 +319,9 @@ fn missing_titles_come_from_the_file_name() {
     let dir = tempfile::tempdir().unwrap();
     let weather = fixture("mcp/weather-tool.json");
     let cases: [(&[&str], &str, &str, &str); 3] = [
-        (&["--to", "vertex"], "weather-tool.json", "/displayName", "Weather Tool"),
-        (&["--to", "openapi", "--option", "syntax=json"], "weather-tool.json", "/info/title", "Weather Tool"),
-        (&["--to", "gloodata"], "weather-tool.json", "/ns", "weather-tool"),
+        (&["--to", "vertex"], "weather-tool.vertex.json", "/displayName", "Weather Tool"),
+        (&["--to", "openapi", "--option", "syntax=json"], "weather-tool.openapi.json", "/info/title", "Weather Tool"),
+        (&["--to", "gloodata"], "weather-tool.gloodata.json", "/ns", "weather-tool"),
     ];
     for (flags, file, pointer, expected) in cases {
         let out = dir.path().join(flags[1]);
@@ -344,7 +344,7 @@ fn names_are_transliterated_before_they_are_sanitised() {
         let out = dir.path().join(target);
         let folder = format!("{}/", out.display());
         run_in(dir.path(), &["--to", target, &spanish, "-o", &folder, "-q"]).expect_code(0);
-        let written = std::fs::read_to_string(out.join("es-resumen.json")).unwrap();
+        let written = std::fs::read_to_string(out.join(format!("es-resumen.{target}.json"))).unwrap();
         assert!(!written.contains("_reas"), "{target}: {written}");
         if target == "vertex" || target == "gemini" {
             assert!(written.contains("areas_de_enfoque"), "{target}: {written}");

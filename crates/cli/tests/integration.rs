@@ -8,6 +8,7 @@ mod foundation;
 mod function_tools;
 mod hostile;
 mod isolation;
+mod limits;
 mod matrix;
 mod support;
 mod third_party;

@@ -92,6 +92,12 @@ impl Diagnostic {
         self.is_loss() && !BOOKKEEPING_LOSSES.contains(&self.code.as_str())
     }
 
+    /// Whether the output breaks a documented limit of the target's platform (`limit/*`, a
+    /// warning): the platform would refuse it. `--strict` refuses these too.
+    pub fn breaks_limit(&self) -> bool {
+        self.code.starts_with("limit/") && self.severity >= Severity::Warning
+    }
+
     /// Whether the user has something to do: check or replace what a writer made up
     /// (`generated/*`: a placeholder author, a missing icon, a prompt made from a description),
     /// or follow a hint ([`ACTION_CODES`]). Shown by default whatever their severity.
@@ -115,9 +121,10 @@ pub enum Strictness {
     /// Losses are reported and the output is written.
     #[default]
     Off,
-    /// Losses of meaning ([`Diagnostic::loses_meaning`]): every `loss/*` but [`BOOKKEEPING_LOSSES`].
+    /// Losses of meaning ([`Diagnostic::loses_meaning`]): every `loss/*` but
+    /// [`BOOKKEEPING_LOSSES`], and every broken platform limit ([`Diagnostic::breaks_limit`]).
     Meaning,
-    /// Every `loss/*`.
+    /// Every `loss/*` and every broken platform limit.
     All,
     /// These codes only; `family/*` names a family (`loss/*`, `changed/*`).
     Codes(Vec<String>),
@@ -152,8 +159,10 @@ impl Strictness {
     pub fn refuses(&self, diagnostic: &Diagnostic) -> bool {
         match self {
             Strictness::Off => false,
-            Strictness::Meaning => diagnostic.loses_meaning(),
-            Strictness::All => diagnostic.is_loss(),
+            Strictness::Meaning => diagnostic.loses_meaning() || diagnostic.breaks_limit(),
+            Strictness::All => diagnostic.is_loss() || diagnostic.breaks_limit(),
+            // Information (a split that fit, say) never refuses.
+            Strictness::Codes(_) if diagnostic.severity == Severity::Info => false,
             Strictness::Codes(codes) => codes.iter().any(|c| match c.strip_suffix("/*") {
                 Some(family) => diagnostic.code.strip_prefix(family).is_some_and(|rest| rest.starts_with('/')),
                 None => *c == diagnostic.code,
@@ -186,7 +195,8 @@ impl std::fmt::Display for Diagnostic {
 /// Stable diagnostic codes. A code's prefix is its category:
 /// `input/` (problems of the source), `loss/` (the target cannot hold something),
 /// `changed/` (the target forced a change), `generated/` (the writer made something up),
-/// `plugin/` (a plugin misbehaved), `output/` and `run/` (the host's own decisions). Plugins may add codes within these categories.
+/// `limit/` (the output breaks a documented limit of the target's platform, which would refuse
+/// it), `plugin/` (a plugin misbehaved), `output/` and `run/` (the host's own decisions). Plugins may add codes within these categories.
 ///
 /// How the command line shows them: errors one by one; what asks the user to act
 /// ([`super::Diagnostic::needs_action`]: `generated/*` and [`super::ACTION_CODES`]) one by one,
@@ -239,6 +249,23 @@ pub mod codes {
     pub const CHANGED_SCHEMA: &str = "changed/schema";
     /// A value was changed to satisfy the target's rules (several servers to one, …).
     pub const CHANGED_VALUE: &str = "changed/value";
+    /// A description was cut to the target platform's length limit, at a sentence's end.
+    pub const CHANGED_DESCRIPTION: &str = "changed/description";
+
+    /// More tools than the target platform takes in one request (the message says how many
+    /// requests they need; `--split` writes one document per request).
+    pub const LIMIT_TOOLS: &str = "limit/tools";
+    /// A tool's, parameter's or tool set's name the target platform refuses: too long, or a
+    /// character it does not allow.
+    pub const LIMIT_NAME: &str = "limit/name";
+    /// A description longer than the target platform takes (kept whole under `--strict`,
+    /// which then refuses it; otherwise cut, a `changed/description`).
+    pub const LIMIT_DESCRIPTION: &str = "limit/description";
+    /// A tool's parameters past the target platform's schema budget: nesting levels,
+    /// properties, enum values, characters.
+    pub const LIMIT_SCHEMA: &str = "limit/schema";
+    /// More servers than the target platform takes.
+    pub const LIMIT_SERVERS: &str = "limit/servers";
 
     /// The writer generated content the source did not have (a prompt, display hints, an API).
     pub const GENERATED: &str = "generated/content";
@@ -277,6 +304,10 @@ mod tests {
         assert!(refuses("loss/http", &http) && !refuses("loss/http", &extras));
         assert!(refuses("changed/*", &renamed) && !refuses("changed/*", &http));
         assert!(Strictness::parse("http").is_err() && Strictness::parse("loss/").is_err());
+        let too_many = Diagnostic::warning(codes::LIMIT_TOOLS, "/tools", "x");
+        let fits = Diagnostic::info(codes::LIMIT_TOOLS, "/tools", "x");
+        assert!(refuses("meaning", &too_many) && refuses("all", &too_many) && refuses("limit/*", &too_many));
+        assert!(!refuses("meaning", &fits) && !refuses("loss/*", &too_many) && !refuses("limit/*", &fits));
         assert!(!Strictness::from(false).refuses(&http) && Strictness::from(true).refuses(&http));
     }
 }

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Bundle, Diagnostic, ToolSet};
+use crate::{Bundle, Diagnostic, PlatformLimits, ToolSet};
 
 /// What the host needs to know about a format before using it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -32,6 +32,11 @@ pub struct FormatInfo {
     /// declares that it takes none of its own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub options: Option<Vec<OptionSpec>>,
+    /// The documented limits of the platform this format is written for (tools per request,
+    /// name rules, description length, schema budgets), each with its source: the host's fit
+    /// stage checks outputs against them. Empty for a plugin built before limits were declared.
+    #[serde(default, skip_serializing_if = "PlatformLimits::is_empty")]
+    pub limits: PlatformLimits,
 }
 
 /// One `--option KEY=VALUE` setting a format takes: its key, what a value may be, what applies
@@ -297,6 +302,7 @@ mod tests {
         let old = r#"{"id":"x","description":"","version":"1","reads":true,"writes":false,"input":"file"}"#;
         let info: FormatInfo = serde_json::from_str(old).unwrap();
         assert_eq!(info.options, None);
+        assert!(info.limits.is_empty());
         let newer = r#"{"key":"k","kind":"colour","help":"h"}"#;
         let spec: OptionSpec = serde_json::from_str(newer).unwrap();
         assert_eq!(spec.kind, OptionKind::Other);

@@ -20,6 +20,7 @@ pub fn json_file_info(id: &str, version: &str) -> FormatInfo {
         input: InputShape::File,
         extensions: vec!["json".into()],
         options: Some(Vec::new()),
+        limits: Default::default(),
     }
 }
 

@@ -130,6 +130,7 @@ impl Format for Declares {
             input: self.0,
             extensions: if folder { Vec::new() } else { vec!["json".into(), "yaml".into()] },
             options: None,
+            limits: Default::default(),
         }
     }
     fn detect(&self, _input: &Bundle) -> Detection {

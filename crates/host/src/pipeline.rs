@@ -6,8 +6,12 @@ use std::path::{Path, PathBuf};
 
 use toolport_core::{Bundle, Diagnostic, InputShape, Options, Outcome, Strictness, codes};
 
+use toolport_core::fit::Part;
+
 use crate::input::{self, InputError, Limits};
 use crate::registry::{FormatEntry, Registry};
+use crate::stage;
+pub use crate::stage::FitSettings;
 
 pub use crate::registry::CONFIDENT;
 
@@ -576,6 +580,22 @@ pub fn convert(
     options: &Options,
     strict: impl Into<Strictness>,
 ) -> Conversion {
+    convert_fitted(from, to, bundle, options, strict, &FitSettings::default())
+}
+
+/// [`convert`] with the fit stage's settings (`--split`). When the stage has work (the target
+/// declares limits, or a split is asked for: [`stage::has_fit_work`]) the model is decoded
+/// between the plugins and fitted; a model the stage left as it was is still written from the
+/// reader's JSON, and each part of a split is written as its own document, named
+/// `OUTPUT_NAME.PART` (a part written as several files goes in a folder named after it).
+pub fn convert_fitted(
+    from: &FormatEntry,
+    to: &FormatEntry,
+    bundle: &Bundle,
+    options: &Options,
+    strict: impl Into<Strictness>,
+    settings: &FitSettings,
+) -> Conversion {
     let strict = strict.into();
     let failed = |diagnostics| Conversion { output: None, diagnostics, status: Status::Failed, read_failed: false };
     if !to.info.writes {
@@ -583,17 +603,41 @@ pub fn convert(
         return failed(vec![Diagnostic::error(toolport_core::codes::INPUT_UNSUPPORTED, "", message)]);
     }
     let has_errors = |d: &[Diagnostic]| d.iter().any(Diagnostic::is_error);
+    let fits = stage::has_fit_work(&to.info, settings);
     let (written, mut diagnostics) = match (&from.plugin, &to.plugin) {
         (Some(reader), Some(writer)) => {
-            let Outcome { value, diagnostics } = reader.read_raw(bundle, options);
+            let Outcome { value, mut diagnostics } = reader.read_raw(bundle, options);
             match value.filter(|_| !has_errors(&diagnostics)) {
-                Some(model) => (writer.write_raw(&model, options), diagnostics),
+                Some(raw) if fits => match raw.decode() {
+                    Ok((model, unknown)) => {
+                        let fitted = stage::fit(model, &to.info, options, &strict, settings);
+                        diagnostics.extend(fitted.diagnostics);
+                        if fitted.changed {
+                            // Written from this host's model: fields it does not know are its to report.
+                            diagnostics.extend(unknown);
+                            (write_parts(to, fitted.parts, options), diagnostics)
+                        } else {
+                            // The writer gets the reader's JSON and reports what it does not know.
+                            (writer.write_raw(&raw, options), diagnostics)
+                        }
+                    }
+                    Err(error) => {
+                        diagnostics.push(Diagnostic::error(codes::PLUGIN_FAILED, "", error));
+                        return failed(diagnostics);
+                    }
+                },
+                Some(raw) => (writer.write_raw(&raw, options), diagnostics),
                 None => return Conversion { read_failed: true, ..failed(diagnostics) },
             }
         }
         _ => {
-            let Outcome { value, diagnostics } = from.format.read(bundle, options);
+            let Outcome { value, mut diagnostics } = from.format.read(bundle, options);
             match value.filter(|_| !has_errors(&diagnostics)) {
+                Some(model) if fits => {
+                    let fitted = stage::fit(model, &to.info, options, &strict, settings);
+                    diagnostics.extend(fitted.diagnostics);
+                    (write_parts(to, fitted.parts, options), diagnostics)
+                }
                 Some(model) => (to.format.write(&model, options), diagnostics),
                 None => return Conversion { read_failed: true, ..failed(diagnostics) },
             }
@@ -611,6 +655,36 @@ pub fn convert(
     };
     let output = if matches!(status, Status::Converted | Status::ConvertedWithLosses) { written.value } else { None };
     Conversion { output, diagnostics, status, read_failed: false }
+}
+
+/// Writes each part of a fitted model; one unnamed part is the whole document. A part's
+/// files join one bundle: a single document as `OUTPUT_NAME.PART.ext`, anything else under a
+/// folder named after the part.
+fn write_parts(to: &FormatEntry, parts: Vec<Part>, options: &Options) -> Outcome<Bundle> {
+    if let [whole] = parts.as_slice()
+        && whole.name.is_empty()
+    {
+        return to.format.write(&whole.tool_set, options);
+    }
+    let base = options.output_name("output").to_owned();
+    let mut joined = Bundle::default();
+    let mut diagnostics = Vec::new();
+    for part in parts {
+        let mut part_options = options.clone();
+        part_options.set(Options::OUTPUT_NAME, format!("{base}.{}", part.name));
+        let Outcome { value, diagnostics: said } = to.format.write(&part.tool_set, &part_options);
+        diagnostics.extend(said);
+        let Some(written) = value else { return Outcome { value: None, diagnostics } };
+        let single = written.files.len() == 1 && written.binary_files.is_empty() && written.other_files.is_empty();
+        let folder = if single { String::new() } else { format!("{}/", part.name) };
+        for (name, text) in written.files {
+            joined.files.insert(format!("{folder}{name}"), text);
+        }
+        for (name, bytes) in written.binary_files {
+            joined.binary_files.insert(format!("{folder}{name}"), bytes);
+        }
+    }
+    Outcome { value: Some(joined), diagnostics }
 }
 
 #[cfg(test)]

@@ -413,6 +413,7 @@ mod tests {
                 input: InputShape::File,
                 extensions: self.extensions.iter().map(|e| e.to_string()).collect(),
                 options: None,
+                limits: Default::default(),
             }
         }
         fn detect(&self, input: &Bundle) -> Detection {

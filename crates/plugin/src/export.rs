@@ -253,6 +253,7 @@ mod tests {
                 input: InputShape::File,
                 extensions: vec![],
                 options: None,
+                limits: Default::default(),
             }
         }
         fn read(&self, _: &Bundle, _: &Options) -> Outcome<ToolSet> {

@@ -34,6 +34,7 @@ impl Format for Echo {
             input: InputShape::File,
             extensions: vec!["echo".into()],
             options: None,
+            limits: Default::default(),
         }
     }
 

@@ -25,7 +25,10 @@ use toolport_plugin::function_tools;
 use toolport_plugin::function_tools::common::{self, json_file_info};
 use toolport_plugin::jsonschema::Dialect;
 use toolport_plugin::names::NameRules;
-use toolport_plugin::{Bundle, Detection, Format, FormatInfo, OptionSpec, Options, Outcome, ToolSet};
+use toolport_plugin::platform_limits::sources;
+use toolport_plugin::{
+    Bundle, Detection, Format, FormatInfo, Limit, LimitKind, OptionSpec, Options, Outcome, PlatformLimits, ToolSet,
+};
 
 const DIALECT: Dialect = Dialect::JsonSchema;
 
@@ -49,6 +52,14 @@ impl Format for Anthropic {
                 "the source's own `strict` setting, else false",
                 "strict tool use: every property required, no additional properties, schemas inlined (a tool whose schema cannot be strict is written without it, with a warning)",
             )]),
+            limits: PlatformLimits(vec![
+                Limit::kept_name(LimitKind::ToolName, &NAME_RULES, sources::ANTHROPIC_TOOLS),
+                Limit::rule(
+                    "strict: no recursive schemas, no numeric, length or array-size bounds",
+                    sources::ANTHROPIC_STRICT,
+                )
+                .when("strict=true"),
+            ]),
             ..json_file_info(ID, env!("CARGO_PKG_VERSION"))
         }
     }

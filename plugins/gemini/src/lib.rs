@@ -24,7 +24,10 @@ use serde_json::Value;
 use toolport_plugin::function_tools;
 use toolport_plugin::function_tools::common::{self, json_file_info};
 use toolport_plugin::names::NameRules;
-use toolport_plugin::{Bundle, Detection, Format, FormatInfo, OptionSpec, Options, Outcome, ToolSet};
+use toolport_plugin::platform_limits::sources;
+use toolport_plugin::{
+    Bundle, Detection, Format, FormatInfo, Limit, LimitKind, OptionSpec, Options, Outcome, PlatformLimits, ToolSet,
+};
 
 const ID: &str = "gemini";
 
@@ -49,6 +52,15 @@ impl Format for Gemini {
                 "the source's form, else gemini",
                 "gemini: `parameters`/`response` in Gemini's OpenAPI subset; json: `parametersJsonSchema`/`responseJsonSchema` in JSON Schema",
             )]),
+            limits: PlatformLimits(vec![
+                Limit::at_most(LimitKind::ToolsPerRequest, 512, sources::GEMINI_FUNCTION_CALLING),
+                Limit::kept_name(LimitKind::ToolName, &NAME_RULES, sources::GEMINI_FUNCTION_DECLARATION),
+                Limit::kept_name(LimitKind::ParameterName, &PARAMETER_RULES, sources::GEMINI_FUNCTION_DECLARATION),
+                Limit::rule(
+                    "parameters: the OpenAPI 3.0 schema subset (string enums, nullable, anyOf; no oneOf, allOf, not)",
+                    sources::GEMINI_FUNCTION_DECLARATION,
+                ),
+            ]),
             ..json_file_info(ID, env!("CARGO_PKG_VERSION"))
         }
     }

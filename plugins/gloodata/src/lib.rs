@@ -39,6 +39,7 @@ impl Format for Gloodata {
             input: InputShape::File,
             extensions: vec!["json".into()],
             options: Some(vec![]),
+            limits: Default::default(),
         }
     }
 

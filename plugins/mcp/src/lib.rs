@@ -25,7 +25,11 @@ use toolport_plugin::function_tools;
 use toolport_plugin::function_tools::common::{self, json_file_info};
 use toolport_plugin::jsonschema::Dialect;
 use toolport_plugin::names::NameRules;
-use toolport_plugin::{Bundle, Detection, Format, FormatInfo, Hints, OptionSpec, Options, Outcome, ToolSet};
+use toolport_plugin::platform_limits::sources;
+use toolport_plugin::{
+    Bundle, Detection, Format, FormatInfo, Hints, Limit, LimitKind, OptionSpec, Options, Outcome, PlatformLimits,
+    ToolSet,
+};
 
 const DIALECT: Dialect = Dialect::JsonSchema;
 
@@ -74,6 +78,14 @@ impl Format for Mcp {
                 "full for a model read from MCP, else shallow",
                 "each tool's `outputSchema`: full (with every definition it reaches), shallow (the result's own object, definitions loosened), none (left out)",
             )]),
+            limits: PlatformLimits(vec![
+                Limit::kept_name(LimitKind::ToolName, &MCP_NAME, sources::MCP_TOOLS),
+                // Clients refuse what the protocol allows: these are checked, not renamed.
+                Limit::name(LimitKind::ToolName, 64, "A-Za-z0-9_-", sources::CLAUDE_DESKTOP)
+                    .note("Claude Desktop, whose tools go to the Anthropic API"),
+                Limit::at_most(LimitKind::ToolName, 60, sources::CURSOR_MCP)
+                    .note("Cursor: the server's name and the tool's together; here the tool's alone"),
+            ]),
             ..json_file_info(ID, env!("CARGO_PKG_VERSION"))
         }
     }

@@ -21,7 +21,9 @@ use toolport_plugin::function_tools;
 use toolport_plugin::function_tools::common::{self, json_file_info};
 use toolport_plugin::jsonschema::Dialect;
 use toolport_plugin::names::NameRules;
-use toolport_plugin::{Bundle, Detection, Format, FormatInfo, OptionSpec, Options, Outcome, ToolSet};
+use toolport_plugin::{
+    Bundle, Detection, Format, FormatInfo, Limit, LimitKind, OptionSpec, Options, Outcome, PlatformLimits, ToolSet,
+};
 
 const DIALECT: Dialect = Dialect::JsonSchema;
 
@@ -29,6 +31,29 @@ const ID: &str = "openai";
 
 /// OpenAI tool names.
 pub const NAME_RULES: NameRules = NameRules::WORD_DASH_64;
+
+/// OpenAI's documented limits: per request, and strict mode's schema budgets.
+fn limits() -> PlatformLimits {
+    use toolport_plugin::platform_limits::sources::{
+        OPENAI_FUNCTION_CALLING as API, OPENAI_STRUCTURED_OUTPUTS as STRICT,
+    };
+    let strict = |kind, max| Limit::at_most(kind, max, STRICT).when("strict=true");
+    PlatformLimits(vec![
+        Limit::at_most(LimitKind::ToolsPerRequest, 128, API),
+        Limit::kept_name(LimitKind::ToolName, &NAME_RULES, API),
+        Limit::at_most(LimitKind::DescriptionChars, 1024, API),
+        strict(LimitKind::SchemaProperties, 5000),
+        strict(LimitKind::SchemaDepth, 10),
+        strict(LimitKind::EnumValues, 1000),
+        strict(LimitKind::SchemaChars, 120_000),
+        strict(LimitKind::LargeEnumChars, 15_000),
+        Limit::rule(
+            "strict: an object root, every property required, additionalProperties false, no allOf, not or if/then",
+            STRICT,
+        )
+        .when("strict=true"),
+    ])
+}
 
 /// The `openai` format.
 #[derive(Debug, Default)]
@@ -53,6 +78,7 @@ impl Format for OpenAi {
                     "chat: Chat Completions tools (`{type, function: {...}}`); responses: the Responses API's flat tools",
                 ),
             ]),
+            limits: limits(),
             ..json_file_info(ID, env!("CARGO_PKG_VERSION"))
         }
     }

@@ -55,6 +55,7 @@ impl Format for OpenApi {
                 "the source's syntax, else yaml",
                 "the syntax of the written document (and its file name's extension)",
             )]),
+            limits: Default::default(),
         }
     }
 

@@ -47,6 +47,7 @@ impl Format for Raycast {
             input: InputShape::Directory,
             extensions: vec![],
             options: Some(vec![]),
+            limits: Default::default(),
         }
     }
 

@@ -100,6 +100,7 @@ impl Format for SkyDeck {
             input: InputShape::File,
             extensions: vec!["json".into(), "jsonish".into()],
             options: Some(vec![]),
+            limits: Default::default(),
         }
     }
 

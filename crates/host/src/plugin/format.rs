@@ -38,6 +38,12 @@ impl RawModel {
     fn from_string(json: String) -> Option<RawModel> {
         RawValue::from_string(json).ok().map(RawModel)
     }
+
+    /// The model decoded, for the stage between reading and writing: fields of a newer minor
+    /// kept under extras and reported (`input/unknown-key`).
+    pub fn decode(&self) -> Result<(ToolSet, Vec<toolport_core::Diagnostic>), String> {
+        decode_model(self.0.get().as_bytes(), HOST).map(|(model, unknown)| (model.tool_set, unknown))
+    }
 }
 
 /// A reader's model as JSON borrowed from its answer.

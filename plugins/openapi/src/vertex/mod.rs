@@ -13,7 +13,12 @@
 //! `examples.rs` maps `toolUseExamples`, each both ways side by side.
 
 use serde_json::{Map, Value};
-use toolport_plugin::{Bundle, Detection, Format, FormatInfo, InputShape, OptionSpec, Options, Outcome, ToolSet};
+use toolport_plugin::names::NameRules;
+use toolport_plugin::platform_limits::sources;
+use toolport_plugin::{
+    Bundle, Detection, Format, FormatInfo, InputShape, Limit, LimitKind, OptionSpec, Options, Outcome, PlatformLimits,
+    ToolSet,
+};
 
 use crate::{locate_all, parse_entry, pretty_json};
 
@@ -45,6 +50,19 @@ impl Format for Vertex {
                 "the source's server, else the first tool's, else https://example.invalid",
                 "the API's server URL, written when the source names no server (a skydeck or MCP source, say)",
             )]),
+            limits: PlatformLimits(vec![
+                Limit::at_most(LimitKind::ToolsPerRequest, 128, sources::VERTEX_FUNCTION_CALLING)
+                    .note("functions the operations become"),
+                Limit::kept_name(LimitKind::ToolName, &NameRules::FUNCTION, sources::VERTEX_FUNCTION_CALLING),
+                Limit::kept_name(LimitKind::ParameterName, &NameRules::PARAMETER, sources::VERTEX_FUNCTION_CALLING),
+                Limit::at_most(LimitKind::Servers, 1, sources::VERTEX_EXTENSIONS).kept_by_writer(),
+                Limit::at_most(LimitKind::DisplayName, 128, sources::VERTEX_EXTENSIONS)
+                    .note("the manifest's name, from the title"),
+                Limit::rule(
+                    "the OpenAPI 3.0 schema subset (string enums; no oneOf, allOf, not)",
+                    sources::VERTEX_FUNCTION_CALLING,
+                ),
+            ]),
         }
     }
 
