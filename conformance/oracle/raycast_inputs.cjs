@@ -1,6 +1,7 @@
 // Prints, as JSON, each Raycast tool's input as the TypeScript compiler sees it: for every
-// extension folder given, {folder: [{name, input?, no_input?}]}. A tool's input is the type of
-// its default-exported function's first parameter, turned into JSON Schema the way Raycast's
+// extension folder given, {folder: [{name, input?, no_input?, description?}]}, `description`
+// the default export's JSDoc. A tool's input is the type of its default-exported function's
+// first parameter, turned into JSON Schema the way Raycast's
 // own extraction (`getSchemas` in @raycast/api, which `ray build` runs) does: properties with
 // their JSDoc text as description, optional ones not required, unions of literals as enums.
 // Raycast's extraction builds one program per tool (a third of a second each); this builds
@@ -81,6 +82,7 @@ function schema(type, at, depth) {
         try { sub.default = JSON.parse(value); } catch { sub.default = value; }
       }
       out.properties[prop.getName()] = sub;
+      // Only `?` makes a property optional (`m: "a" | undefined` is required, as getSchemas says).
       if (!(prop.flags & ts.SymbolFlags.Optional)) required.push(prop.getName());
     }
     if (required.length) out.required = required;
@@ -102,12 +104,15 @@ function input(file) {
   if (!decl) return null;
   const signatures = checker.getTypeOfSymbolAtLocation(exported, decl).getCallSignatures();
   if (!signatures.length) return null;
+  // The function's JSDoc, which getSchemas hands the model as the tool's `instructions` (on a
+  // const arrow exported later, the JSDoc of its declaration).
+  const described = doc(exported);
   const [param] = signatures[0].getParameters();
-  if (!param) return { no_input: true };
+  if (!param) return { no_input: true, description: described };
   const at = param.valueDeclaration || decl;
   const input = schema(checker.getTypeOfSymbolAtLocation(param, at), at, 0);
   // Raycast reads a tool's input only from an object type: a positional parameter is not one.
-  return input.type === "object" ? { input } : {};
+  return input.type === "object" ? { input, description: described } : { description: described };
 }
 
 const out = {};

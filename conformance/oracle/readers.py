@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 
+import json5
 import yaml
 
 from .schema import Resolver, flatten, text
@@ -37,8 +38,6 @@ def load(path):
     if path.endswith((".yaml", ".yml")):
         return yaml.safe_load(data)
     if path.endswith((".json5", ".jsonish")):
-        import json5
-
         return json5.loads(data)
     return json.loads(data)
 
@@ -352,6 +351,8 @@ def read_raycast(path):
     declared = manifest.get("tools") or []
     prefetch_raycast([path])
     by_name = {s["name"]: s for s in RAYCAST_INPUTS.get(os.path.abspath(path), [])}
+    # Every call an eval expects is an example of calling that tool: an eval that expects two
+    # calls (one tool's answer feeding the next) shows both tools.
     counts = {}
     for e in raycast_evals(path, manifest):
         for expected in e.get("expected") or []:
@@ -359,12 +360,14 @@ def read_raycast(path):
             called = called.get("name") if isinstance(called, dict) else called
             if isinstance(called, str):
                 counts[called] = counts.get(called, 0) + 1
-                break
     tools = []
     for t in declared:
         extracted = by_name.get(t.get("name"))
         schema = extracted.get("input") if extracted else None
-        entry = tool(t.get("name"), t.get("description"), schema or {}, Resolver(schema or {}),
+        # The manifest's description, else the function's JSDoc, which Raycast hands the model as
+        # the tool's instructions: both are what the model reads of the tool.
+        description = t.get("description") or (extracted or {}).get("description")
+        entry = tool(t.get("name"), description, schema or {}, Resolver(schema or {}),
                      examples=counts.get(t.get("name"), 0))
         entry["params_unknown"] = schema is None and not (extracted and extracted.get("no_input"))
         entry["title"] = t.get("title")

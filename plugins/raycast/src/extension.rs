@@ -17,6 +17,22 @@ pub const EXTENSION_FILES: &str = "extension_files";
 /// A tool's extras key holding its `ToolSource`.
 pub const TOOL_SOURCE: &str = "source";
 
+/// How a request the writer makes from an HTTP binding ends: this call with the request's
+/// method and path as a string literal (`readResponse(response, "POST /pets")`). The reader
+/// finds it to say that the binding stays in the code ([`written_request`]).
+pub const REQUEST_CALL: &str = "readResponse(response, ";
+
+/// The method and path of the request the writer made in a tool file's `text`, and where its
+/// call is (a byte offset); `None` in a file the writer did not make a request in.
+pub fn written_request(text: &str) -> Option<(String, usize)> {
+    let at = text.find(REQUEST_CALL)?;
+    let rest = &text[at + REQUEST_CALL.len()..];
+    // The literal is a JSON string (the writer's `json_string`) closed by `);`.
+    let literal = &rest[..rest.find(");")?];
+    let request = serde_json::from_str::<String>(literal).ok()?;
+    Some((request, at))
+}
+
 /// A tool's TypeScript file as the reader found it: where it is, what the model held when it was
 /// read, and where each part the model describes sits in its text. The writer carries the file
 /// as it is while those parts are unchanged, and rewrites only a part whose model changed.

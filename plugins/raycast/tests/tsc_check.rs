@@ -314,3 +314,56 @@ fn ray_build_builds_a_written_extension() {
         assert!(text.contains("built extension successfully"), "{name}: {text}");
     }
 }
+
+/// The fidelity oracle's reading of a tool file (conformance/oracle/raycast_inputs.cjs) is
+/// Raycast's own (`getSchemas`, which `ray build` runs) on what the oracle compares: each
+/// property's type, enum, description and whether it is required (a `| undefined` without `?`
+/// is), and the function's JSDoc, which Raycast hands the model as the tool's instructions.
+#[test]
+fn the_oracles_reading_of_a_tool_is_raycasts() {
+    if !common::node_ready() {
+        return;
+    }
+    let project = common::npm_project();
+    let dir = tempfile::tempdir().unwrap();
+    let mut extension = toolport_plugin::Bundle::default();
+    extension.insert(
+        "package.json",
+        r#"{"name": "pin", "title": "Pin", "description": "d", "tools": [{"name": "arrow", "title": "Arrow"}, {"name": "modes", "title": "Modes", "description": "Modes"}]}"#,
+    );
+    extension.insert(
+        "src/tools/arrow.ts",
+        "type ContactInput = {\n  /** The contact's name. */\n  name: string;\n};\n\n/**\n * Find a contact.\n */\nconst tool = async (input: ContactInput) => input.name;\n\nexport default tool;\n",
+    );
+    extension.insert(
+        "src/tools/modes.ts",
+        "type Input = {\n  /** Mode */\n  mode: \"fast\" | \"deep\" | undefined;\n  limit?: number;\n  tags: string[];\n  nested?: { a: string; b?: boolean };\n};\n\n/** Runs in a mode. */\nexport default async function tool(input: Input) {\n  return input;\n}\n",
+    );
+    common::write_to_disk(&extension, dir.path());
+    let node_path = project.join("node_modules");
+    let script = r#"const { getSchemas } = require("@raycast/api/dist/utils/extract-tools-info.js");
+const manifest = require(process.argv[1] + "/package.json");
+const [schemas, errors] = getSchemas(process.argv[1], manifest.tools, {});
+process.stdout.write(JSON.stringify({ schemas, errors: errors.map((e) => e.message) }));"#;
+    let raycast: serde_json::Value = serde_json::from_str(&run(
+        Command::new("node").args(["-e", script]).arg(dir.path()).env("NODE_PATH", &node_path).current_dir(&project),
+        "getSchemas",
+    ))
+    .unwrap();
+    let oracle: serde_json::Value = serde_json::from_str(&run(
+        Command::new("node")
+            .arg(workspace_root().join("conformance/oracle/raycast_inputs.cjs"))
+            .arg(dir.path())
+            .env("NODE_PATH", &node_path),
+        "raycast_inputs.cjs",
+    ))
+    .unwrap();
+    assert_eq!(raycast["errors"], serde_json::json!([]), "{raycast}");
+    let oracle = oracle.as_object().unwrap().values().next().unwrap().as_array().unwrap();
+    for (theirs, ours) in raycast["schemas"].as_array().unwrap().iter().zip(oracle) {
+        assert_eq!(theirs["name"], ours["name"]);
+        assert_eq!(theirs["instructions"], ours["description"], "{theirs}\n{ours}");
+        assert_eq!(theirs["input"], ours["input"], "{theirs}\n{ours}");
+    }
+    assert_eq!(oracle.len(), 2);
+}

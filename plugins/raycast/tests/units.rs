@@ -132,7 +132,7 @@ fn inputs_are_found_for_every_function_form() {
     check_input("export default function ({ a, b = 2 }) {}", &["a?: any", "b?: any"]);
     check_input(
         "type I = { m: 'a' | 'b' | undefined; n: string | undefined };\nexport default (i: I) => 1;",
-        &["m?: string", "n?: string"],
+        &["m: string", "n: string"],
     );
 }
 

@@ -108,3 +108,63 @@ fn every_input_type_is_one_raycast_reads() {
         }
     }
 }
+
+/// A schema the writer changes is reported with the property and the tool in words (the model
+/// path names neither): `parameter `x` of tool `t``, or a nested property's path from it.
+#[test]
+fn schema_changes_name_the_property_and_the_tool() {
+    use serde_json::json;
+    let integer = json!({"type": "integer"});
+    let model: toolport_plugin::ToolSet = serde_json::from_value(json!({"tools": [{"name": "t", "parameters": [
+        {"name": "count", "schema": integer},
+        {"name": "dob", "schema": {"type": "object", "properties": [{"name": "day", "required": true, "schema": integer}]}},
+        {"name": "rows", "schema": {"type": "array", "items": {"type": "object", "properties": [{"name": "n", "schema": integer}]}}},
+        {"name": "body", "schema": {"any_of": [{"type": "object", "properties": [{"name": "a", "schema": {"type": "string"}}]}, {"type": "string"}]}}
+    ]}]}))
+    .unwrap();
+    let outcome = Raycast.write(&model, &Options::default());
+    let said = |path: &str| {
+        let found = outcome.diagnostics.iter().find(|d| d.path == path);
+        let found = found.unwrap_or_else(|| panic!("nothing at {path}:\n{}", render(&outcome.diagnostics)));
+        (found.severity, found.message.clone())
+    };
+    let whole = "TypeScript has no integer type; written as `number`";
+    let warning = toolport_plugin::Severity::Warning;
+    assert_eq!(said("/tools/0/parameters/0/schema/type"), (warning, format!("parameter `count` of tool `t`: {whole}")));
+    assert_eq!(
+        said("/tools/0/parameters/1/schema/properties/0/schema/type"),
+        (warning, format!("`dob.day` (parameter `dob` of tool `t`): {whole}"))
+    );
+    assert_eq!(
+        said("/tools/0/parameters/2/schema/items/properties/0/schema/type"),
+        (warning, format!("`rows[].n` (parameter `rows` of tool `t`): {whole}"))
+    );
+    let (_, union) = said("/tools/0/parameters/3/schema/any_of");
+    assert!(union.starts_with("parameter `body` of tool `t`: `anyOf` is written as its first alternative"), "{union}");
+}
+
+/// A request the writer made is code when read back: the reader says, per tool, that the HTTP
+/// binding stays in the code (a format that needs one makes up its own), with the file and
+/// line of the call; a tool without a request gets no such word.
+#[test]
+fn a_written_request_read_back_is_named_as_a_binding_left_in_code() {
+    let bundle = Raycast.write(&common::http_model(), &Options::default()).value.expect("write");
+    let outcome = Raycast.read(&bundle, &Options::default());
+    let model = outcome.value.as_ref().expect("read");
+    let http: Vec<_> = outcome.diagnostics.iter().filter(|d| d.code == "loss/http").collect();
+    let mut expected = Vec::new();
+    for (i, tool) in model.tools.iter().enumerate() {
+        let text = bundle.get(&format!("src/tools/{}.ts", tool.name)).unwrap();
+        if text.contains("readResponse(response, ") {
+            expected.push(format!("/tools/{i}/http"));
+        }
+    }
+    assert_eq!(http.iter().map(|d| d.path.clone()).collect::<Vec<_>>(), expected, "{}", render(&outcome.diagnostics));
+    assert_eq!(expected.len(), 2, "update-pet and delete-pet send requests; summarize-text does not");
+    let update = http.iter().find(|d| d.message.contains("`update-pet`")).expect("update-pet");
+    assert!(update.message.contains("sends `PATCH /pets/{petId}/owners/{owner-id}`"), "{}", update.message);
+    let span = update.span.as_ref().expect("a position");
+    assert_eq!(span.file, "src/tools/update-pet.ts");
+    let text = bundle.get("src/tools/update-pet.ts").unwrap();
+    assert_eq!(text.lines().nth(span.line as usize - 1).map(|l| l.contains("readResponse(")), Some(true));
+}

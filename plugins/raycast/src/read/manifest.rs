@@ -3,12 +3,12 @@
 //! Keys the model has no place for are kept in extras, with the manifest's key order.
 
 use serde_json::{Map, Value, json};
-use toolport_plugin::source::{Locator, child};
+use toolport_plugin::source::{Locator, child, line_column};
 use toolport_plugin::{Bundle, Creator, Diagnostic, Icon, Tool, ToolSet, Version, codes};
 
 use super::ts;
 use crate::FORMAT_ID;
-use crate::extension::{Fingerprints, TOOL_SOURCE, ToolSource, is_safe_name};
+use crate::extension::{Fingerprints, TOOL_SOURCE, ToolSource, is_safe_name, written_request};
 
 /// package.json keys that map into the model; every other key is kept in extras as written.
 pub const MAPPED_KEYS: [&str; 8] = ["name", "title", "description", "icon", "author", "version", "tools", "ai"];
@@ -146,6 +146,21 @@ pub(super) fn read_tools(bundle: &Bundle, root: &str, package: &Map<String, Valu
                         }
                         tool.confirmation = Some(confirmation);
                     }
+                }
+                if let Some(text) = bundle.get(&source)
+                    && let Some((request, offset)) = written_request(text)
+                {
+                    let (line, column) = line_column(text, offset);
+                    diagnostics.push(
+                        Diagnostic::loss(
+                            codes::LOSS_HTTP,
+                            child(&path, "http"),
+                            format!(
+                                "tool `{name}` sends `{request}` from its code (the request toolport writes for an HTTP binding); code is not read as a binding, so the tool is read without one and a format that needs one makes up its own"
+                            ),
+                        )
+                        .at(&source, line, column),
+                    );
                 }
                 let file = source.strip_prefix(root).unwrap_or(&source).to_owned();
                 let source = ToolSource { file, read: Fingerprints::of(&tool), parts };

@@ -107,13 +107,15 @@ impl<'a, 'm> Ctx<'a, 'm> {
                         );
                         continue;
                     };
-                    let (mut schema, undefined) = match &property.type_annotation {
+                    // Only `?` makes a property optional: Raycast's schema extraction lists
+                    // `m: "a" | "b" | undefined` as required, so the model is told to send it.
+                    let (mut schema, _) = match &property.type_annotation {
                         Some(annotation) => self.schema(module, &annotation.type_annotation, depth + 1),
                         None => (Schema::default(), false),
                     };
                     let doc = member_doc(&self.modules[module], property.span);
                     apply_doc(&mut schema, doc);
-                    out.push(Property { name: name.into_owned(), required: !property.optional && !undefined, schema });
+                    out.push(Property { name: name.into_owned(), required: !property.optional, schema });
                 }
                 TSSignature::TSMethodSignature(method) => {
                     self.warn(

@@ -178,7 +178,7 @@ fn input_members(
     if members.is_empty() {
         return None;
     }
-    let mut writer = TypeWriter { model, diagnostics, json_paths: Vec::new() };
+    let mut writer = TypeWriter { model, tool: &tool.name, diagnostics, json_paths: Vec::new() };
     let members = writer.members(&members, "  ", &[]);
     Some((members, writer.json_paths))
 }

@@ -10,6 +10,7 @@ use toolport_plugin::ParamLocation;
 
 use super::super::http::{Body, BodyKind, Request};
 use super::syntax::{json_string, property_key, template_text};
+use crate::extension::REQUEST_CALL;
 
 /// Where the helpers live in a written extension.
 pub const HELPER_PATH: &str = "src/lib/http.ts";
@@ -149,7 +150,7 @@ pub(super) fn body(request: &Request, json_paths: &[Vec<String>], has_input: boo
     }
     out.push_str(&format!("  const response = await fetch(url, {{ {init} }});\n"));
     out.push_str(&format!(
-        "  return readResponse(response, {});\n",
+        "  return {REQUEST_CALL}{});\n",
         json_string(&format!("{} {}", request.method, request.path))
     ));
     out

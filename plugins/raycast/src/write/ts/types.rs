@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 use toolport_plugin::source::child;
-use toolport_plugin::{AdditionalProperties, Diagnostic, Schema, SchemaType, ToolSet, codes};
+use toolport_plugin::{AdditionalProperties, Diagnostic, Schema, SchemaType, Severity, ToolSet, codes};
 
 use super::jsdoc::jsdoc;
 use super::syntax::{is_identifier, json_string, property_key};
@@ -16,6 +16,8 @@ pub(super) type Member<'s> = (String, bool, &'s Schema, String);
 
 pub(super) struct TypeWriter<'m> {
     pub model: &'m ToolSet,
+    /// The tool whose `Input` is written: every diagnostic names it and the property.
+    pub tool: &'m str,
     pub diagnostics: &'m mut Vec<Diagnostic>,
     /// Where the input holds JSON text for a map (a free-form object): property names from
     /// the input down, `*` for the items of an array. The generated code parses these.
@@ -23,6 +25,13 @@ pub(super) struct TypeWriter<'m> {
 }
 
 impl TypeWriter<'_> {
+    /// Reports what a schema became, naming the property (`at`, from the input down) and the
+    /// tool in words, since the model path (`/tools/N/parameters/I/...`) names neither.
+    fn say(&mut self, severity: Severity, code: &str, path: impl Into<String>, at: &[String], message: &str) {
+        let place = place(self.tool, at);
+        self.diagnostics.push(Diagnostic::new(severity, code, path, format!("{place}: {message}")));
+    }
+
     pub fn members(&mut self, properties: &[Member<'_>], indent: &str, at: &[String]) -> String {
         let mut out = String::new();
         for (name, required, schema, path) in properties {
@@ -41,10 +50,10 @@ impl TypeWriter<'_> {
     /// The TypeScript type of `schema`, one Raycast's schema generator reads.
     pub fn type_of(&mut self, schema: &Schema, indent: &str, path: &str, at: &[String]) -> String {
         if schema.nullable {
-            self.null_dropped(path);
+            self.null_dropped(path, at);
         }
-        if let Some(values) = self.enum_values(schema, path) {
-            return self.enum_type(&values, schema, path);
+        if let Some(values) = self.enum_values(schema, path, at) {
+            return self.enum_type(&values, schema, path, at);
         }
         if !schema.any_of.is_empty() {
             return self.any_of_type(schema, indent, path, at);
@@ -53,20 +62,25 @@ impl TypeWriter<'_> {
             Some(SchemaType::String) => "string".into(),
             Some(SchemaType::Number) => "number".into(),
             Some(SchemaType::Integer) => {
-                self.diagnostics.push(Diagnostic::info(
+                // A warning: the model may now send a fraction where only whole numbers do.
+                self.say(
+                    Severity::Warning,
                     codes::CHANGED_SCHEMA,
                     child(path, "type"),
+                    at,
                     "TypeScript has no integer type; written as `number`",
-                ));
+                );
                 "number".into()
             }
             Some(SchemaType::Boolean) => "boolean".into(),
             Some(SchemaType::Null) => {
-                self.diagnostics.push(Diagnostic::warning(
+                self.say(
+                    Severity::Warning,
                     codes::CHANGED_SCHEMA,
                     child(path, "type"),
+                    at,
                     "a value that can only be null is written as `string`: Raycast's schema generator reads no `null`",
-                ));
+                );
                 "string".into()
             }
             Some(SchemaType::Array) => {
@@ -75,11 +89,13 @@ impl TypeWriter<'_> {
                 let item = match &schema.items {
                     Some(items) => self.type_of(items, indent, &child(path, "items"), &here),
                     None => {
-                        self.diagnostics.push(Diagnostic::warning(
+                        self.say(
+                            Severity::Warning,
                             codes::CHANGED_SCHEMA,
                             child(path, "items"),
+                            at,
                             "the items of an array without an item type are written as `string` (JSON text; a generated request parses it back): Raycast's schema generator reads no `unknown[]`",
-                        ));
+                        );
                         self.json_paths.push(here);
                         "string".into()
                     }
@@ -88,11 +104,13 @@ impl TypeWriter<'_> {
             }
             Some(SchemaType::Object) if !schema.properties.is_empty() => {
                 if matches!(schema.additional_properties, Some(AdditionalProperties::Schema(_))) {
-                    self.diagnostics.push(Diagnostic::loss(
+                    self.say(
+                        Severity::Warning,
                         codes::LOSS_SCHEMA,
                         child(path, "additional_properties"),
+                        at,
                         "an object with both properties and additional properties is written with its properties only",
-                    ));
+                    );
                 }
                 let inner = format!("{indent}  ");
                 let properties: Vec<Member<'_>> = schema
@@ -108,35 +126,41 @@ impl TypeWriter<'_> {
                 format!("{{\n{members}{indent}}}")
             }
             Some(SchemaType::Object) => {
-                self.diagnostics.push(Diagnostic::warning(
+                self.say(
+                    Severity::Warning,
                     codes::CHANGED_SCHEMA,
                     path,
+                    at,
                     "an object without declared properties (a map) is written as `string` holding JSON (a generated request parses it back): Raycast's schema generator reads no `Record` or index signature",
-                ));
+                );
                 self.json_paths.push(at.to_vec());
                 "string".into()
             }
             None => {
-                self.diagnostics.push(Diagnostic::warning(
+                self.say(
+                    Severity::Warning,
                     codes::CHANGED_SCHEMA,
                     path,
+                    at,
                     "a value of any type is written as `string`: Raycast's schema generator reads no `unknown`",
-                ));
+                );
                 "string".into()
             }
         }
     }
 
-    fn null_dropped(&mut self, path: &str) {
-        self.diagnostics.push(Diagnostic::info(
+    fn null_dropped(&mut self, path: &str, at: &[String]) {
+        self.say(
+            Severity::Info,
             codes::CHANGED_SCHEMA,
             child(path, "nullable"),
+            at,
             "`null` is left out of the type: Raycast's schema generator reads no `T | null` (leave the value out instead)",
-        ));
+        );
     }
 
     /// The enum's values (its own or its value set's), without null; `None` when it has none.
-    fn enum_values(&mut self, schema: &Schema, path: &str) -> Option<Vec<Value>> {
+    fn enum_values(&mut self, schema: &Schema, path: &str, at: &[String]) -> Option<Vec<Value>> {
         let values: Vec<Value> = match &schema.enumeration {
             Some(values) => values.iter().map(|v| v.value.clone()).collect(),
             None => {
@@ -151,28 +175,32 @@ impl TypeWriter<'_> {
                 .and_then(|id| self.model.value_sets.get(id))
                 .is_some_and(|s| s.entries.iter().any(|e| e.label.is_some()));
         if labels {
-            self.diagnostics.push(Diagnostic::loss(
+            self.say(
+                Severity::Warning,
                 codes::LOSS_SCHEMA,
                 child(path, "enum"),
+                at,
                 "TypeScript literal unions have no labels; the enum labels are left out",
-            ));
+            );
         }
         if values.iter().any(Value::is_null) && !schema.nullable {
-            self.null_dropped(path);
+            self.null_dropped(path, at);
         }
         let mut kept: Vec<Value> = values.into_iter().filter(|v| !v.is_null()).collect();
         if kept.iter().any(|v| v.is_object() || v.is_array()) {
-            self.diagnostics.push(Diagnostic::loss(
+            self.say(
+                Severity::Warning,
                 codes::LOSS_SCHEMA,
                 child(path, "enum"),
+                at,
                 "object and array enum values have no TypeScript literal type; they are left out",
-            ));
+            );
             kept.retain(|v| !v.is_object() && !v.is_array());
         }
         (!kept.is_empty()).then_some(kept)
     }
 
-    fn enum_type(&mut self, values: &[Value], schema: &Schema, path: &str) -> String {
+    fn enum_type(&mut self, values: &[Value], schema: &Schema, path: &str, at: &[String]) -> String {
         let mut strings: Vec<&str> = Vec::new();
         for value in values {
             if let Some(s) = value.as_str()
@@ -205,11 +233,8 @@ impl TypeWriter<'_> {
             )
         };
         let listed: Vec<String> = values.iter().map(Value::to_string).collect();
-        self.diagnostics.push(Diagnostic::warning(
-            codes::CHANGED_SCHEMA,
-            child(path, "enum"),
-            format!("{why}; the allowed values were {}", listed.join(", ")),
-        ));
+        let message = format!("{why}; the allowed values were {}", listed.join(", "));
+        self.say(Severity::Warning, codes::CHANGED_SCHEMA, child(path, "enum"), at, &message);
         ty.into()
     }
 
@@ -220,7 +245,7 @@ impl TypeWriter<'_> {
         };
         let branches: Vec<(usize, &Schema)> = schema.any_of.iter().enumerate().filter(|(_, s)| !is_null(s)).collect();
         if branches.len() < schema.any_of.len() && !schema.nullable {
-            self.null_dropped(path);
+            self.null_dropped(path, at);
         }
         let branch_path = |i: usize| child(&child(path, "any_of"), i.to_string());
         match branches.as_slice() {
@@ -255,30 +280,43 @@ impl TypeWriter<'_> {
                         return literals.join(" | ");
                     }
                     if !literals.is_empty() {
-                        self.diagnostics.push(Diagnostic::info(
-                            codes::CHANGED_SCHEMA,
-                            child(path, "any_of"),
-                            format!(
-                                "a string or one of {} is written as `string`: Raycast's schema generator reads no mixed unions",
-                                literals.join(", ")
-                            ),
-                        ));
+                        let message = format!(
+                            "a string or one of {} is written as `string`: Raycast's schema generator reads no mixed unions",
+                            literals.join(", ")
+                        );
+                        self.say(Severity::Info, codes::CHANGED_SCHEMA, child(path, "any_of"), at, &message);
                     }
                     return "string".into();
                 }
                 let (first, branch) = branches[0];
                 let ty = self.type_of(branch, indent, &branch_path(first), at);
                 let others = branches.len() - 1;
-                self.diagnostics.push(Diagnostic::warning(
-                    codes::CHANGED_SCHEMA,
-                    child(path, "any_of"),
-                    format!(
-                        "`anyOf` is written as its first alternative; the other {others} {} left out: Raycast's schema generator reads string unions only",
-                        if others == 1 { "is" } else { "are" }
-                    ),
-                ));
+                let message = format!(
+                    "`anyOf` is written as its first alternative; the other {others} {} left out: Raycast's schema generator reads string unions only",
+                    if others == 1 { "is" } else { "are" }
+                );
+                self.say(Severity::Warning, codes::CHANGED_SCHEMA, child(path, "any_of"), at, &message);
                 ty
             }
         }
     }
+}
+
+/// A property in words: `parameter `dob` of tool `add-person``, or for one inside it
+/// `` `dob.day` (parameter `dob` of tool `add-person`) ``, array items written `[]`.
+fn place(tool: &str, at: &[String]) -> String {
+    let Some((top, inside)) = at.split_first() else {
+        return format!("the input of tool `{tool}`");
+    };
+    let mut nested = top.clone();
+    for part in inside {
+        if part == "*" {
+            nested.push_str("[]");
+        } else {
+            nested.push('.');
+            nested.push_str(part);
+        }
+    }
+    let parameter = format!("parameter `{top}` of tool `{tool}`");
+    if inside.is_empty() { parameter } else { format!("`{nested}` ({parameter})") }
 }
