@@ -284,6 +284,8 @@ def read_gloodata(path):
 
 
 SKYDECK_TYPES = {"text": "string", "single-select": "string", "multi-select": "array"}
+# The Spanish page of SkyDeck's spec writes the variable types in Spanish.
+SKYDECK_SPANISH_TYPES = {"texto": "text", "selección-única": "single-select", "selección-múltiple": "multi-select"}
 
 
 def read_skydeck(path):
@@ -294,7 +296,7 @@ def read_skydeck(path):
         meta = doc.get("metadata") or {}
         schema = {"type": "object", "properties": {}}
         for v in meta.get("variables") or []:
-            kind = v.get("type")
+            kind = SKYDECK_SPANISH_TYPES.get(v.get("type"), v.get("type"))
             sub = {"type": SKYDECK_TYPES.get(kind, "string")}
             if v.get("description"):
                 sub["description"] = v["description"]

@@ -122,6 +122,29 @@ pub fn uncarried(model: &ToolSet, format_id: &str, carried: &Carried) -> Vec<Dia
     out
 }
 
+/// Tool-set fields present in `model` that a writer keeps only in its own bookkeeping (so that
+/// toolport reads them back) and in no place the target's consumers read: a loss for anyone
+/// else, reported like one, with the field's code, saying where the value is still kept.
+pub fn kept_only_as_bookkeeping(model: &ToolSet, target: &str, tool_set: &[&str], kept_in: &str) -> Vec<Diagnostic> {
+    #[cfg(debug_assertions)]
+    {
+        let listed = Carried { tool_set, ..Carried::default() };
+        let unknown = listed.unknown_names();
+        assert!(unknown.is_empty(), "names that are not model fields (level, name): {unknown:?}");
+    }
+    field_names(model)
+        .into_iter()
+        .filter(|key| tool_set.contains(key))
+        .map(|key| {
+            let mut diagnostic = loss(key, &child("", key), &format!("the tool set's `{key}`"), target);
+            diagnostic.message = format!(
+                "{target} has no place for the tool set's `{key}`: kept only in {kept_in} for toolport to read back, which no {target} consumer reads"
+            );
+            diagnostic
+        })
+        .collect()
+}
+
 fn level<T: Serialize>(
     value: &T,
     path: &str,
@@ -436,6 +459,17 @@ mod tests {
         own.tools[0].prompt = None;
         own.tools[0].parameters.clear();
         assert!(uncarried(&own, "skydeck", &carried).is_empty(), "own extras are not a loss");
+    }
+
+    #[test]
+    fn fields_kept_only_as_bookkeeping_are_losses_with_their_codes() {
+        let example = Example { prompt: "Hi".into(), ..Example::default() };
+        let model = ToolSet { id: Some("x".into()), examples: vec![example], ..ToolSet::default() };
+        let found = kept_only_as_bookkeeping(&model, "openapi", &["examples", "instructions"], "`x-toolport`");
+        let got: Vec<(&str, &str)> = found.iter().map(|d| (d.code.as_str(), d.path.as_str())).collect();
+        assert_eq!(got, [("loss/examples", "/examples")], "absent fields and fields not listed are not reported");
+        assert!(found[0].message.contains("kept only in `x-toolport`"), "{}", found[0].message);
+        assert!(kept_only_as_bookkeeping(&ToolSet::default(), "openapi", &["examples"], "x").is_empty());
     }
 
     #[test]

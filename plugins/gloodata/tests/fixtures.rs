@@ -70,7 +70,8 @@ fn field_types_nullable_date_multiline_and_nulls() {
     assert!(note.schema.nullable && !note.required);
     let start = tool.parameter("start").unwrap();
     assert!(start.required, "a date without null in its type is required, even with default null");
-    assert_eq!(start.schema.default, Some(Value::Null));
+    assert_eq!(start.schema.default, None, "`default: null` is Gloodata's way of saying none");
+    assert_eq!(start.extras["gloodata"]["default"], Value::Null, "kept, so it is written back");
     assert_eq!(start.schema.format.as_deref(), Some("date"));
     assert!(tool.parameter("text").unwrap().schema.multiline);
     assert_eq!(tool.parameter("anything").unwrap().schema.kind, None);

@@ -178,6 +178,32 @@ fn nullable_false_stays_only_in_its_own_format() {
     assert_eq!(count(&spec), 0, "Vertex gets no `nullable: false`");
 }
 
+/// Examples (prompts that select a tool) have no place in OpenAPI: another format's are kept
+/// only in the bookkeeping section, a `loss/examples` at `/examples`; an OpenAPI source's own
+/// come back as they were, with no loss.
+#[test]
+fn examples_kept_only_as_bookkeeping_are_reported_lost() {
+    let examples = json!([{"prompt": "use it", "expected": [{"calls_tool": {"tool": "t"}}]}]);
+    let cases = [
+        ("from another format", json!({"extras": {"gloodata": {"handlers": []}}}), vec!["/examples"]),
+        ("from OpenAPI", json!({"extras": {"openapi": {"openapi": "3.0.3"}}}), vec![]),
+        ("no examples", json!({}), vec![]),
+    ];
+    for (case, mut set, expect) in cases {
+        set["tools"] = json!([{"name": "t"}]);
+        if !expect.is_empty() || case == "from OpenAPI" {
+            set["examples"] = examples.clone();
+        }
+        let (doc, _, diagnostics) = write_openapi(&model(set), &Options::default());
+        let lost: Vec<&str> =
+            diagnostics.iter().filter(|d| d.code == "loss/examples").map(|d| d.path.as_str()).collect();
+        assert_eq!(lost, expect, "{case}");
+        if case != "no examples" {
+            assert_eq!(doc["x-toolport"][""]["x-toolport-examples"], examples, "{case}: still kept for toolport");
+        }
+    }
+}
+
 /// Schemas whose enum allows no value: written without it, with a `changed/schema` warning.
 #[test]
 fn no_empty_enum_is_written() {

@@ -48,6 +48,18 @@ fn spanish_prompt_and_values() {
     check("es-resumen.json", &[]);
 }
 
+/// `"default": ""` is SkyDeck's empty default: the text must still be filled in, so the
+/// parameter is required with no default (targets would otherwise offer an empty text).
+#[test]
+fn an_empty_text_default_is_no_default() {
+    let path = fixture("skydeck/es-resumen.json");
+    let trip = round_trip(&SkyDeck, &load(&path), &output_named(&stem(&path)), "es-resumen");
+    let texto = trip.model.tools[0].parameter("texto").unwrap();
+    assert!(texto.required && texto.schema.default.is_none(), "{texto:?}");
+    let idioma = trip.model.tools[0].parameter("idioma de destino").unwrap();
+    assert!(!idioma.required && idioma.schema.default.is_some(), "a real default stays one");
+}
+
 #[test]
 fn spanish_type_names_are_tolerated() {
     check(

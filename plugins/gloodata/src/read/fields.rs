@@ -65,6 +65,9 @@ impl Reader<'_> {
                 "type" => self.read_type(&path, value, &mut schema, &mut residue),
                 "title" => schema.title = self.string(&path, key, value, &mut residue),
                 "description" => schema.description = self.nullable_string(&path, key, value, &mut residue),
+                // Gloodata writes a field with no default as `default: null` (Python's None,
+                // also on required fields): no default, kept so it comes back as written.
+                "default" if value.is_null() => residue.keep(key, value),
                 "default" => schema.default = Some(value.clone()),
                 "enum" => match value {
                     Value::Array(values) => {

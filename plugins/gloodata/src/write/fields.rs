@@ -48,10 +48,14 @@ impl Writer {
                     ),
                 ));
             } else if !schema.nullable && !parameter.required {
-                self.diagnostics.push(Diagnostic::info(
+                // A warning: the field now accepts null, which the source's parameter did not.
+                self.diagnostics.push(Diagnostic::warning(
                     codes::CHANGED_SCHEMA,
                     child(&schema_path, "nullable"),
-                    format!("optional `{}` is written as [T, \"null\"], Gloodata's optional field", parameter.name),
+                    format!(
+                        "optional `{}` is written as [T, \"null\"], Gloodata's optional field, so it also accepts null",
+                        parameter.name
+                    ),
                 ));
             }
         } else if !parameter.required && !schema.nullable {

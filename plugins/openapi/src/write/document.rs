@@ -3,10 +3,15 @@
 
 use serde_json::{Map, Value};
 use toolport_plugin::jsonschema::Dialect;
-use toolport_plugin::{Diagnostic, ToolSet, codes};
+use toolport_plugin::{Diagnostic, ToolSet, codes, loss};
 
 use super::{Mode, VertexParts, Written, components, dialect_is_30, downgrade, info, paths, servers, x_toolport};
 use crate::{ID, bookkeeping};
+
+/// Tool-set fields written only as `x-toolport-*` bookkeeping that mean something to the
+/// platforms the tools came from: OpenAPI has no place for prompts that select an operation
+/// (Vertex's import body has, `toolUseExamples`).
+const KEPT_ONLY_AS_BOOKKEEPING: &[&str] = &["examples"];
 
 /// Writes `set` as an OpenAPI document (for `mode`).
 pub(crate) fn document(set: &ToolSet, mode: Mode, vertex: &VertexParts) -> Written {
@@ -69,6 +74,14 @@ pub(crate) fn document(set: &ToolSet, mode: Mode, vertex: &VertexParts) -> Writt
         Mode::OpenApi => set.extras.contains_key(ID) && !from_vertex,
         Mode::Vertex => from_vertex,
     };
+    if mode == Mode::OpenApi && !same_format {
+        out.extend(loss::kept_only_as_bookkeeping(
+            set,
+            ID,
+            KEPT_ONLY_AS_BOOKKEEPING,
+            &format!("`{}`", bookkeeping::SECTION),
+        ));
+    }
     bookkeeping::move_into_section(&mut doc, !same_format);
     Written { document: Value::Object(doc), names, diagnostics: out }
 }

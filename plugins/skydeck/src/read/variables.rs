@@ -63,6 +63,11 @@ impl Reader<'_> {
                 ("name" | "type", _) => {}
                 ("description", Value::String(text)) => description = Some(text.clone()),
                 ("description", _) => self.invalid(Severity::Warning, &mut kept_variable, path, key, value, "a string"),
+                // An empty text is no default (the variable must still be filled in): kept
+                // as written, so it comes back.
+                ("default", Value::String(text)) if text.is_empty() => {
+                    kept_variable.insert(key.clone(), value.clone());
+                }
                 ("default", _) => default = Some(value.clone()),
                 ("allowed_values", Value::Array(values)) => {
                     for (index, item) in values.iter().enumerate() {

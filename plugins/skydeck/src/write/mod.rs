@@ -73,9 +73,10 @@ pub(crate) fn write(model: &ToolSet, options: &Options) -> Outcome<Bundle> {
             tool.title.as_deref().filter(|t| !t.trim().is_empty()).unwrap_or(&tool.name),
             &NameRules::FILE_SLUG,
         );
+        // A warning: the tool comes back under another name, which callers of it do not know.
         if read_back != tool.name {
             writer.note(
-                Severity::Info,
+                Severity::Warning,
                 codes::CHANGED_NAME,
                 child(&tool_path, "name"),
                 format!(
