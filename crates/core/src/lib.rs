@@ -19,6 +19,6 @@ pub mod schema_merge;
 pub mod source;
 
 pub use bundle::Bundle;
-pub use diagnostic::{Diagnostic, Severity, SourceSpan, Strictness, codes};
+pub use diagnostic::{Diagnostic, Renamed, Severity, SourceSpan, Strictness, codes};
 pub use format::{Detection, Format, FormatInfo, InputShape, OptionKind, OptionSpec, Options, Outcome};
 pub use model::*;

@@ -22,6 +22,7 @@ pub mod output;
 pub mod pipeline;
 pub mod plugin;
 pub mod registry;
+pub mod stage;
 pub mod transport;
 
 pub use registry::{FormatEntry, Registry};

@@ -7,7 +7,10 @@ use std::path::{Path, PathBuf};
 use toolport_core::{Bundle, Diagnostic, InputShape, Options, Outcome, Strictness, codes};
 
 use crate::input::{self, InputError, Limits};
+use crate::plugin::RawModel;
 use crate::registry::{FormatEntry, Registry};
+use crate::stage::{self, Curate};
+use toolport_curate::NamesMap;
 
 pub use crate::registry::CONFIDENT;
 
@@ -523,6 +526,8 @@ pub struct Conversion {
     pub status: Status,
     /// The reader failed (nothing was written).
     pub read_failed: bool,
+    /// What the written names stand for, when [`Curate::names_map`] asked for it.
+    pub names_map: Option<NamesMap>,
 }
 
 /// Reads `bundle` with `from` and writes it with `to`. A loss `strict` refuses withholds the
@@ -535,29 +540,109 @@ pub fn convert(
     options: &Options,
     strict: impl Into<Strictness>,
 ) -> Conversion {
+    convert_curated(from, to, bundle, options, strict, &Curate::default())
+}
+
+/// [`convert`] with the curation stage between reading and writing ([`crate::stage`]): an
+/// OpenAPI Overlay applied to the source, then the model curated; the model is decoded only
+/// when curation has work.
+pub fn convert_curated(
+    from: &FormatEntry,
+    to: &FormatEntry,
+    bundle: &Bundle,
+    options: &Options,
+    strict: impl Into<Strictness>,
+    curate: &Curate,
+) -> Conversion {
     let strict = strict.into();
-    let failed = |diagnostics| Conversion { output: None, diagnostics, status: Status::Failed, read_failed: false };
+    let failed = |diagnostics| Conversion {
+        output: None,
+        diagnostics,
+        status: Status::Failed,
+        read_failed: false,
+        names_map: None,
+    };
     if !to.info.writes {
         let message = format!("format {} cannot write (it only reads)", to.info.id);
         return failed(vec![Diagnostic::error(toolport_core::codes::INPUT_UNSUPPORTED, "", message)]);
     }
     let has_errors = |d: &[Diagnostic]| d.iter().any(Diagnostic::is_error);
-    let (written, mut diagnostics) = match (&from.plugin, &to.plugin) {
+    let (bundle, mut diagnostics) = match stage::prepare_source(bundle, &from.info, curate) {
+        Ok(prepared) => prepared,
+        Err(errors) => return failed(errors),
+    };
+    let bundle = bundle.as_ref();
+    let mut source_names = Vec::new();
+    let mut curated_model = None;
+    let written = match (&from.plugin, &to.plugin) {
         (Some(reader), Some(writer)) => {
-            let Outcome { value, diagnostics } = reader.read_raw(bundle, options);
-            match value.filter(|_| !has_errors(&diagnostics)) {
-                Some(model) => (writer.write_raw(&model, options), diagnostics),
-                None => return Conversion { read_failed: true, ..failed(diagnostics) },
+            let Outcome { value, diagnostics: read } = reader.read_raw(bundle, options);
+            diagnostics.extend(read);
+            let Some(raw) = value.filter(|_| !has_errors(&diagnostics)) else {
+                return Conversion { read_failed: true, ..failed(diagnostics) };
+            };
+            if !curate.needs_model() {
+                writer.write_raw(&raw, options)
+            } else {
+                let curated = raw.decode().map(|(model, unknown)| {
+                    diagnostics.extend(unknown);
+                    stage::curate(model, curate)
+                });
+                let curated = match curated {
+                    Ok(curated) => curated,
+                    Err(e) => {
+                        diagnostics.push(Diagnostic::error(
+                            codes::PLUGIN_FAILED,
+                            "",
+                            format!("the model cannot be read: {e}"),
+                        ));
+                        return failed(diagnostics);
+                    }
+                };
+                diagnostics.extend(curated.diagnostics);
+                if has_errors(&diagnostics) {
+                    return failed(diagnostics);
+                }
+                source_names = curated.source_names;
+                let raw = match RawModel::encode(curated.model.clone()) {
+                    Ok(raw) => raw,
+                    Err(e) => {
+                        diagnostics.push(Diagnostic::error(
+                            codes::PLUGIN_FAILED,
+                            "",
+                            format!("the model cannot be written: {e}"),
+                        ));
+                        return failed(diagnostics);
+                    }
+                };
+                curated_model = Some(curated.model);
+                writer.write_raw(&raw, options)
             }
         }
         _ => {
-            let Outcome { value, diagnostics } = from.format.read(bundle, options);
-            match value.filter(|_| !has_errors(&diagnostics)) {
-                Some(model) => (to.format.write(&model, options), diagnostics),
-                None => return Conversion { read_failed: true, ..failed(diagnostics) },
+            let Outcome { value, diagnostics: read } = from.format.read(bundle, options);
+            diagnostics.extend(read);
+            let Some(model) = value.filter(|_| !has_errors(&diagnostics)) else {
+                return Conversion { read_failed: true, ..failed(diagnostics) };
+            };
+            if !curate.needs_model() {
+                to.format.write(&model, options)
+            } else {
+                let curated = stage::curate(model, curate);
+                diagnostics.extend(curated.diagnostics);
+                if has_errors(&diagnostics) {
+                    return failed(diagnostics);
+                }
+                source_names = curated.source_names;
+                let written = to.format.write(&curated.model, options);
+                curated_model = Some(curated.model);
+                written
             }
         }
     };
+    let names_map = curated_model
+        .filter(|_| curate.names_map)
+        .map(|model| NamesMap::build(&model, &source_names, &written.diagnostics));
     diagnostics.extend(written.diagnostics);
     let lost = diagnostics.iter().any(Diagnostic::is_loss);
     let refused = diagnostics.iter().any(|d| strict.refuses(d));
@@ -569,7 +654,8 @@ pub fn convert(
         Some(_) => Status::Converted,
     };
     let output = if matches!(status, Status::Converted | Status::ConvertedWithLosses) { written.value } else { None };
-    Conversion { output, diagnostics, status, read_failed: false }
+    let names_map = names_map.filter(|_| output.is_some());
+    Conversion { output, diagnostics, status, read_failed: false, names_map }
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ use toolport_core::{Bundle, Diagnostic, Options, Strictness, codes};
 use toolport_host::input::Limits;
 use toolport_host::output::{self, PlannedFile, Staging};
 use toolport_host::pipeline::{self, InputItem, ResolveError, Status};
+use toolport_host::stage::Curate;
 use toolport_host::{FormatEntry, Registry};
 
 use super::{Destination, ItemResult, Mode};
@@ -28,6 +29,7 @@ pub(super) struct Job<'a> {
     pub staging: Option<Staging>,
     pub failed: AtomicBool,
     pub limits: Limits,
+    pub curate: Curate,
 }
 
 impl Job<'_> {
@@ -38,6 +40,7 @@ impl Job<'_> {
             status: Status::Failed,
             outputs: Vec::new(),
             diagnostics: Vec::new(),
+            names_map: None,
         };
         let done = |report| ItemResult { report, planned: Vec::new(), read: Vec::new(), stdout: None, note: None };
         let skipped = |mut report: InputReport, diagnostic: Diagnostic| {
@@ -86,8 +89,9 @@ impl Job<'_> {
             }
             return done(report);
         };
-        let conversion = pipeline::convert(from, to, &bundle, &options, self.strict.clone());
+        let conversion = pipeline::convert_curated(from, to, &bundle, &options, self.strict.clone(), &self.curate);
         report.status = conversion.status;
+        report.names_map = conversion.names_map;
         report.diagnostics = conversion.diagnostics;
         if conversion.read_failed
             && let Some(hint) =
