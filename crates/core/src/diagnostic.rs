@@ -42,9 +42,10 @@ pub struct Diagnostic {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub span: Option<SourceSpan>,
     /// For `changed/name`: the model's name and the one written for it, so the names map can
-    /// give the way back without reading messages.
+    /// give the way back without reading messages. Boxed: most diagnostics have none, and a
+    /// `Result<_, Diagnostic>` stays small.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub renamed: Option<Renamed>,
+    pub renamed: Option<Box<Renamed>>,
 }
 
 /// A name a writer changed: the model's `from` is written as `to`. The diagnostic's path says
@@ -97,7 +98,7 @@ impl Diagnostic {
 
     /// Records the rename a `changed/name` reports ([`Renamed`]).
     pub fn renaming(mut self, from: impl Into<String>, to: impl Into<String>, within: Option<String>) -> Self {
-        self.renamed = Some(Renamed { from: from.into(), to: to.into(), within });
+        self.renamed = Some(Box::new(Renamed { from: from.into(), to: to.into(), within }));
         self
     }
 

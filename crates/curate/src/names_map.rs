@@ -110,7 +110,7 @@ impl NamesMap {
                         p.name = renamed.to.clone();
                     }
                 }
-                ["tools", _, "parameters"] => tool.renamed_properties.push(renamed.clone()),
+                ["tools", _, "parameters"] => tool.renamed_properties.push((**renamed).clone()),
                 _ => {}
             }
         }
