@@ -250,3 +250,46 @@ def test_the_readme_example_runs(tmp_path, monkeypatch, capsys):
     exec(compile(example, "README.md", "exec"), {})
     assert capsys.readouterr().out.startswith("converted")
     assert list((tmp_path / "out").iterdir())
+
+
+PETS = """openapi: 3.1.0
+info: {title: Pets, version: '1'}
+servers: [{url: 'https://pets.example.com'}]
+paths:
+  /pets:
+    get:
+      operationId: listPets
+      tags: [pets]
+      parameters:
+        - {name: limit, in: query, schema: {type: integer}}
+        - {name: 'include[]', in: query, schema: {type: string}}
+      responses: {'200': {description: ok}}
+  /pets/{petId}:
+    delete:
+      operationId: deletePet
+      tags: [admin]
+      parameters: [{name: petId, in: path, required: true, schema: {type: string}}]
+      responses: {'204': {description: ok}}
+"""
+
+
+def test_curation_and_the_names_map_as_the_command_lines(tmp_path):
+    overlay = tmp_path / "overlay.yaml"
+    overlay.write_text("tools:\n  listPets:\n    name: list_all_pets\n    parameters:\n      limit: {value: 20}\n")
+    result = toolport.convert(PETS, to="gemini", exclude=["method:DELETE"], overlay=overlay, names_map=True)
+    (tool,) = result.json()["tools"][0]["functionDeclarations"] if "tools" in result.json() else result.json()
+    assert tool["name"] == "list_all_pets"
+    (entry,) = result.names_map["tools"]
+    assert entry["source"] == "listPets"
+    assert entry["http"] == {"method": "GET", "path": "/pets", "servers": ["https://pets.example.com"]}
+    assert entry["parameters"] == [{"name": "include_", "source": "include[]", "location": "query"}]
+    assert entry["pinned"] == [{"name": "limit", "location": "query", "value": 20}]
+    assert toolport.convert(PETS, to="gemini").names_map is None
+
+    overlay.write_text("tools:\n  listPet: {description: x}\n")
+    with pytest.raises(toolport.ConversionError, match=r"the source has no tool `listPet` \(did you mean `listPets`\?\)") as refused:
+        toolport.convert(PETS, to="gemini", overlay=overlay)
+    (error,) = [d for d in refused.value.diagnostics if d.code == "curate/overlay"]
+    assert (error.file.endswith("overlay.yaml"), error.line, error.column) == (True, 2, 3)
+    with pytest.raises(toolport.UsageError, match="unknown kind `verb`"):
+        toolport.convert(PETS, to="gemini", select=["verb:GET"])

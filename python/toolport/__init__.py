@@ -175,6 +175,9 @@ class Result:
     binary_files: Dict[str, bytes] = field(default_factory=dict)
     """The written binary files (a Raycast extension's icon), relative path -> bytes."""
     _inputs: "List[Union[str, os.PathLike[str]]]" = field(default_factory=list, repr=False)
+    names_map: Optional[Dict[str, Any]] = None
+    """With ``names_map=True``: each written tool's and parameter's source name, HTTP method,
+    path, argument locations and pinned arguments (docs/names-map.md; ``{"tools": [...]}``)."""
 
     @property
     def losses(self) -> List[Diagnostic]:
@@ -262,8 +265,17 @@ def convert(
     *,
     plugin_dirs: Sequence["Union[str, os.PathLike[str]]"] = (),
     isolate: str = "auto",
+    select: Sequence[str] = (),
+    exclude: Sequence[str] = (),
+    overlay: "Optional[Union[str, os.PathLike[str]]]" = None,
+    names_map: bool = False,
 ) -> Result:
     """Converts one input to format ``to`` (``from_`` is detected when not given).
+
+    Curation, as the command line's flags: ``select`` and ``exclude`` are ``--select`` and
+    ``--exclude`` patterns (``"tag:pets"``, ``"method:DELETE"``, ``"list*"``), ``overlay`` the
+    path of an overlay file (toolport's, or an OpenAPI Overlay for OpenAPI sources), and
+    ``names_map=True`` fills ``Result.names_map`` (the ``tools`` of ``--names-map``'s file).
 
     Returns the written files and the diagnostics; raises :class:`InputError` for a malformed
     or unrecognised input, :class:`LossError` when ``strict`` and something would be lost,
@@ -273,11 +285,15 @@ def convert(
     ``"loss/http,loss/*"`` those codes.
     """
     args = _source(source)
-    status, found, files, binary_files, diagnostics_json, message = _toolport.convert(
+    status, found, files, binary_files, diagnostics_json, message, map_json = _toolport.convert(
         to,
         from_=from_,
         options=_options(options),
         strict=("meaning" if strict else "off") if isinstance(strict, bool) else strict,
+        select=list(select),
+        exclude=list(exclude),
+        overlay=None if overlay is None else os.fspath(overlay),
+        names_map=names_map,
         **args,
         **_discovery(plugin_dirs, isolate),
     )
@@ -285,7 +301,8 @@ def convert(
     if status not in ("converted", "converted_with_losses") or found is None:
         _raise(status, message or status, diagnostics)
     inputs = [args["path"]] if "path" in args else []
-    return Result(status, found, to, dict(files), diagnostics, dict(binary_files), inputs)
+    names = None if map_json is None else json.loads(map_json)
+    return Result(status, found, to, dict(files), diagnostics, dict(binary_files), inputs, names_map=names)
 
 
 def inspect(

@@ -20,7 +20,13 @@ def convert(
     plugin_dirs: Sequence[_Path] = ...,
     plugin_host: Optional[_Path] = None,
     isolate: str = "auto",
-) -> Tuple[str, Optional[str], List[Tuple[str, str]], List[Tuple[str, bytes]], str, Optional[str]]: ...
+    select: List[str] = ...,
+    exclude: List[str] = ...,
+    overlay: Optional[_Path] = None,
+    names_map: bool = False,
+) -> Tuple[
+    str, Optional[str], List[Tuple[str, str]], List[Tuple[str, bytes]], str, Optional[str], Optional[str]
+]: ...
 def inspect(
     *,
     path: Optional[_Path] = None,

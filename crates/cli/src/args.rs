@@ -77,6 +77,30 @@ pub struct ReadArgs {
     pub options: FormatOptions,
 }
 
+/// Curation: which tools are written and how they look (README: Curation).
+#[derive(Debug, Args, Clone, Default)]
+pub struct CurateArgs {
+    /// Write only the tools a pattern matches (repeatable; any may match): name:GLOB (or a bare
+    /// GLOB) on the tool's source name, tag:GLOB on its OpenAPI tags, path:GLOB on its HTTP path
+    /// (`*` within a segment, `**` across), method:GET[,POST]. E.g. --select 'tag:pets'.
+    #[arg(long, value_name = "PATTERN")]
+    pub select: Vec<String>,
+    /// Leave out the tools a pattern matches (repeatable; same patterns as --select, and
+    /// applied after it). E.g. --exclude 'method:DELETE'.
+    #[arg(long, value_name = "PATTERN")]
+    pub exclude: Vec<String>,
+    /// Apply an overlay (YAML or JSON): toolport's (tools renamed, described, parameters hidden
+    /// or pinned, hints; docs/overlay.schema.json), or for OpenAPI sources an OpenAPI Overlay
+    /// 1.0 (a top-level `overlay: 1.0.x` and JSONPath `actions`).
+    #[arg(long, value_name = "FILE")]
+    pub overlay: Option<PathBuf>,
+    /// Write the names map to FILE (JSON; docs/names-map.md): for every written tool and
+    /// parameter its source name and, for HTTP tools, the method, path, where each argument
+    /// goes and the pinned arguments, so a tool call can be executed.
+    #[arg(long = "names-map", value_name = "FILE")]
+    pub names_map: Option<PathBuf>,
+}
+
 /// `--strict[=WHAT]`.
 #[derive(Debug, Args, Clone, Default)]
 pub struct StrictArg {
@@ -180,6 +204,8 @@ pub struct ConvertArgs {
     /// Say what would be written, and write nothing.
     #[arg(long)]
     pub dry_run: bool,
+    #[command(flatten)]
+    pub curate: CurateArgs,
     /// Stop at the first failed input.
     #[arg(long)]
     pub fail_fast: bool,

@@ -53,6 +53,9 @@ pub struct InputReport {
     /// Files written (or that would be, with --dry-run).
     pub outputs: Vec<String>,
     pub diagnostics: Vec<Diagnostic>,
+    /// With --names-map: what the written names stand for (not part of --report).
+    #[serde(skip)]
+    pub names_map: Option<toolport_host::stage::NamesMap>,
 }
 
 impl Summary {

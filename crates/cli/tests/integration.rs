@@ -4,6 +4,7 @@
 mod batch;
 mod command_line;
 mod conformance;
+mod curate;
 mod foundation;
 mod function_tools;
 mod hostile;

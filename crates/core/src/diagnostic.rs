@@ -41,11 +41,35 @@ pub struct Diagnostic {
     pub message: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub span: Option<SourceSpan>,
+    /// For `changed/name`: the model's name and the one written for it, so the names map can
+    /// give the way back without reading messages. Boxed: most diagnostics have none, and a
+    /// `Result<_, Diagnostic>` stays small.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub renamed: Option<Box<Renamed>>,
+}
+
+/// A name a writer changed: the model's `from` is written as `to`. The diagnostic's path says
+/// whose name (`/tools/2/name`, `/tools/2/parameters/0/name`); a property renamed inside a
+/// written input schema has `within`, the JSON pointer of its object in that schema (`#` is
+/// the tool's own parameters).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Renamed {
+    pub from: String,
+    pub to: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub within: Option<String>,
 }
 
 impl Diagnostic {
     pub fn new(severity: Severity, code: &str, path: impl Into<String>, message: impl Into<String>) -> Self {
-        Diagnostic { severity, code: code.to_owned(), path: path.into(), message: message.into(), span: None }
+        Diagnostic {
+            severity,
+            code: code.to_owned(),
+            path: path.into(),
+            message: message.into(),
+            span: None,
+            renamed: None,
+        }
     }
 
     pub fn error(code: &str, path: impl Into<String>, message: impl Into<String>) -> Self {
@@ -69,6 +93,12 @@ impl Diagnostic {
 
     pub fn with_span(mut self, span: SourceSpan) -> Self {
         self.span = Some(span);
+        self
+    }
+
+    /// Records the rename a `changed/name` reports ([`Renamed`]).
+    pub fn renaming(mut self, from: impl Into<String>, to: impl Into<String>, within: Option<String>) -> Self {
+        self.renamed = Some(Box::new(Renamed { from: from.into(), to: to.into(), within }));
         self
     }
 
@@ -287,6 +317,17 @@ pub mod codes {
     pub const OUTPUT_REFUSED: &str = "output/refused";
     /// An input was not converted: no format recognised it, or `--fail-fast` stopped the run.
     pub const RUN_SKIPPED: &str = "run/skipped";
+    /// A `--select`/`--exclude` pattern that matched no tool of the input (a typo, or the
+    /// wrong input), or an OpenAPI Overlay action whose target selected nothing.
+    pub const CURATE_UNMATCHED: &str = "curate/unmatched";
+    /// Something curation left out because of what it left out: an example expecting a call to
+    /// a tool not selected.
+    pub const CURATE_EXCLUDED: &str = "curate/excluded";
+    /// Curation left no tool to write.
+    pub const CURATE_EMPTY: &str = "curate/empty";
+    /// An overlay file that cannot be applied: a tool or parameter the source lacks, a key
+    /// the overlay shape does not have, a value of the wrong kind (located in the overlay).
+    pub const CURATE_OVERLAY: &str = "curate/overlay";
 }
 
 #[cfg(test)]

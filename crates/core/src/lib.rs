@@ -21,7 +21,7 @@ pub mod schema_merge;
 pub mod source;
 
 pub use bundle::Bundle;
-pub use diagnostic::{Diagnostic, Severity, SourceSpan, Strictness, codes};
+pub use diagnostic::{Diagnostic, Renamed, Severity, SourceSpan, Strictness, codes};
 pub use format::{Detection, Format, FormatInfo, InputShape, OptionKind, OptionSpec, Options, Outcome};
 pub use model::*;
 pub use platform_limits::{Limit, LimitKind, PlatformLimits};

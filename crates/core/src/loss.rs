@@ -411,7 +411,7 @@ fn loss(key: &str, path: &str, what: &str, target: &str) -> Diagnostic {
     let code = match key {
         "prompt" => codes::LOSS_PROMPT,
         "model_settings" => codes::LOSS_MODEL_SETTINGS,
-        "http" | "location" | "servers" => codes::LOSS_HTTP,
+        "http" | "location" | "servers" | "pinned" => codes::LOSS_HTTP,
         "auth" => codes::LOSS_AUTH,
         "examples" | "expected" | "mocks" | "response" | "response_summary" | "used_as_example" | "name" => {
             codes::LOSS_EXAMPLES

@@ -14,14 +14,17 @@ pub fn tool_names(model: &ToolSet, rules: NameRules, format: &str, diagnostics: 
     let names = map.assign_all(model.tools.iter().map(|t| t.name.as_str()));
     for (i, (tool, name)) in model.tools.iter().zip(&names).enumerate() {
         if *name != tool.name {
-            diagnostics.push(Diagnostic::warning(
-                codes::CHANGED_NAME,
-                child(&child("/tools", i.to_string()), "name"),
-                format!(
-                    "{format} tool names must match {}: `{}` was written as `{name}` (map back: `{name}` -> `{}`)",
-                    rules.pattern, tool.name, tool.name
-                ),
-            ));
+            diagnostics.push(
+                Diagnostic::warning(
+                    codes::CHANGED_NAME,
+                    child(&child("/tools", i.to_string()), "name"),
+                    format!(
+                        "{format} tool names must match {}: `{}` was written as `{name}` (map back: `{name}` -> `{}`)",
+                        rules.pattern, tool.name, tool.name
+                    ),
+                )
+                .renaming(&tool.name, name, None),
+            );
         }
     }
     names

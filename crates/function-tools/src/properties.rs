@@ -86,7 +86,8 @@ fn rename(
                     "{target} parameter names must match {}: `{original}` was written as `{name}` at {at}/properties (map back: `{name}` -> `{original}`)",
                     rules.pattern
                 ),
-            ));
+            )
+            .renaming(&original, &name, Some(at.to_owned())));
             renames.push((original, name.clone()));
         }
         properties.insert(name, value);

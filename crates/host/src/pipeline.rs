@@ -10,8 +10,9 @@ use toolport_core::fit::Part;
 
 use crate::input::{self, InputError, Limits};
 use crate::registry::{FormatEntry, Registry};
-use crate::stage;
 pub use crate::stage::FitSettings;
+use crate::stage::{self, Curate};
+use toolport_curate::NamesMap;
 
 pub use crate::registry::CONFIDENT;
 
@@ -568,6 +569,8 @@ pub struct Conversion {
     pub status: Status,
     /// The reader failed (nothing was written).
     pub read_failed: bool,
+    /// What the written names stand for, when [`Curate::names_map`] asked for it.
+    pub names_map: Option<NamesMap>,
 }
 
 /// Reads `bundle` with `from` and writes it with `to`. A loss `strict` refuses withholds the
@@ -580,69 +583,112 @@ pub fn convert(
     options: &Options,
     strict: impl Into<Strictness>,
 ) -> Conversion {
-    convert_fitted(from, to, bundle, options, strict, &FitSettings::default())
+    convert_staged(from, to, bundle, options, strict, &Curate::default(), &FitSettings::default())
 }
 
-/// [`convert`] with the fit stage's settings (`--split`). When the stage has work (the target
-/// declares limits, or a split is asked for: [`stage::has_fit_work`]) the model is decoded
-/// between the plugins and fitted; a model the stage left as it was is still written from the
-/// reader's JSON, and each part of a split is written as its own document, named
+/// [`convert`] with the stage between reading and writing ([`crate::stage`], DESIGN's curate
+/// and fit): an OpenAPI Overlay applied to the source, then the model curated
+/// (`--select`, `--exclude`, `--overlay`) and fitted to the target's declared limits
+/// (`limit/*`, `--split`). The model is decoded between the plugins only when the stage has
+/// work ([`Curate::needs_model`], [`stage::has_fit_work`]); a model the stage left as it was
+/// is still written from the reader's JSON. Each part of a split is its own document, named
 /// `OUTPUT_NAME.PART` (a part written as several files goes in a folder named after it).
-pub fn convert_fitted(
+pub fn convert_staged(
     from: &FormatEntry,
     to: &FormatEntry,
     bundle: &Bundle,
     options: &Options,
     strict: impl Into<Strictness>,
-    settings: &FitSettings,
+    curate: &Curate,
+    fit: &FitSettings,
 ) -> Conversion {
     let strict = strict.into();
-    let failed = |diagnostics| Conversion { output: None, diagnostics, status: Status::Failed, read_failed: false };
+    let failed = |diagnostics| Conversion {
+        output: None,
+        diagnostics,
+        status: Status::Failed,
+        read_failed: false,
+        names_map: None,
+    };
     if !to.info.writes {
         let message = format!("format {} cannot write (it only reads)", to.info.id);
         return failed(vec![Diagnostic::error(toolport_core::codes::INPUT_UNSUPPORTED, "", message)]);
     }
     let has_errors = |d: &[Diagnostic]| d.iter().any(Diagnostic::is_error);
-    let fits = stage::has_fit_work(&to.info, settings);
-    let (written, mut diagnostics) = match (&from.plugin, &to.plugin) {
-        (Some(reader), Some(writer)) => {
-            let Outcome { value, mut diagnostics } = reader.read_raw(bundle, options);
-            match value.filter(|_| !has_errors(&diagnostics)) {
-                Some(raw) if fits => match raw.decode() {
-                    Ok((model, unknown)) => {
-                        let fitted = stage::fit(model, &to.info, options, &strict, settings);
-                        diagnostics.extend(fitted.diagnostics);
-                        if fitted.changed {
-                            // Written from this host's model: fields it does not know are its to report.
-                            diagnostics.extend(unknown);
-                            (write_parts(to, fitted.parts, options), diagnostics)
-                        } else {
-                            // The writer gets the reader's JSON and reports what it does not know.
-                            (writer.write_raw(&raw, options), diagnostics)
-                        }
-                    }
-                    Err(error) => {
-                        diagnostics.push(Diagnostic::error(codes::PLUGIN_FAILED, "", error));
+    let (bundle, mut diagnostics) = match stage::prepare_source(bundle, &from.info, curate) {
+        Ok(prepared) => prepared,
+        Err(errors) => return failed(errors),
+    };
+    let bundle = bundle.as_ref();
+    let staged = curate.needs_model() || stage::has_fit_work(&to.info, fit);
+    // The model read: the reader's JSON between two plugins, else the model itself.
+    let (raw, model) = match (&from.plugin, &to.plugin) {
+        (Some(reader), Some(_)) => {
+            let Outcome { value, diagnostics: read } = reader.read_raw(bundle, options);
+            diagnostics.extend(read);
+            let Some(raw) = value.filter(|_| !has_errors(&diagnostics)) else {
+                return Conversion { read_failed: true, ..failed(diagnostics) };
+            };
+            (Some(raw), None)
+        }
+        _ => {
+            let Outcome { value, diagnostics: read } = from.format.read(bundle, options);
+            diagnostics.extend(read);
+            let Some(model) = value.filter(|_| !has_errors(&diagnostics)) else {
+                return Conversion { read_failed: true, ..failed(diagnostics) };
+            };
+            (None, Some(model))
+        }
+    };
+    let mut source_names = Vec::new();
+    let mut curated_model = None;
+    let written = match (raw, model) {
+        (Some(raw), _) if !staged => {
+            to.plugin.as_ref().expect("read as JSON only between plugins").write_raw(&raw, options)
+        }
+        (None, Some(model)) if !staged => to.format.write(&model, options),
+        (raw, model) => {
+            let (model, unknown) = match (&raw, model) {
+                (_, Some(model)) => (model, Vec::new()),
+                (Some(raw), None) => match raw.decode() {
+                    Ok(decoded) => decoded,
+                    Err(e) => {
+                        let message = format!("the model cannot be read: {e}");
+                        diagnostics.push(Diagnostic::error(codes::PLUGIN_FAILED, "", message));
                         return failed(diagnostics);
                     }
                 },
-                Some(raw) => (writer.write_raw(&raw, options), diagnostics),
-                None => return Conversion { read_failed: true, ..failed(diagnostics) },
-            }
-        }
-        _ => {
-            let Outcome { value, mut diagnostics } = from.format.read(bundle, options);
-            match value.filter(|_| !has_errors(&diagnostics)) {
-                Some(model) if fits => {
-                    let fitted = stage::fit(model, &to.info, options, &strict, settings);
-                    diagnostics.extend(fitted.diagnostics);
-                    (write_parts(to, fitted.parts, options), diagnostics)
+                (None, None) => unreachable!("a model is read either as JSON or decoded"),
+            };
+            let curates = curate.needs_model();
+            let model = if curates {
+                let curated = stage::curate(model, curate);
+                diagnostics.extend(curated.diagnostics);
+                if has_errors(&diagnostics) {
+                    return failed(diagnostics);
                 }
-                Some(model) => (to.format.write(&model, options), diagnostics),
-                None => return Conversion { read_failed: true, ..failed(diagnostics) },
+                source_names = curated.source_names;
+                if curate.names_map {
+                    curated_model = Some(curated.model.clone());
+                }
+                curated.model
+            } else {
+                model
+            };
+            let fitted = stage::fit(model, &to.info, options, &strict, fit);
+            diagnostics.extend(fitted.diagnostics);
+            match (&raw, &to.plugin) {
+                // The model as read: the writer gets the reader's JSON and reports what it does not know.
+                (Some(raw), Some(writer)) if !curates && !fitted.changed => writer.write_raw(raw, options),
+                _ => {
+                    // Written from this host's model: fields it does not know are its to report.
+                    diagnostics.extend(unknown);
+                    write_parts(to, fitted.parts, options)
+                }
             }
         }
     };
+    let names_map = curated_model.map(|model| NamesMap::build(&model, &source_names, &written.diagnostics));
     diagnostics.extend(written.diagnostics);
     let lost = diagnostics.iter().any(Diagnostic::is_loss);
     let refused = diagnostics.iter().any(|d| strict.refuses(d));
@@ -654,7 +700,8 @@ pub fn convert_fitted(
         Some(_) => Status::Converted,
     };
     let output = if matches!(status, Status::Converted | Status::ConvertedWithLosses) { written.value } else { None };
-    Conversion { output, diagnostics, status, read_failed: false }
+    let names_map = names_map.filter(|_| output.is_some());
+    Conversion { output, diagnostics, status, read_failed: false, names_map }
 }
 
 /// Writes each part of a fitted model; one unnamed part is the whole document. A part's

@@ -25,6 +25,7 @@ use toolport_host::input::{self, Limits};
 use toolport_host::output::{self, PlannedFile, Staging};
 use toolport_host::pipeline::{self, InputItem, ResolveError, Status};
 use toolport_host::registry::{self, FormatEntry, Registry};
+use toolport_host::stage::Curate;
 
 /// Every format of this repository, linked into the module (no plugin is loaded for them).
 pub fn linked_formats() -> Vec<Arc<dyn Format>> {
@@ -291,13 +292,20 @@ fn status_name(status: Status) -> &'static str {
 /// What `convert` returns to Python: status (`converted`, `converted_with_losses`, `failed`,
 /// `loss_refused`, or `usage`/`input` when the input was not read), the source format's id,
 /// the written text files and binary files in path order, the diagnostics as JSON, and a
-/// message when not converted.
-type Converted<'py> =
-    (String, Option<String>, Vec<(String, String)>, Vec<(String, Bound<'py, PyBytes>)>, String, Option<String>);
+/// message when not converted, and the names map as JSON when asked for.
+type Converted<'py> = (
+    String,
+    Option<String>,
+    Vec<(String, String)>,
+    Vec<(String, Bound<'py, PyBytes>)>,
+    String,
+    Option<String>,
+    Option<String>,
+);
 
 /// Converts one input to format `to`.
 #[pyfunction]
-#[pyo3(signature = (to, *, path=None, data=None, files=None, binary_files=BTreeMap::new(), from_=None, options=Vec::new(), strict="off", plugin_dirs=Vec::new(), plugin_host=None, isolate="auto"))]
+#[pyo3(signature = (to, *, path=None, data=None, files=None, binary_files=BTreeMap::new(), from_=None, options=Vec::new(), strict="off", plugin_dirs=Vec::new(), plugin_host=None, isolate="auto", select=Vec::new(), exclude=Vec::new(), overlay=None, names_map=false))]
 #[allow(clippy::too_many_arguments)]
 fn convert<'py>(
     py: Python<'py>,
@@ -312,22 +320,47 @@ fn convert<'py>(
     plugin_dirs: Vec<PathBuf>,
     plugin_host: Option<PathBuf>,
     isolate: &str,
+    select: Vec<String>,
+    exclude: Vec<String>,
+    overlay: Option<PathBuf>,
+    names_map: bool,
 ) -> PyResult<Converted<'py>> {
     let source = Source::new(path, data, files, binary_files)?;
+    let overlay_text = overlay
+        .as_ref()
+        .map(|p| std::fs::read_to_string(p).map(|text| (p.display().to_string(), text)))
+        .transpose()
+        .map_err(|e| PyValueError::new_err(format!("overlay: {e}")))?;
     let strict = Strictness::parse(strict).map_err(PyValueError::new_err)?;
     let registry = self::registry(plugin_dirs, plugin_host, isolate)?;
-    let run = || -> Result<(Status, String, Option<Bundle>, Vec<Diagnostic>), Refusal> {
+    type Ran = (Status, String, Option<Bundle>, Vec<Diagnostic>, Option<String>);
+    let run = || -> Result<Ran, Refusal> {
+        let overlay = overlay_text.as_ref().map(|(file, text)| (file.as_str(), text.as_str()));
+        let curate = Curate::new(&select, &exclude, overlay, names_map).map_err(|errors| Refusal {
+            kind: "usage",
+            message: errors
+                .iter()
+                .map(|d| match &d.span {
+                    Some(s) => format!("{}:{}:{}: {}", s.file, s.line, s.column, d.message),
+                    None => d.message.clone(),
+                })
+                .collect::<Vec<_>>()
+                .join("\n"),
+            diagnostics: errors,
+        })?;
         let to = registry.format(to).map_err(|e| Refusal::usage(e.to_string()))?;
         let named = from_.map(|f| registry.format(f)).transpose().map_err(|e| Refusal::usage(e.to_string()))?;
         let options =
             self::options(options, &[Some(to), named].into_iter().flatten().collect::<Vec<_>>(), source.stem())?;
         let (from, bundle) = load(&registry, &source, from_)?;
-        let conversion = pipeline::convert(from, to, &bundle, &options, strict);
-        Ok((conversion.status, from.info.id.clone(), conversion.output, conversion.diagnostics))
+        let conversion =
+            pipeline::convert_staged(from, to, &bundle, &options, strict, &curate, &pipeline::FitSettings::default());
+        let map = conversion.names_map.map(|m| m.to_value().to_string());
+        Ok((conversion.status, from.info.id.clone(), conversion.output, conversion.diagnostics, map))
     };
     let outcome = py.detach(|| on_conversion_stack(run)).map_err(PyRuntimeError::new_err)?;
     Ok(match outcome {
-        Ok((status, from, output, diagnostics)) => {
+        Ok((status, from, output, diagnostics, map)) => {
             let output = output.unwrap_or_default();
             let binary = output.binary_files.iter().map(|(p, b)| (p.clone(), PyBytes::new(py, b))).collect();
             let files = output.files.into_iter().collect();
@@ -336,11 +369,17 @@ fn convert<'py>(
                 Status::LossRefused => Some("something would be lost, and strict is set".to_owned()),
                 _ => None,
             };
-            (status_name(status).to_owned(), Some(from), files, binary, json(&diagnostics)?, message)
+            (status_name(status).to_owned(), Some(from), files, binary, json(&diagnostics)?, message, map)
         }
-        Err(refusal) => {
-            (refusal.kind.to_owned(), None, Vec::new(), Vec::new(), json(&refusal.diagnostics)?, Some(refusal.message))
-        }
+        Err(refusal) => (
+            refusal.kind.to_owned(),
+            None,
+            Vec::new(),
+            Vec::new(),
+            json(&refusal.diagnostics)?,
+            Some(refusal.message),
+            None,
+        ),
     })
 }
 

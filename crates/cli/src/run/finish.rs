@@ -64,6 +64,9 @@ pub(super) fn finish(
         let root = report.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
         plan.push(PlannedFile { path: report.clone(), owner: REPORT_OWNER.to_owned(), root });
     }
+    if let Some(names_map) = &args.curate.names_map {
+        plan.push(names_map_file(names_map));
+    }
     let problems = output::check_plan(&plan, &inputs, args.force);
     let mut report_writable = true;
     // Whether the run's outputs are in place (for the summary of an interrupted run).
@@ -76,7 +79,7 @@ pub(super) fn finish(
         mark_plan_failure(&mut reports, &problems);
     } else if args.dry_run {
         if !global.quiet {
-            for file in plan.iter().filter(|f| f.owner != REPORT_OWNER) {
+            for file in plan.iter().filter(|f| f.owner != REPORT_OWNER && f.owner != NAMES_MAP_OWNER) {
                 eprintln!("would write {}", report::printable(&file.path.display().to_string()));
             }
         }
@@ -123,6 +126,12 @@ pub(super) fn finish(
     }
 
     let status = exit_status(&summary, problems.is_empty());
+    if let Some(path) = args.curate.names_map.as_ref().filter(|_| problems.is_empty() && !args.dry_run && placed)
+        && let Err(e) = write_names_map(path, &to.info.id, &reports, args.force)
+    {
+        eprintln!("error: the names map was not written: {e}");
+        return Ok(ExitStatus::Failed);
+    }
     // convert exits right after a run (this crate is only the binary), so the reports are
     // left for the process's end: freeing every input's diagnostics one by one took 3-5% of
     // a 10,000-file batch.
@@ -189,6 +198,40 @@ pub(super) fn check_report_path(path: &Path, inputs: &[PathBuf], force: bool) ->
         None => Ok(()),
     }
 }
+
+const NAMES_MAP_OWNER: &str = "--names-map";
+
+fn names_map_file(path: &Path) -> PlannedFile {
+    let root = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
+    PlannedFile { path: path.to_path_buf(), owner: NAMES_MAP_OWNER.to_owned(), root }
+}
+
+/// `--names-map FILE` refused before any input is converted, as `--report`.
+pub(super) fn check_names_map_path(path: &Path, inputs: &[PathBuf], force: bool) -> Result<()> {
+    match output::check_plan(&[names_map_file(path)], inputs, force).into_iter().next() {
+        Some(problem) => Err(UsageError(format!("--names-map {}", problem.error)).into()),
+        None => Ok(()),
+    }
+}
+
+/// The names map of every input written (docs/names-map.md).
+fn write_names_map(path: &Path, to: &str, reports: &[InputReport], force: bool) -> Result<()> {
+    let inputs: Vec<serde_json::Value> = reports
+        .iter()
+        .filter_map(|r| {
+            let map = r.names_map.as_ref()?;
+            Some(serde_json::json!({"input": r.input, "from": r.from, "outputs": r.outputs, "tools": map.tools}))
+        })
+        .collect();
+    let document = serde_json::json!({"names_map_version": NAMES_MAP_VERSION, "to": to, "inputs": inputs});
+    let mut text = serde_json::to_string_pretty(&document)?;
+    text.push('\n');
+    output::write_atomic(path, text.as_bytes(), force)?;
+    Ok(())
+}
+
+/// The names map's JSON form; bumped when a field changes meaning or goes.
+const NAMES_MAP_VERSION: u32 = 1;
 
 fn exit_status(summary: &Summary, plan_ok: bool) -> ExitStatus {
     if summary.failed > 0 || !plan_ok {

@@ -8,6 +8,7 @@ use toolport_core::{Bundle, Diagnostic, Options, Strictness, codes};
 use toolport_host::input::Limits;
 use toolport_host::output::{self, PlannedFile, Staging};
 use toolport_host::pipeline::{self, InputItem, ResolveError, Status};
+use toolport_host::stage::Curate;
 use toolport_host::{FormatEntry, Registry};
 
 use super::{Destination, ItemResult, Mode};
@@ -28,6 +29,7 @@ pub(super) struct Job<'a> {
     pub staging: Option<Staging>,
     pub failed: AtomicBool,
     pub limits: Limits,
+    pub curate: Curate,
 }
 
 impl Job<'_> {
@@ -38,6 +40,7 @@ impl Job<'_> {
             status: Status::Failed,
             outputs: Vec::new(),
             diagnostics: Vec::new(),
+            names_map: None,
         };
         let done = |report| ItemResult { report, planned: Vec::new(), read: Vec::new(), stdout: None, note: None };
         let skipped = |mut report: InputReport, diagnostic: Diagnostic| {
@@ -89,9 +92,10 @@ impl Job<'_> {
             }
             return done(report);
         };
-        let settings = pipeline::FitSettings { split: self.args.split };
-        let conversion = pipeline::convert_fitted(from, to, &bundle, &options, self.strict.clone(), &settings);
+        let fit = pipeline::FitSettings { split: self.args.split };
+        let conversion = pipeline::convert_staged(from, to, &bundle, &options, self.strict.clone(), &self.curate, &fit);
         report.status = conversion.status;
+        report.names_map = conversion.names_map;
         report.diagnostics.extend(conversion.diagnostics);
         if conversion.read_failed
             && let Some(hint) =

@@ -17,9 +17,10 @@ use toolport_host::Registry;
 use toolport_host::input::Limits;
 use toolport_host::output::{self, PlannedFile, Staging};
 use toolport_host::pipeline::{self, InputItem};
+use toolport_host::stage::Curate;
 
 use crate::args::{ConvertArgs, GlobalArgs};
-use crate::report::InputReport;
+use crate::report::{self, InputReport};
 use crate::{ExitStatus, UsageError, checked_options, subcommand_hint};
 
 mod finish;
@@ -119,6 +120,9 @@ fn plan<'a>(registry: &'a Registry, args: &'a ConvertArgs, mode: Mode) -> Result
     if let Some(report) = &args.report {
         finish::check_report_path(report, &item_paths, args.force)?;
     }
+    if let Some(names_map) = &args.curate.names_map {
+        finish::check_names_map_path(names_map, &item_paths, args.force)?;
+    }
     if let Destination::Directory(place) | Destination::FileOrDirectory(place) = &destination {
         // Before staging: `-o /dev/null` must not stage in /dev.
         output::check_destination(place)?;
@@ -144,6 +148,7 @@ fn plan<'a>(registry: &'a Registry, args: &'a ConvertArgs, mode: Mode) -> Result
         staging,
         failed: AtomicBool::new(false),
         limits: Limits::default(),
+        curate: curation(args)?,
     };
     Ok((job, items))
 }
@@ -204,4 +209,32 @@ fn progress_bar(len: usize, quiet: bool) -> indicatif::ProgressBar {
         bar.set_style(style);
     }
     bar
+}
+
+/// The curation stage from `--select`, `--exclude`, `--overlay` and `--names-map`: a bad
+/// pattern or overlay is a usage error, located in the overlay file.
+fn curation(args: &ConvertArgs) -> Result<Curate> {
+    let flags = &args.curate;
+    let overlay = match &flags.overlay {
+        None => None,
+        Some(path) => {
+            let text =
+                std::fs::read_to_string(path).map_err(|e| UsageError(format!("--overlay {}: {e}", path.display())))?;
+            // Absolute: diagnostics' files are joined to each input's folder when shown.
+            let file = std::path::absolute(path).unwrap_or_else(|_| path.clone());
+            Some((file.display().to_string(), text))
+        }
+    };
+    let overlay = overlay.as_ref().map(|(file, text)| (file.as_str(), text.as_str()));
+    Curate::new(&flags.select, &flags.exclude, overlay, flags.names_map.is_some()).map_err(|errors| {
+        let lines: Vec<String> = errors
+            .iter()
+            .map(|d| match &d.span {
+                Some(s) => format!("{}:{}:{}: {}", s.file, s.line, s.column, d.message),
+                None => d.message.clone(),
+            })
+            .map(|line| report::printable(&line).into_owned())
+            .collect();
+        UsageError(lines.join("\n")).into()
+    })
 }

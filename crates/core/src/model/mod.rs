@@ -29,7 +29,9 @@ pub use example::{Example, Expectation, Matcher, ToolCall};
 pub use http::{Auth, AuthKind, HttpBinding, ParamLocation, Server};
 pub use metadata::{Creator, Icon, Timestamps, Version};
 pub use schema::{AdditionalProperties, EnumValue, Property, Schema, SchemaType, ValueSet};
-pub use tool::{ArgDisplay, Confirmation, ConfirmationInfo, Display, Hints, ModelSettings, Output, Parameter, Tool};
+pub use tool::{
+    ArgDisplay, Confirmation, ConfirmationInfo, Display, Hints, ModelSettings, Output, Parameter, PinnedArgument, Tool,
+};
 
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
@@ -47,7 +49,8 @@ pub const MODEL_SCHEMA_MAJOR: u32 = 1;
 ///
 /// - 1.0: the first released form (with `definitions` and `reference`); unknown fields refused.
 /// - 1.1: `schema_minor` in [`VersionedToolSet`]; unknown fields kept, not refused.
-pub const MODEL_SCHEMA_MINOR: u32 = 1;
+/// - 1.2: [`Tool::pinned`], arguments a curation overlay pinned.
+pub const MODEL_SCHEMA_MINOR: u32 = 2;
 
 /// The [`ToolSet::extras`] key under which a reader keeps model fields it does not know (sent by
 /// a peer built for a newer minor): an object mapping each field's JSON pointer in the tool

@@ -39,8 +39,22 @@ pub struct Tool {
     pub hints: Hints,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub http: Option<HttpBinding>,
+    /// Arguments every call gets that the model never sees (an overlay's pinned parameters):
+    /// the caller adds them; the names map says them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pinned: Vec<PinnedArgument>,
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     pub extras: Extras,
+}
+
+/// A parameter taken out of what the model sees, with the value every call gets.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PinnedArgument {
+    pub name: String,
+    /// Where an HTTP binding puts it, as the parameter it replaces said.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<ParamLocation>,
+    pub value: serde_json::Value,
 }
 
 /// One input parameter of a tool.

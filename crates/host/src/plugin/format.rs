@@ -151,10 +151,11 @@ impl PluginFormat {
         if !self.plugin.keeps_unknown_fields() {
             // A plugin built with SDK 1.0 refuses fields it does not know, `schema_minor`
             // included: send it the model re-encoded through this host's model, where fields
-            // unknown here sit under extras. (Model 1.1 adds no field to 1.0; a minor that adds
-            // fields must move them under extras here too.)
+            // unknown here sit under extras. (Model 1.1 adds no field to 1.0; 1.2's
+            // `Tool::pinned` is moved under extras here, as a 1.1 reader would keep it.)
             return match decode_model(model.0.get().as_bytes(), HOST) {
-                Ok((versioned, mut diagnostics)) => {
+                Ok((mut versioned, mut diagnostics)) => {
+                    pinned_to_extras(&mut versioned.tool_set);
                     let outcome = self.write(&versioned.tool_set, options);
                     diagnostics.extend(outcome.diagnostics);
                     Outcome { value: outcome.value, diagnostics }
@@ -240,5 +241,24 @@ impl Format for PluginFormat {
         let request = WriteRequest { model: ModelJson::Decoded(model), options: Cow::Borrowed(options) };
         let outcome = self.plugin.call(Op::Write, self.index, &request);
         self.name_plugin(outcome, "write")
+    }
+}
+
+/// Moves the fields model 1.2 added (`Tool::pinned`) under `extras["toolport-unknown"]`, keyed
+/// by their JSON pointer, for a plugin of SDK 1.0 that refuses fields it does not know.
+fn pinned_to_extras(model: &mut ToolSet) {
+    let mut moved = serde_json::Map::new();
+    for (i, tool) in model.tools.iter_mut().enumerate() {
+        if !tool.pinned.is_empty() {
+            let pinned = std::mem::take(&mut tool.pinned);
+            moved.insert(format!("/tools/{i}/pinned"), serde_json::to_value(pinned).unwrap_or_default());
+        }
+    }
+    if moved.is_empty() {
+        return;
+    }
+    let kept = model.extras.entry(toolport_core::UNKNOWN_FIELDS.to_owned()).or_insert_with(|| serde_json::json!({}));
+    if let Some(kept) = kept.as_object_mut() {
+        kept.extend(moved);
     }
 }

@@ -70,11 +70,14 @@ impl Writer {
             counter += 1;
         }
         if unique != name {
-            self.diagnostics.push(Diagnostic::info(
-                codes::CHANGED_NAME,
-                child(path, "name"),
-                format!("a second tool named `{name}` is written as `{unique}`; Gloodata tool ids are unique"),
-            ));
+            self.diagnostics.push(
+                Diagnostic::info(
+                    codes::CHANGED_NAME,
+                    child(path, "name"),
+                    format!("a second tool named `{name}` is written as `{unique}`; Gloodata tool ids are unique"),
+                )
+                .renaming(name, &unique, None),
+            );
         }
         unique
     }

@@ -42,14 +42,17 @@ impl<'a> ParameterNames<'a> {
         }
         let assigned = self.names.assign(original);
         if assigned != original {
-            out.push(Diagnostic::warning(
-                codes::CHANGED_NAME,
-                child(&format!("{}/parameters/{i}", self.base), "name"),
-                format!(
-                    "Vertex parameter names must match {}: `{original}` is written `{assigned}`",
-                    NameRules::PARAMETER.pattern
-                ),
-            ));
+            out.push(
+                Diagnostic::warning(
+                    codes::CHANGED_NAME,
+                    child(&format!("{}/parameters/{i}", self.base), "name"),
+                    format!(
+                        "Vertex parameter names must match {}: `{original}` is written `{assigned}`",
+                        NameRules::PARAMETER.pattern
+                    ),
+                )
+                .renaming(&p.name, &assigned, None),
+            );
             self.renamed.insert(assigned.clone(), Value::String(p.name.clone()));
         }
         assigned

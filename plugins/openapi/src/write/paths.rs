@@ -113,15 +113,18 @@ pub(super) fn write_paths(
 fn vertex_function_name(tool: &Tool, i: usize, function_names: &mut NameMap, out: &mut Vec<Diagnostic>) -> String {
     let assigned = function_names.assign(&tool.name);
     if assigned != tool.name {
-        out.push(Diagnostic::warning(
-            codes::CHANGED_NAME,
-            format!("/tools/{i}/name"),
-            format!(
-                "Vertex function names must match {}: `{}` is written `{assigned}`",
-                NameRules::FUNCTION.pattern,
-                tool.name
-            ),
-        ));
+        out.push(
+            Diagnostic::warning(
+                codes::CHANGED_NAME,
+                format!("/tools/{i}/name"),
+                format!(
+                    "Vertex function names must match {}: `{}` is written `{assigned}`",
+                    NameRules::FUNCTION.pattern,
+                    tool.name
+                ),
+            )
+            .renaming(&tool.name, &assigned, None),
+        );
     }
     assigned
 }

@@ -31,14 +31,17 @@ pub(super) fn tool_file_names(model: &ToolSet, from_raycast: bool, diagnostics: 
                 attempt += 1;
             }
             taken.insert(name.to_ascii_lowercase());
-            diagnostics.push(Diagnostic::warning(
-                codes::CHANGED_NAME,
-                child(&child("/tools", index.to_string()), "name"),
-                format!(
-                    "tool `{}` is written as `{name}`: Raycast tool names are file names (src/tools/{name}.ts)",
-                    tool.name
-                ),
-            ));
+            diagnostics.push(
+                Diagnostic::warning(
+                    codes::CHANGED_NAME,
+                    child(&child("/tools", index.to_string()), "name"),
+                    format!(
+                        "tool `{}` is written as `{name}`: Raycast tool names are file names (src/tools/{name}.ts)",
+                        tool.name
+                    ),
+                )
+                .renaming(&tool.name, &name, None),
+            );
             name
         };
         out.push(name);
