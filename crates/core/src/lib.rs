@@ -17,8 +17,9 @@ pub mod names;
 pub mod nesting;
 pub mod schema_merge;
 pub mod source;
+pub mod suggest;
 
 pub use bundle::Bundle;
-pub use diagnostic::{Diagnostic, Severity, SourceSpan, Strictness, codes};
+pub use diagnostic::{Diagnostic, Explanation, Family, Severity, SourceSpan, Strictness, codes};
 pub use format::{Detection, Format, FormatInfo, InputShape, OptionKind, OptionSpec, Options, Outcome};
 pub use model::*;

@@ -568,6 +568,9 @@ pub fn convert(
         Some(_) if lost => Status::ConvertedWithLosses,
         Some(_) => Status::Converted,
     };
+    if status == Status::LossRefused {
+        strict.mark_refused(&mut diagnostics);
+    }
     let output = if matches!(status, Status::Converted | Status::ConvertedWithLosses) { written.value } else { None };
     Conversion { output, diagnostics, status, read_failed: false }
 }
