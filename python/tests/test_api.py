@@ -120,10 +120,11 @@ def test_a_loss_error_names_what_strict_refused():
 
 
 def test_errors_name_the_api_arguments_not_the_command_lines_flags(tmp_path):
-    with pytest.raises(toolport.InputError) as caught:
-        toolport.convert(FIXTURES / "gloodata" / "show-map.json", from_="mcp", to="openai")
-    said = caught.value.message + " ".join(d.message for d in caught.value.diagnostics)
-    assert 'from_="gloodata"' in said and "--from" not in said, said
+    # The host's detection hint, as the command line words it.
+    hint = "this input looks like gloodata, not mcp: try --from gloodata, or leave --from out to detect the format"
+    assert toolport._api_words(hint) == (
+        'this input looks like gloodata, not mcp: try from_="gloodata", or leave from_ out to detect the format'
+    )
     with pytest.raises(toolport.UsageError) as caught:
         toolport.convert(FIXTURES / "mcp" / "weather-tool.json", to="openai", options={"stirct": True})
     assert 'options={"stirct": "true"}' in caught.value.message and "--option" not in caught.value.message
