@@ -100,8 +100,38 @@ def test_strict_raises_a_loss_error_carrying_the_losses():
     assert {d.code for d in caught.value.losses} == {d.code for d in relaxed.losses}
     with pytest.raises(toolport.LossError):
         toolport.convert(source, to="gemini", strict="all")
-    # Only the codes named are refused.
-    assert toolport.convert(source, to="gemini", strict="changed/nothing-like-this").files
+    # Only the codes named are refused, and a code must be one.
+    assert toolport.convert(source, to="gemini", strict="loss/auth").files
+    with pytest.raises(ValueError, match="did you mean `loss/confirmation`"):
+        toolport.convert(source, to="gemini", strict="loss/confrmation")
+
+
+def test_a_loss_error_names_what_strict_refused():
+    source = FIXTURES / "gloodata" / "show-map.json"
+    with pytest.raises(toolport.LossError) as caught:
+        toolport.convert(source, to="mcp", strict="loss/display")
+    refused = caught.value.refused
+    assert refused and {d.code for d in refused} == {"loss/display"}
+    assert all(d.severity == "error" for d in refused)
+    assert caught.value.message.startswith(f"strict refuses {len(refused)} diagnostic")
+    assert all(str(d) in caught.value.message for d in refused)
+    # The other losses are carried, not refused.
+    assert {d.code for d in caught.value.losses} > {"loss/display"}
+
+
+def test_errors_name_the_api_arguments_not_the_command_lines_flags(tmp_path):
+    # The host's detection hint, as the command line words it.
+    hint = "this input looks like gloodata, not mcp: try --from gloodata, or leave --from out to detect the format"
+    assert toolport._api_words(hint) == (
+        'this input looks like gloodata, not mcp: try from_="gloodata", or leave from_ out to detect the format'
+    )
+    with pytest.raises(toolport.UsageError) as caught:
+        toolport.convert(FIXTURES / "mcp" / "weather-tool.json", to="openai", options={"stirct": True})
+    assert 'options={"stirct": "true"}' in caught.value.message and "--option" not in caught.value.message
+    result = toolport.convert(FIXTURES / "mcp" / "weather-tool.json", to="openai")
+    result.write(tmp_path)
+    with pytest.raises(toolport.OutputError, match="pass force=True to overwrite"):
+        result.write(tmp_path)
 
 
 def test_options_are_the_command_lines():

@@ -18,8 +18,10 @@ Raycast extension. Nothing is written unless :meth:`Result.write` is called.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
+import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -131,7 +133,19 @@ class ConversionError(ToolportError):
 
 
 class LossError(ToolportError):
-    """``strict=True`` and the target cannot hold something; ``diagnostics`` lists the losses."""
+    """``strict`` refused what the target cannot hold: ``refused`` lists what it refused (errors,
+    as the command line shows them), ``losses`` every loss; the message lists the refused."""
+
+    def __init__(self, message: str, diagnostics: Sequence[Diagnostic] = ()) -> None:
+        refused = [d for d in diagnostics if d.severity == "error"]
+        if refused:
+            lines = "".join(f"\n  {d}" for d in refused)
+            message = f"strict refuses {len(refused)} diagnostic{'s' if len(refused) != 1 else ''} of this conversion:{lines}"
+        super().__init__(message, diagnostics)
+
+    @property
+    def refused(self) -> List[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "error"]
 
     @property
     def losses(self) -> List[Diagnostic]:
@@ -206,7 +220,7 @@ class Result:
             force=force,
         )
         if problems:
-            raise OutputError("; ".join(problems))
+            raise OutputError(_api_words("; ".join(problems)))
         return [Path(p) for p in placed]
 
 
@@ -246,7 +260,32 @@ def _discovery(plugin_dirs: Sequence["Union[str, os.PathLike[str]]"], isolate: s
     return {"plugin_dirs": [os.fspath(d) for d in plugin_dirs], "plugin_host": host, "isolate": isolate}
 
 
+#: The command line's flags in messages shared with it, and what this API calls them.
+_API_WORDS = [
+    (re.compile(r"use --force\b"), "pass force=True"),
+    (re.compile(r"--force\b"), "force=True"),
+    (re.compile(r"--from (?!out\b)([A-Za-z0-9_-]+)"), r'from_="\1"'),
+    (re.compile(r"--from\b"), "from_"),
+    (re.compile(r"--option ([^=\s]+)=([^\s:;,]*)"), r'options={"\1": "\2"}'),
+    (re.compile(r"--option\b"), "options"),
+    (re.compile(r"--isolate ([a-z]+)"), r'isolate="\1"'),
+    (re.compile(r"--plugin-dir\b"), "plugin_dirs"),
+    (re.compile(r"--strict\b"), "strict"),
+    (re.compile(r"--to\b"), "to"),
+]
+
+
+def _api_words(text: str) -> str:
+    """``text`` (a message of the command line's code) with its flags named as this API's
+    arguments: ``use --force`` becomes ``pass force=True``, ``--from mcp`` ``from_="mcp"``."""
+    for pattern, words in _API_WORDS:
+        text = pattern.sub(words, text)
+    return text
+
+
 def _raise(kind: str, message: str, diagnostics: List[Diagnostic]) -> NoReturn:
+    message = _api_words(message)
+    diagnostics = [dataclasses.replace(d, message=_api_words(d.message)) for d in diagnostics]
     if kind == "usage":
         raise UsageError(message, diagnostics)
     if kind == "input" or any(d.severity == "error" and d.code.startswith("input/") for d in diagnostics):

@@ -1,4 +1,4 @@
-"""The ``convert`` command of the toolport package (``convert ...`` or ``python -m toolport ...``).
+"""The command line of the toolporter package (``toolporter ...``, ``convert ...`` or ``python -m toolport ...``).
 
 The wheel ships the command line itself beside this file, in ``_bin/``: ``convert``, the
 plugin host that runs third-party plugins isolated, and the built-in formats as plugins in
@@ -21,7 +21,11 @@ CONVERT = Path(__file__).resolve().parent / "_bin" / ("convert.exe" if os.name =
 def main(argv: Optional[List[str]] = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     if not CONVERT.is_file():
-        print(f"error: this toolport package was built without the convert command ({CONVERT} is missing)", file=sys.stderr)
+        print(
+            f"error: this package was built without the command line ({CONVERT} is missing): build it with"
+            " `pip install ./python` or `pip wheel ./python`, or run `cargo xtask wheel-binaries` before `maturin build`",
+            file=sys.stderr,
+        )
         sys.exit(2)
     command = [str(CONVERT), *args]
     if os.name == "posix" and argv is None:

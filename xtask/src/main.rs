@@ -1,14 +1,20 @@
-//! toolport's development tasks, run as `cargo xtask <task>`:
+//! toolport's development tasks, run as `cargo xtask <task>`; `cargo xtask TASK --help` says
+//! what each takes (tasks.rs, where every task's arguments are checked before it runs):
 //!
 //! - `test [ARGS]`: install what the tests need besides Rust (setup.rs: the platforms'
 //!   validators, the Raycast API types; once), build every plugin library and the broken test
 //!   plugins, then run the whole test suite (`cargo test --workspace ARGS`). The CLI tests load
 //!   the real libraries.
-//! - `convert ARGS`: build `convert` and the plugins, then run `convert ARGS`.
-//! - `dist [DIR]`: release-build `convert` and stage it with its plugins in DIR/ (default
-//!   `dist/`): `DIR/convert`, `DIR/toolport-plugin-host` and `DIR/plugins/*`.
-//! - `install [--data-dir DIR] [--bin-dir DIR] [--debug]`: release-build and install into the
-//!   user data directory, with `convert` linked into `~/.local/bin` (install.rs).
+//! - `convert ARGS`: build `convert`, the plugin host and the plugins only, then run `convert ARGS`.
+//! - `dist [DIR]`: release-build those and stage them in DIR/ (default `dist/`):
+//!   `DIR/convert`, `DIR/toolport-plugin-host`, `DIR/plugins/*`, `DIR/share/*` (install.rs).
+//! - `install [--data-dir DIR] [--bin-dir DIR] [--share-dir DIR] [--debug] [--link-convert]`:
+//!   release-build and install into the user data directory, with `toolporter` (and `convert`
+//!   unless another program of that name is on PATH) linked into `~/.local/bin`, completions
+//!   and man pages into `~/.local/share` (install.rs).
+//! - `npm [DIR] [--debug]`: the npm package around the release build (npm.rs).
+//! - `wheel-binaries [--debug]`: build the command and stage it for the Python wheel; the
+//!   wheel's build backend (python/build_backend) runs it (setup.rs).
 //! - `bench [--peers | --peers-only | --scaling-only]`: the benchmarks (see bench.rs); prints
 //!   ratios measured in one run; `--peers` adds toolport side by side with its peers.
 //! - `fuzz [--seconds N] [--seed S] [--format ID]...`: mutation fuzzing of every reader (fuzz.rs).
@@ -18,31 +24,52 @@ mod bench;
 mod fuzz;
 mod install;
 mod new_plugin;
+mod npm;
 mod setup;
+mod tasks;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use anyhow::{Context, Result, bail};
 
+use crate::tasks::Task;
+
 fn main() -> Result<()> {
     let mut args = std::env::args().skip(1);
-    let task = args.next().unwrap_or_default();
+    let name = args.next().unwrap_or_default();
     let rest: Vec<String> = args.collect();
-    match task.as_str() {
+    let Some(task) = Task::find(&name) else {
+        if !matches!(name.as_str(), "-h" | "--help" | "help") {
+            eprint!("{}", tasks::overview());
+            std::process::exit(2)
+        }
+        print!("{}", tasks::overview());
+        return Ok(());
+    };
+    match task.check(&rest) {
+        Ok(true) => {}
+        Ok(false) => {
+            print!("{}", task.help());
+            return Ok(());
+        }
+        Err(problem) => {
+            eprintln!("error: {problem}");
+            std::process::exit(2)
+        }
+    }
+    let operand = || rest.iter().find(|a| !a.starts_with('-')).map(PathBuf::from);
+    match task.name {
         "test" => test(&rest),
-        "convert" => convert(&rest),
-        "dist" => dist(rest.first().map(PathBuf::from).unwrap_or_else(|| root().join("dist"))),
+        "convert" => convert(rest.strip_prefix(&["--".to_owned()]).unwrap_or(&rest)),
+        "dist" => dist(operand().unwrap_or_else(|| root().join("dist"))),
         "bench" => bench::run(&rest),
         "fuzz" => fuzz::run(&rest),
         "install" => install(&rest),
+        "npm" => npm::run(operand().unwrap_or_else(|| root().join("target/npm")), rest.iter().any(|a| a == "--debug")),
         "new-plugin" => new_plugin::run(&rest),
-        _ => {
-            eprintln!(
-                "usage: cargo xtask <test [ARGS] | convert ARGS | dist [DIR] | bench [--peers | --peers-only | --scaling-only] | fuzz [--seconds N] | install [--data-dir DIR] [--bin-dir DIR] | new-plugin NAME --path DIR>"
-            );
-            std::process::exit(2)
-        }
+        "wheel-binaries" => setup::wheel_binaries(!rest.iter().any(|a| a == "--debug")),
+        other => bail!("task {other} is declared but not run"),
     }
 }
 
@@ -63,20 +90,52 @@ pub fn cargo(args: &[&str]) -> Result<()> {
 }
 
 /// Builds every plugin library next to the `convert` binary (target/debug), plus the broken
-/// test plugins (as examples), because `cargo test` alone builds neither.
-fn build_all(release: bool) -> Result<()> {
-    let mut args = vec!["build", "--workspace", "--lib", "--bins"];
+/// test plugins (as examples), because `cargo test` alone builds neither. The whole workspace,
+/// as `cargo test --workspace` does: a subset unifies dependencies' features differently and
+/// rebuilds most of the workspace.
+pub fn build_all() -> Result<()> {
+    cargo(&["build", "--workspace", "--lib", "--bins", "--examples"])
+}
+
+/// Builds what a user runs and nothing else: `convert`, the plugin host and the plugins (not
+/// the Python module, the fuzzer or the benchmarks).
+pub fn build_command(release: bool) -> Result<()> {
+    let packages = command_packages()?;
+    let mut args = vec!["build"];
     if release {
         args.push("--release");
-    } else {
-        args.extend(["--examples"]);
+    }
+    for package in &packages {
+        args.extend(["-p", package.as_str()]);
     }
     cargo(&args)
 }
 
+/// The packages of `convert`, the plugin host and every plugin (plugins/*/plugin), read from
+/// their manifests.
+fn command_packages() -> Result<Vec<String>> {
+    let mut manifests = vec![root().join("crates/cli/Cargo.toml"), root().join("crates/host/Cargo.toml")];
+    let mut plugins: Vec<PathBuf> = std::fs::read_dir(root().join("plugins"))?
+        .filter_map(|e| e.ok().map(|e| e.path().join("plugin/Cargo.toml")))
+        .filter(|m| m.is_file())
+        .collect();
+    plugins.sort();
+    manifests.extend(plugins);
+    manifests
+        .iter()
+        .map(|manifest| {
+            let text = std::fs::read_to_string(manifest).with_context(|| manifest.display().to_string())?;
+            text.lines()
+                .find_map(|l| l.strip_prefix("name = \"").and_then(|rest| rest.strip_suffix('"')))
+                .map(str::to_owned)
+                .with_context(|| format!("no package name in {}", manifest.display()))
+        })
+        .collect()
+}
+
 fn test(extra: &[String]) -> Result<()> {
     setup::test_dependencies()?;
-    build_all(false)?;
+    build_all()?;
     let mut args = vec!["test", "--workspace"];
     args.extend(extra.iter().map(String::as_str));
     cargo(&args)?;
@@ -84,23 +143,24 @@ fn test(extra: &[String]) -> Result<()> {
 }
 
 fn convert(extra: &[String]) -> Result<()> {
-    cargo(&["build", "--workspace", "--lib", "--bins"])?;
+    build_command(false)?;
     let exe = root().join("target/debug").join(format!("convert{}", std::env::consts::EXE_SUFFIX));
     let status = Command::new(&exe).args(extra).status().with_context(|| format!("running {}", exe.display()))?;
     std::process::exit(status.code().unwrap_or(1));
 }
 
 fn dist(dir: PathBuf) -> Result<()> {
-    build_all(true)?;
+    build_command(true)?;
     let staged = install::stage(&root().join("target/release"), &dir)?;
-    println!("staged convert, toolport-plugin-host and {staged} plugins in {}", dir.display());
+    install::share(&dir, &dir.join("share"))?;
+    println!("staged convert, toolport-plugin-host, {staged} plugins, completions and man pages in {}", dir.display());
     Ok(())
 }
 
 fn install(args: &[String]) -> Result<()> {
     let places = install::Places::from_args(args, |key| std::env::var(key).ok())?;
-    build_all(!places.debug)?;
+    build_command(!places.debug)?;
     let build = root().join(if places.debug { "target/debug" } else { "target/release" });
-    install::install(&build, &places)?;
+    install::install(&build, &places, &std::env::var_os("PATH").unwrap_or_default())?;
     Ok(())
 }

@@ -91,7 +91,7 @@ description = "toolport format: {name}"
 # process, together with other formats. The plugin `convert` loads is plugin/.
 
 [dependencies]
-toolport-plugin = { path = "{sdk}" }
+toolport-plugin = { path = "{sdk}", package = "toolporter-plugin" }
 serde_json = { version = "1", features = ["preserve_order"] }
 
 # Its own workspace (not a member of any enclosing one): this library and its plugin, both
@@ -116,7 +116,7 @@ test = false
 doctest = false
 
 [dependencies]
-toolport-plugin = { path = "{sdk}" }
+toolport-plugin = { path = "{sdk}", package = "toolporter-plugin" }
 toolport-format-{name} = { path = ".." }
 "#;
 

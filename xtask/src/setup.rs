@@ -3,8 +3,9 @@
 //! virtual environment at target/conformance/venv), the MCP TypeScript SDK (conformance/,
 //! `npm ci`) and the Raycast API types for the TypeScript check (plugins/raycast/tests/tsc,
 //! `npm ci`). Each step is skipped when done. After `cargo test`, [`python_package`] builds the
-//! Python wheel (python/, maturin pinned in python/requirements-build.txt, installed into
-//! target/python/tools), installs it into a fresh target/python/venv and runs python/tests/.
+//! Python wheel with `pip wheel ./python` (its build backend: maturin pinned in
+//! python/requirements-build.txt, installed into target/python/tools), installs it into a fresh
+//! target/python/venv and runs python/tests/.
 
 use std::path::Path;
 use std::process::Command;
@@ -86,20 +87,16 @@ pub fn python_package() -> Result<()> {
     Ok(())
 }
 
-/// Builds the `toolport` wheel from the current build (target/debug, or target/release): stages
-/// `convert`, `toolport-plugin-host` and the plugins into python/toolport/_bin (stripped of debug
-/// info when `strip` is there), then `maturin build` into target/python/wheels. The build shares
-/// target/: maturin only sets PyO3's environment, so nothing else is rebuilt. Returns the wheel.
-pub fn python_wheel(release: bool) -> Result<std::path::PathBuf> {
-    let tools = root().join("target/python/tools");
-    let requirements = root().join("python/requirements-build.txt");
-    let stamp = tools.join("requirements.installed");
-    let wanted = std::fs::read_to_string(&requirements)?;
-    if !std::fs::read_to_string(&stamp).is_ok_and(|done| done == wanted) {
-        println!("installing maturin into {} (once)", tools.display());
-        make_venv(&tools)?;
-        pip_install(&tools, &["-r".as_ref(), requirements.as_os_str()])?;
-        std::fs::write(&stamp, wanted)?;
+/// Builds `convert`, the plugin host and the plugins and stages them into
+/// python/toolport/_bin (stripped of debug info when `strip` is there), where the wheel takes
+/// them: what the wheel's build backend runs before maturin. The debug build is the test
+/// build (`cargo xtask test`'s, the same command, so cargo finds it done and features unified
+/// the same way); the release build is only what the wheel ships.
+pub fn wheel_binaries(release: bool) -> Result<()> {
+    if release {
+        crate::build_command(true)?;
+    } else {
+        crate::build_all()?;
     }
     let bin = root().join("python/toolport/_bin");
     let _ = std::fs::remove_dir_all(&bin);
@@ -112,18 +109,41 @@ pub fn python_wheel(release: bool) -> Result<std::path::PathBuf> {
         .collect();
     // Optional: without `strip` the wheel is only larger.
     let _ = Command::new("strip").arg("--strip-debug").args(&staged).status();
+    Ok(())
+}
+
+/// Builds the `toolporter` wheel the standard way, `pip wheel ./python`, through the wheel's
+/// own build backend (which stages the command line, [`wheel_binaries`]) into
+/// target/python/wheels; a debug build unless `release`. The build shares target/: maturin only
+/// sets PyO3's environment, so nothing else is rebuilt. Returns the wheel.
+pub fn python_wheel(release: bool) -> Result<std::path::PathBuf> {
+    let tools = root().join("target/python/tools");
+    let requirements = root().join("python/requirements-build.txt");
+    let stamp = tools.join("requirements.installed");
+    let wanted = std::fs::read_to_string(&requirements)?;
+    if !std::fs::read_to_string(&stamp).is_ok_and(|done| done == wanted) {
+        println!("installing maturin into {} (once)", tools.display());
+        make_venv(&tools)?;
+        pip_install(&tools, &["-r".as_ref(), requirements.as_os_str()])?;
+        std::fs::write(&stamp, wanted)?;
+    }
     let wheels = root().join("target/python/wheels");
     let _ = std::fs::remove_dir_all(&wheels);
-    let mut maturin = Command::new(tools.join("bin/maturin"));
-    maturin.args(["build", "--quiet", "--interpreter"]).arg(python()).arg("--out").arg(&wheels);
-    if release {
-        maturin.arg("--release");
-    }
-    run(maturin.current_dir(root().join("python")), "building the Python wheel (maturin)")?;
+    let mut pip = Command::new(tools.join("bin/pip"));
+    // maturin's backend runs the `maturin` program: the tools' own, first on PATH.
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let path = std::env::join_paths(std::iter::once(tools.join("bin")).chain(std::env::split_paths(&path)))?;
+    pip.env("PATH", path);
+    // The tools' environment has the pinned maturin: no isolated environment to download it into.
+    pip.args(["wheel", "--quiet", "--disable-pip-version-check", "--no-deps", "--no-build-isolation", "-w"])
+        .arg(&wheels)
+        .args(["-C", if release { "profile=release" } else { "profile=debug" }])
+        .arg(root().join("python"));
+    run(&mut pip, "building the Python wheel (pip wheel ./python)")?;
     let wheel = std::fs::read_dir(&wheels)?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .find(|p| p.extension().is_some_and(|e| e == "whl"))
-        .context("maturin wrote no wheel")?;
+        .context("pip wheel wrote no wheel")?;
     Ok(wheel)
 }
 

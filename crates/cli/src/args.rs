@@ -12,6 +12,7 @@ use toolport_core::fit::SplitBy;
 /// Diagnostics: errors and what you must act on (`generated/*`: placeholders, made-up
 /// content) are printed one by one; everything else one line per code with its count and an
 /// example. -v prints every diagnostic, -q only errors; --report FILE.json always has all.
+/// `convert codes` lists every code; `convert explain CODE` says what one means and what to do.
 ///
 /// Exit codes: 0 success (losses allowed), 1 some input failed, 2 usage error (bad flags,
 /// unknown format or option, no plugins), 3 a loss --strict refuses.
@@ -20,7 +21,7 @@ use toolport_core::fit::SplitBy;
     name = "convert",
     version,
     subcommand_negates_reqs = true,
-    override_usage = "convert [OPTIONS] --to <FORMAT> [--from <FORMAT>] <INPUT>... [-o <PATH>]\n       convert formats [FORMAT] [--json]\n       convert inspect [--from <FORMAT>] <INPUT>\n       convert check [--from <FORMAT>] [--to <FORMAT>] <INPUT>..."
+    override_usage = "convert [OPTIONS] --to <FORMAT> [--from <FORMAT>] <INPUT>... [-o <PATH>]\n       convert formats [FORMAT] [--json]\n       convert inspect [--from <FORMAT>] <INPUT>\n       convert check [--from <FORMAT>] [--to <FORMAT>] <INPUT>...\n       convert codes [--json] | convert explain <CODE>\n       convert completions <SHELL> | convert man"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -54,8 +55,9 @@ pub enum Command {
     /// Validate inputs and print their diagnostics; with --to, also what writing would lose.
     /// Inputs are found, detected and read exactly as `convert` does.
     Check {
-        /// Inputs: files, directories (walked recursively), glob patterns, or - for standard input.
-        #[arg(value_name = "INPUT", required = true)]
+        /// Inputs: files, directories (walked recursively), glob patterns, or - for standard
+        /// input (read without - too when it is piped and no input is given).
+        #[arg(value_name = "INPUT")]
         inputs: Vec<PathBuf>,
         /// Also write each input in this format (nothing is placed) and report what it loses.
         #[arg(long, short, value_name = "FORMAT")]
@@ -65,6 +67,24 @@ pub enum Command {
         #[command(flatten)]
         read: ReadArgs,
     },
+    /// List every diagnostic code, what it means and what to do about it.
+    Codes {
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Say what a diagnostic code (loss/http) or a family (loss/*) means and what to do.
+    Explain {
+        #[arg(value_name = "CODE")]
+        code: String,
+    },
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell) for this command.
+    Completions {
+        #[arg(value_name = "SHELL")]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff) for this command.
+    Man,
 }
 
 /// What every command that reads inputs takes: the input format and format settings.
@@ -182,8 +202,9 @@ fn parse_jobs(text: &str) -> Result<usize, String> {
 /// `convert --from F --to G INPUT... [-o OUT]`.
 #[derive(Debug, Args, Clone, Default)]
 pub struct ConvertArgs {
-    /// Inputs: files, directories (walked recursively), glob patterns, or - for standard input.
-    #[arg(value_name = "INPUT", required = true)]
+    /// Inputs: files, directories (walked recursively), glob patterns, or - for standard input
+    /// (read without - too when it is piped and no input is given).
+    #[arg(value_name = "INPUT")]
     pub inputs: Vec<PathBuf>,
     /// The output format (an id or alias; `convert formats` lists them). Required.
     #[arg(long, short, value_name = "FORMAT")]

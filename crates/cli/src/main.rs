@@ -2,6 +2,7 @@
 //! reports in [`report`]; everything else is the host library's.
 
 mod args;
+mod explain;
 mod report;
 mod run;
 
@@ -9,7 +10,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use clap::Parser;
+use clap::{CommandFactory, Parser};
 use toolport_core::format::common_options;
 use toolport_core::{OptionSpec, Options, Severity};
 use toolport_host::discovery::{DiscoveryConfig, IsolationMode};
@@ -52,7 +53,7 @@ impl From<OptionError> for UsageError {
 }
 
 /// The subcommands, for a did-you-mean when a mistyped one is taken for an input.
-const SUBCOMMANDS: &[&str] = &["formats", "inspect", "check", "help"];
+const SUBCOMMANDS: &[&str] = &["formats", "inspect", "check", "codes", "explain", "completions", "man", "help"];
 
 /// `formatz` given as an input that does not exist: the subcommand it likely meant.
 pub fn subcommand_hint(input: &std::path::Path) -> Option<String> {
@@ -100,14 +101,23 @@ fn main() -> ExitCode {
     }
 }
 
-fn dispatch(cli: Cli) -> Result<ExitStatus> {
-    let registry = load_registry(&cli.global)?;
+fn dispatch(mut cli: Cli) -> Result<ExitStatus> {
+    let inputs = match &mut cli.command {
+        Some(Command::Check { inputs, .. }) => Some(inputs),
+        None => Some(&mut cli.convert.inputs),
+        Some(_) => None,
+    };
+    if let Some(inputs) = inputs.filter(|i| i.is_empty()) {
+        inputs.push(piped_stdin()?);
+    }
+    // Plugins are loaded only by the commands that use them.
+    let registry = || load_registry(&cli.global);
     match &cli.command {
         Some(Command::Formats { format, json }) => match format {
-            Some(name) => format_details(&registry, name, *json),
-            None => formats(&registry, *json),
+            Some(name) => format_details(&registry()?, name, *json),
+            None => formats(&registry()?, *json),
         },
-        Some(Command::Inspect { input, read }) => inspect(&registry, input, read, &cli.global),
+        Some(Command::Inspect { input, read }) => inspect(&registry()?, input, read, &cli.global),
         Some(Command::Check { inputs, to, strict, read }) => {
             // The same per-input pipeline as convert, placing nothing.
             let args = ConvertArgs {
@@ -117,9 +127,56 @@ fn dispatch(cli: Cli) -> Result<ExitStatus> {
                 read: read.clone(),
                 ..ConvertArgs::default()
             };
-            run::run(&registry, &args, &cli.global, Mode::Check)
+            run::run(&registry()?, &args, &cli.global, Mode::Check)
         }
-        None => run::run(&registry, &cli.convert, &cli.global, Mode::Convert),
+        Some(Command::Codes { json }) => explain::codes(*json),
+        Some(Command::Explain { code }) => explain::explain_code(code),
+        Some(Command::Completions { shell }) => {
+            // Into a buffer first: clap_complete panics on a write error (`| head`).
+            let mut script = Vec::new();
+            clap_complete::generate(*shell, &mut Cli::command(), program_name(), &mut script);
+            std::io::stdout().lock().write_all(&script)?;
+            Ok(ExitStatus::Ok)
+        }
+        Some(Command::Man) => {
+            clap_mangen::Man::new(Cli::command().name(program_name())).render(&mut std::io::stdout().lock())?;
+            Ok(ExitStatus::Ok)
+        }
+        None => run::run(&registry()?, &cli.convert, &cli.global, Mode::Convert),
+    }
+}
+
+/// No input given: standard input when a document is piped or redirected into it (`cat
+/// x.json | convert --to mcp`), else a usage error (a terminal would wait for typing with no
+/// prompt, and /dev/null or a closed input holds nothing to convert).
+fn piped_stdin() -> Result<std::path::PathBuf, UsageError> {
+    if stdin_holds_a_document() {
+        return Ok(std::path::PathBuf::from("-"));
+    }
+    Err(UsageError("no input given: name files or folders, or pipe a document in (- reads standard input)".to_owned()))
+}
+
+#[cfg(unix)]
+fn stdin_holds_a_document() -> bool {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::FileTypeExt;
+    let Ok(fd) = std::io::stdin().as_fd().try_clone_to_owned() else { return false };
+    std::fs::File::from(fd).metadata().is_ok_and(|m| m.file_type().is_fifo() || m.is_file())
+}
+
+#[cfg(not(unix))]
+fn stdin_holds_a_document() -> bool {
+    use std::io::IsTerminal;
+    !std::io::stdin().is_terminal()
+}
+
+/// The name this program was run as (`convert`, or its alias `toolporter`), for completions
+/// and the manual page.
+fn program_name() -> &'static str {
+    let arg0 = std::env::args_os().next().unwrap_or_default();
+    match std::path::Path::new(&arg0).file_stem() {
+        Some(stem) if stem == "toolporter" => "toolporter",
+        _ => "convert",
     }
 }
 

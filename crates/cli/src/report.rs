@@ -105,6 +105,55 @@ impl Summary {
     }
 }
 
+/// `n thing` or `n things` (`loss` → `losses`).
+pub fn count(n: usize, thing: &str) -> String {
+    match n {
+        1 => format!("1 {thing}"),
+        _ if thing.ends_with('s') => format!("{n} {thing}es"),
+        _ => format!("{n} {thing}s"),
+    }
+}
+
+/// `check`'s verdicts counted for its summary line, as `convert` ends with [`Summary::line`].
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct CheckSummary {
+    pub inputs: usize,
+    pub ok: usize,
+    pub invalid: usize,
+    pub loss_refused: usize,
+    pub skipped: usize,
+}
+
+impl CheckSummary {
+    /// Counts one input and returns its verdict (`ok`, `invalid`, …).
+    pub fn add(&mut self, status: Status, errors: usize) -> &'static str {
+        self.inputs += 1;
+        let (counter, verdict) = match status {
+            Status::Skipped => (&mut self.skipped, "skipped"),
+            Status::LossRefused => (&mut self.loss_refused, "refused for losses (--strict)"),
+            _ if errors == 0 => (&mut self.ok, "ok"),
+            _ => (&mut self.invalid, "invalid"),
+        };
+        *counter += 1;
+        verdict
+    }
+
+    /// `3 inputs checked: 2 ok, 1 invalid`.
+    pub fn line(&self) -> String {
+        let parts: Vec<String> = [
+            (self.ok, "ok"),
+            (self.invalid, "invalid"),
+            (self.loss_refused, "refused for losses (--strict)"),
+            (self.skipped, "skipped"),
+        ]
+        .into_iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, what)| format!("{n} {what}"))
+        .collect();
+        format!("{} checked: {}", count(self.inputs, "input"), parts.join(", "))
+    }
+}
+
 /// Which diagnostics the human output shows, and how.
 #[derive(Clone, Copy, Debug)]
 pub struct Verbosity {

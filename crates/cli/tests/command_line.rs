@@ -209,6 +209,12 @@ fn strict_refuses_losses_of_meaning_and_can_be_chosen() {
         (&["--strict=loss/display", "--to", "mcp", "{map}"], 3, &[]),
         (&["--strict=loss/http,changed/*", "--to", "mcp", "{map}"], 0, &[]),
         (&["--strict=bogus", "--to", "mcp", "{map}"], 2, &["not a diagnostic code"]),
+        // A misspelt code is not taken for one the run never reports.
+        (&["--strict=loss/confrmation", "--to", "mcp", "{map}"], 2, &["did you mean `loss/confirmation`?"]),
+        (&["--strict=los/*", "--to", "mcp", "{map}"], 2, &["did you mean `loss/*`?"]),
+        (&["check", "{map}", "--strict=loss/dispaly"], 2, &["did you mean `loss/display`?"]),
+        // A refusal names each refused loss as an error, and only those.
+        (&["--strict=loss/display", "--to", "mcp", "{map}"], 3, &["error[loss/display]", "warning[loss/field]"]),
         (&["check", "{openai}", "-t", "mcp", "--strict"], 0, &["ok (openai)"]),
         (&["check", "{map}", "-t", "mcp", "--strict"], 3, &["refused for losses"]),
     ]);
@@ -264,7 +270,8 @@ fn inspect_and_check_take_convert_flags() {
     for command in ["inspect", "check"] {
         let run = run_in(dir.path(), &[command, "--help"]);
         run.expect_code(0);
-        for flag in ["-f, --from <FORMAT>", "--option <KEY=VALUE>", "<INPUT"] {
+        // check's inputs are optional (piped standard input is read without -): `[INPUT]...`.
+        for flag in ["-f, --from <FORMAT>", "--option <KEY=VALUE>", "INPUT"] {
             let line = run.stdout.lines().find(|l| l.contains(flag)).unwrap_or_else(|| panic!("{command}: {flag}"));
             let help_follows = line.trim_start().len() > flag.len() + 4
                 || run.stdout.lines().skip_while(|l| !l.contains(flag)).nth(1).is_some_and(|l| !l.trim().is_empty());
@@ -394,4 +401,93 @@ fn large_inputs_are_detected_past_their_start() {
     let run = run_in(dir.path(), &["--to", "openai", "cut.json", "-o", "out/"]);
     run.expect_code(1);
     assert!(run.stderr.contains("cut.json:1:"), "a located syntax error: {}", run.stderr);
+}
+
+#[test]
+fn codes_and_explain_cover_every_diagnostic_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = run_in(dir.path(), &["codes", "--json"]);
+    run.expect_code(0);
+    let listed: Value = serde_json::from_str(&run.stdout).unwrap();
+    let codes: Vec<&str> = listed["codes"].as_array().unwrap().iter().map(|c| c["code"].as_str().unwrap()).collect();
+    let table: Vec<&str> = toolport_core::diagnostic::EXPLANATIONS.iter().map(|e| e.code).collect();
+    assert_eq!(codes, table);
+    assert!(listed["codes"][0]["action"].as_str().is_some_and(|a| !a.is_empty()), "{}", listed["codes"][0]);
+    let text = run_in(dir.path(), &["codes"]);
+    for code in &table {
+        assert!(text.stdout.contains(&format!("  {code}\n")), "`convert codes` lists {code}");
+    }
+    let explained = run_in(dir.path(), &["explain", "loss/http"]);
+    explained.expect_code(0);
+    assert!(
+        explained.stdout.starts_with("loss/http\n") && explained.stdout.contains("what to do: "),
+        "{}",
+        explained.stdout
+    );
+    let family = run_in(dir.path(), &["explain", "changed/*"]);
+    family.expect_code(0);
+    assert!(["changed/name", "changed/schema", "changed/value"].iter().all(|c| family.stdout.contains(c)));
+    assert!(!family.stdout.contains("loss/"), "{}", family.stdout);
+    run_cases(&[
+        (&["explain", "loss/confrmation"], 2, &["did you mean `loss/confirmation`?", "convert codes"]),
+        (&["explain", "nothing"], 2, &["not a diagnostic code"]),
+        (&["explian", "loss/http"], 2, &["did you mean `convert explain`?"]),
+    ]);
+}
+
+#[test]
+fn check_ends_with_a_summary_line() {
+    run_cases(&[
+        (&["check", "{map}", "{mcp}"], 0, &["0 errors", "2 inputs checked: 2 ok"]),
+        (&["check", "{map}", "-t", "mcp", "--strict"], 3, &["1 input checked: 1 refused for losses (--strict)"]),
+    ]);
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("broken.json"), "{\"tools\": [").unwrap();
+    let run = run_in(dir.path(), &["check", "broken.json", &fixture("mcp/filesystem.json")]);
+    run.expect_code(1);
+    assert!(run.stderr.contains("broken.json: invalid (format unknown), 1 error\n"), "{}", run.stderr);
+    assert!(run.stderr.ends_with("2 inputs checked: 1 ok, 1 invalid\n"), "{}", run.stderr);
+}
+
+/// With no input, a document piped or redirected into standard input is read as `-` is;
+/// an empty /dev/null (what a test or a job gets) is a usage error.
+#[test]
+fn piped_input_needs_no_dash() {
+    let home = tempfile::tempdir().unwrap();
+    require_plugins();
+    let map = std::fs::File::open(fixture("gloodata/show-map.json")).unwrap();
+    let output = command(home.path()).args(["--to", "mcp", "-q"]).stdin(map).output().unwrap();
+    let run = finish(output);
+    run.expect_code(0);
+    let doc: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(doc["tools"][0]["name"], "showMapAtAddressAndZoom", "{}", run.stdout);
+    let mut piped = command(home.path())
+        .arg("check")
+        .stdin(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let text = std::fs::read(fixture("mcp/filesystem.json")).unwrap();
+    std::io::Write::write_all(&mut piped.stdin.take().unwrap(), &text).unwrap();
+    let run = finish(piped.wait_with_output().unwrap());
+    run.expect_code(0);
+    assert!(run.stderr.contains("<stdin>: ok (mcp)"), "{}", run.stderr);
+    run_cases(&[
+        (&["--to", "mcp"], 2, &["no input given", "- reads standard input"]),
+        (&["check"], 2, &["no input given"]),
+    ]);
+}
+
+#[test]
+fn completions_and_the_manual_page_come_from_the_flags() {
+    let dir = tempfile::tempdir().unwrap();
+    let bash = run_in(dir.path(), &["completions", "bash"]);
+    bash.expect_code(0);
+    assert!(bash.stdout.contains("_convert()") && bash.stdout.contains("--strict"), "{}", bash.stdout);
+    let zsh = run_in(dir.path(), &["completions", "zsh"]);
+    assert!(zsh.stdout.starts_with("#compdef convert"), "{}", zsh.stdout);
+    let man = run_in(dir.path(), &["man"]);
+    man.expect_code(0);
+    assert!(man.stdout.contains(".TH convert 1") && man.stdout.contains("explain"), "{}", man.stdout);
+    run_cases(&[(&["completions", "tcsh"], 2, &["invalid value 'tcsh'"])]);
 }

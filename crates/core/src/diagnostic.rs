@@ -171,10 +171,8 @@ impl Strictness {
             list => {
                 let codes: Vec<String> =
                     list.split(',').map(|c| c.trim().to_owned()).filter(|c| !c.is_empty()).collect();
-                match codes.iter().find(|c| !c.contains('/') || c.starts_with('/') || c.ends_with('/')) {
-                    Some(bad) => Err(format!(
-                        "`{bad}` is not a diagnostic code: --strict takes `meaning`, `all`, or codes such as `loss/http,loss/*`"
-                    )),
+                match codes.iter().find_map(|c| unknown_code(c)) {
+                    Some(problem) => Err(problem),
                     None => Ok(Strictness::Codes(codes)),
                 }
             }
@@ -183,6 +181,17 @@ impl Strictness {
 
     pub fn is_off(&self) -> bool {
         *self == Strictness::Off
+    }
+
+    /// Makes every diagnostic this strictness refuses an error (a refused conversion's cause
+    /// is shown and counted as one); returns how many there were.
+    pub fn mark_refused(&self, diagnostics: &mut [Diagnostic]) -> usize {
+        let mut refused = 0;
+        for d in diagnostics.iter_mut().filter(|d| self.refuses(d)) {
+            d.severity = Severity::Error;
+            refused += 1;
+        }
+        refused
     }
 
     /// Whether this diagnostic makes a strict conversion fail.
@@ -199,6 +208,25 @@ impl Strictness {
             }),
         }
     }
+}
+
+/// Why `pattern` (a code or `family/*`) names no diagnostic [`EXPLANATIONS`] lists, with the
+/// closest one when it is likely a typo; `None` when it names one.
+fn unknown_code(pattern: &str) -> Option<String> {
+    let known = match pattern.strip_suffix("/*") {
+        Some(family) => FAMILIES.iter().any(|f| f.family == family),
+        None => explain(pattern).is_some(),
+    };
+    if known {
+        return None;
+    }
+    let candidates = EXPLANATIONS.iter().map(|e| e.code).chain(FAMILIES.iter().map(|f| f.pattern));
+    let near = crate::suggest::did_you_mean(pattern, candidates)
+        .map(|near| format!(" (did you mean `{near}`?)"))
+        .unwrap_or_default();
+    Some(format!(
+        "`{pattern}` is not a diagnostic code{near}: strict takes `meaning`, `all`, or codes and families such as `loss/http,changed/*` (`convert codes` lists them)"
+    ))
 }
 
 /// `true` is `--strict` (losses of meaning), `false` no strictness.
@@ -330,6 +358,203 @@ pub mod codes {
     pub const CURATE_OVERLAY: &str = "curate/overlay";
 }
 
+/// What a diagnostic code means and what to do about it: the one table `convert codes`,
+/// `convert explain CODE` and the `--strict` check read. Every code the workspace emits is
+/// listed (a test finds the codes in the sources and fails on one missing here).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Explanation {
+    pub code: &'static str,
+    /// What happened, in a sentence.
+    pub meaning: &'static str,
+    /// What the user can do about it.
+    pub action: &'static str,
+}
+
+/// A code family: the prefix before the `/`, what it covers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Family {
+    pub family: &'static str,
+    /// `family/*`, as `--strict` takes it.
+    pub pattern: &'static str,
+    pub meaning: &'static str,
+}
+
+/// The families, in the order `convert codes` lists them.
+pub const FAMILIES: &[Family] = &[
+    Family { family: "input", pattern: "input/*", meaning: "problems of the source document" },
+    Family { family: "loss", pattern: "loss/*", meaning: "something of the source the target cannot hold" },
+    Family { family: "changed", pattern: "changed/*", meaning: "something the target's rules forced to change" },
+    Family { family: "generated", pattern: "generated/*", meaning: "something the writer made up: check it" },
+    Family { family: "plugin", pattern: "plugin/*", meaning: "a plugin misbehaved" },
+    Family { family: "output", pattern: "output/*", meaning: "the host's decisions about output files" },
+    Family { family: "run", pattern: "run/*", meaning: "the host's decisions about inputs" },
+];
+
+/// The explanation of `code`, if it is one toolport knows.
+pub fn explain(code: &str) -> Option<&'static Explanation> {
+    EXPLANATIONS.iter().find(|e| e.code == code)
+}
+
+/// The family `code` belongs to (`loss` for `loss/http`), if it is one of [`FAMILIES`].
+pub fn family_of(code: &str) -> Option<&'static Family> {
+    let (family, _) = code.split_once('/')?;
+    FAMILIES.iter().find(|f| f.family == family)
+}
+
+/// Every code, grouped by family in [`FAMILIES`]'s order.
+pub const EXPLANATIONS: &[Explanation] = &[
+    Explanation {
+        code: codes::INPUT_SYNTAX,
+        meaning: "The input is not well-formed JSON, YAML or TypeScript; nothing was converted.",
+        action: "Fix the syntax at the line and column given (a validator or your editor shows the same place).",
+    },
+    Explanation {
+        code: codes::INPUT_INVALID,
+        meaning: "The input is well-formed but not a valid document of its format (a required key missing, a wrong type).",
+        action: "Fix the document at the path given; `convert formats FORMAT` says what the format reads. If the format was detected wrongly, name it with --from.",
+    },
+    Explanation {
+        code: codes::INPUT_UNSUPPORTED,
+        meaning: "The input uses a version or variant the format does not read (Swagger 2.0, a newer spec version).",
+        action: "Convert it to a supported version first (for Swagger 2.0, an OpenAPI 3 converter), or use a plugin that reads it.",
+    },
+    Explanation {
+        code: codes::INPUT_TOLERATED,
+        meaning: "The reader accepted a defect of the input (a trailing comma, a repeated key, a string where an array belongs) and read it as said.",
+        action: "Check that the reading said is what you meant, and fix the source so that other tools read it the same way.",
+    },
+    Explanation {
+        code: codes::INPUT_UNKNOWN_KEY,
+        meaning: "A key the format does not define; it is kept as an extra, written back only to the same format.",
+        action: "Nothing, if the key is yours; if it is a misspelt key of the format, correct it.",
+    },
+    Explanation {
+        code: codes::INPUT_UNRESOLVED,
+        meaning: "A reference (a type, a `$ref`, a value set, a placeholder) names nothing in the input.",
+        action: "Define what it names, or correct the name; the reference was read as a loose schema or left out.",
+    },
+    Explanation {
+        code: codes::INPUT_MISSING_FILE,
+        meaning: "A file the input names (a spec beside a body, a tool's source, an icon) is not in the input.",
+        action: "Put the file where the input says, or convert the folder that holds it.",
+    },
+    Explanation {
+        code: codes::INPUT_OTHER_FORMAT,
+        meaning: "The input looks like another format than the one --from names.",
+        action: "Use the --from the message suggests, or leave --from out to detect the format.",
+    },
+    Explanation {
+        code: "input/unused-variable",
+        meaning: "A SkyDeck variable that no `{{placeholder}}` of the prompt uses.",
+        action: "Use the variable in the prompt, or remove it.",
+    },
+    Explanation {
+        code: codes::LOSS_PROMPT,
+        meaning: "A prompt template was left out: the target has no place for it.",
+        action: "Keep the source for the prompt, or pick a target that holds prompts (skydeck, gloodata); --strict refuses this.",
+    },
+    Explanation {
+        code: codes::LOSS_MODEL_SETTINGS,
+        meaning: "Model settings (model versions, temperature, …) were left out.",
+        action: "Set them where the target's platform configures models; --strict refuses this.",
+    },
+    Explanation {
+        code: codes::LOSS_HTTP,
+        meaning: "An HTTP binding (method, path, parameter locations, servers) was left out: the target describes calls, not requests.",
+        action: "Keep the OpenAPI document for the HTTP side, or write to openapi or vertex; --strict=loss/http refuses only this.",
+    },
+    Explanation {
+        code: codes::LOSS_AUTH,
+        meaning: "Authentication settings were left out.",
+        action: "Configure authentication on the target's platform; --strict refuses this.",
+    },
+    Explanation {
+        code: codes::LOSS_EXAMPLES,
+        meaning: "Examples or evals (or parts of them) were left out.",
+        action: "Keep them with the source, or pick a target that holds examples (anthropic, gloodata, raycast); --strict refuses this.",
+    },
+    Explanation {
+        code: codes::LOSS_DISPLAY,
+        meaning: "Display hints (titles, icons, UI hints) were left out.",
+        action: "Set them on the target's platform if it shows tools; --strict refuses this.",
+    },
+    Explanation {
+        code: codes::LOSS_SCHEMA,
+        meaning: "A schema construct the target cannot express was left out or loosened (a keyword, a bound, a recursive reference cut).",
+        action: "Check the path given: the tool now accepts more than the source did, so validate arguments in the tool itself; --strict refuses this.",
+    },
+    Explanation {
+        code: codes::LOSS_EXTRAS,
+        meaning: "Data another format kept only to write its own document back (its spelling, its own keys) was left out.",
+        action: "Nothing, unless you convert back to that format later; only --strict=all refuses this.",
+    },
+    Explanation {
+        code: codes::LOSS_FIELD,
+        meaning: "A metadata field (creator, icon, timestamps, version, output, …) was left out.",
+        action: "Set it on the target's platform if it matters there; --strict refuses this.",
+    },
+    Explanation {
+        code: codes::LOSS_CONFIRMATION,
+        meaning: "A confirmation or side-effect hint (ask before running, read-only, destructive) was left out.",
+        action: "Make the target's platform ask for confirmation itself before such calls; --strict refuses this.",
+    },
+    Explanation {
+        code: codes::CHANGED_NAME,
+        meaning: "A name was changed to satisfy the target's rules (characters, length, uniqueness).",
+        action: "Use the new name where the tool is called; the message gives both names. --strict=changed/name refuses this.",
+    },
+    Explanation {
+        code: codes::CHANGED_SCHEMA,
+        meaning: "A schema was rewritten to satisfy the target's rules (enum values as strings, a type spelt another way).",
+        action: "Check that the tool still accepts what the rewritten schema allows.",
+    },
+    Explanation {
+        code: codes::CHANGED_VALUE,
+        meaning: "A value was changed to satisfy the target's rules (several servers to one, a value clipped).",
+        action: "Check the new value the message gives.",
+    },
+    Explanation {
+        code: codes::GENERATED,
+        meaning: "The writer made up content the source did not have because the target requires it (a prompt, a description, display hints).",
+        action: "Read it and replace it with your own words before publishing.",
+    },
+    Explanation {
+        code: codes::GENERATED_PLACEHOLDER,
+        meaning: "The writer wrote a placeholder (an author, a secret's name, an icon) that must be replaced.",
+        action: "Replace it before publishing: the target's validators or users will see it.",
+    },
+    Explanation {
+        code: codes::GENERATED_STUB,
+        meaning: "The writer wrote code that only throws (a tool body with nothing to call).",
+        action: "Fill in the tool's code; until then the tool fails when called.",
+    },
+    Explanation {
+        code: codes::PLUGIN_FAILED,
+        meaning: "A plugin panicked, answered with invalid JSON, or broke the plugin ABI.",
+        action: "Report it to the plugin's author with the input; `convert formats` shows which file it is.",
+    },
+    Explanation {
+        code: codes::PLUGIN_CRASHED,
+        meaning: "An isolated plugin's process died during a call (a crash, an abort, its memory limit, an exit).",
+        action: "Report it to the plugin's author with the input; the run went on without it.",
+    },
+    Explanation {
+        code: codes::PLUGIN_TIMEOUT,
+        meaning: "An isolated plugin did not answer within the time limit and was stopped.",
+        action: "Give it longer with --plugin-timeout SECONDS, or report it to the plugin's author.",
+    },
+    Explanation {
+        code: codes::OUTPUT_REFUSED,
+        meaning: "An output was not written: it collides with another output, exists already, is an input, or its path is unsafe.",
+        action: "Choose another -o, or pass --force to overwrite existing files (inputs are never overwritten).",
+    },
+    Explanation {
+        code: codes::RUN_SKIPPED,
+        meaning: "An input was not converted: no format recognised it, or --fail-fast stopped the run first.",
+        action: "Name its format with --from, or leave the file out of the inputs.",
+    },
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -350,5 +575,74 @@ mod tests {
         assert!(refuses("meaning", &too_many) && refuses("all", &too_many) && refuses("limit/*", &too_many));
         assert!(!refuses("meaning", &fits) && !refuses("loss/*", &too_many) && !refuses("limit/*", &fits));
         assert!(!Strictness::from(false).refuses(&http) && Strictness::from(true).refuses(&http));
+    }
+
+    #[test]
+    fn strict_codes_must_be_known() {
+        let problem = Strictness::parse("loss/confrmation").unwrap_err();
+        assert!(problem.contains("`loss/confrmation` is not a diagnostic code"), "{problem}");
+        assert!(problem.contains("did you mean `loss/confirmation`?"), "{problem}");
+        let family = Strictness::parse("los/*").unwrap_err();
+        assert!(family.contains("did you mean `loss/*`?"), "{family}");
+        assert!(Strictness::parse("loss/*,input/unused-variable,changed/name").is_ok());
+        assert!(Strictness::parse("nothing/here").unwrap_err().ends_with("(`convert codes` lists them)"));
+    }
+
+    /// Every `pub const` of [`codes`] and every `"family/name"` string the workspace's sources
+    /// spell out has an explanation: a new code fails here until [`EXPLANATIONS`] explains it.
+    #[test]
+    fn every_code_is_explained() {
+        let this = include_str!("diagnostic.rs");
+        let module = &this[this.find("pub mod codes {").unwrap()..this.find("pub struct Explanation").unwrap()];
+        let mut found: Vec<(String, String)> = codes_in(module).into_iter().map(|c| (c, "codes".to_owned())).collect();
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        for dir in ["crates", "plugins"] {
+            walk(&root.join(dir), &mut |path, text| {
+                // What the code emits: tests' made-up codes (misspelt on purpose) are not codes.
+                let code = text.split("\n#[cfg(test)]").next().unwrap_or_default();
+                let code = if path.ends_with("core/src/diagnostic.rs") { module } else { code };
+                found.extend(codes_in(code).into_iter().map(|c| (c, path.display().to_string())));
+            });
+        }
+        let unexplained: Vec<&(String, String)> = found.iter().filter(|(code, _)| explain(code).is_none()).collect();
+        assert!(unexplained.is_empty(), "codes without an entry in EXPLANATIONS (code, where): {unexplained:?}");
+        assert!(found.len() > EXPLANATIONS.len(), "the scan found the codes");
+        for e in EXPLANATIONS {
+            assert!(family_of(e.code).is_some(), "{} is in no family", e.code);
+            assert!(!e.meaning.is_empty() && !e.action.is_empty(), "{} is explained", e.code);
+        }
+    }
+
+    /// The `"family/name"` strings in `text` (a family of [`FAMILIES`], a lowercase name).
+    fn codes_in(text: &str) -> Vec<String> {
+        text.replace("'\"'", "")
+            .split('"')
+            .skip(1)
+            .step_by(2)
+            .filter(|s| {
+                s.split_once('/').is_some_and(|(family, name)| {
+                    FAMILIES.iter().any(|f| f.family == family)
+                        && !name.is_empty()
+                        && name.chars().all(|c| c.is_ascii_lowercase() || c == '-')
+                        && !name.starts_with('-')
+                })
+            })
+            .map(str::to_owned)
+            .collect()
+    }
+
+    /// Calls `visit` with every `.rs` file in a `src/` folder under `dir` (not tests, not `target/`).
+    fn walk(dir: &std::path::Path, visit: &mut dyn FnMut(&std::path::Path, &str)) {
+        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        for path in entries.flatten().map(|e| e.path()) {
+            if path.is_dir() && path.file_name().is_some_and(|n| n != "target" && n != "tests") {
+                walk(&path, visit);
+            } else if path.extension().is_some_and(|e| e == "rs")
+                && path.components().any(|c| c.as_os_str() == "src")
+                && let Ok(text) = std::fs::read_to_string(&path)
+            {
+                visit(&path, &text);
+            }
+        }
     }
 }

@@ -19,9 +19,10 @@ pub mod nesting;
 pub mod platform_limits;
 pub mod schema_merge;
 pub mod source;
+pub mod suggest;
 
 pub use bundle::Bundle;
-pub use diagnostic::{Diagnostic, Renamed, Severity, SourceSpan, Strictness, codes};
+pub use diagnostic::{Diagnostic, Explanation, Family, Renamed, Severity, SourceSpan, Strictness, codes};
 pub use format::{Detection, Format, FormatInfo, InputShape, OptionKind, OptionSpec, Options, Outcome};
 pub use model::*;
 pub use platform_limits::{Limit, LimitKind, PlatformLimits};

@@ -54,7 +54,7 @@ fn ten_thousand_diagnostics_are_each_located() {
 }
 
 /// Not a test of time (none is asserted): prints how long locating takes at 1x to 8x, to show
-/// it grows linearly. `cargo test --release -p toolport-core --test integration -- locator:: --ignored --nocapture`
+/// it grows linearly. `cargo test --release -p toolporter-core --test integration -- locator:: --ignored --nocapture`
 #[test]
 #[ignore]
 fn locating_time_grows_linearly() {

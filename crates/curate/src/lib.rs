@@ -15,8 +15,6 @@ pub mod overlay;
 pub mod select;
 mod text;
 
-pub use text::closest;
-
 use toolport_core::{Diagnostic, Expectation, ToolSet, codes};
 
 pub use names_map::NamesMap;

@@ -125,19 +125,9 @@ fn yaml_key_position(text: &str, pointer: &str) -> (u32, u32) {
 
 /// ` (did you mean `x`?)` when `name` is likely a typo of one of `candidates`, else nothing.
 pub(crate) fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
-    closest(name, candidates).map(|c| format!(" (did you mean `{c}`?)")).unwrap_or_default()
-}
-
-/// The candidate closest to `name` when `name` is likely a typo of it (a few letters added,
-/// left out, swapped or changed), else `None`: for every "did you mean" of toolport's.
-pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let name = name.to_lowercase();
-    candidates
-        .into_iter()
-        .map(|c| (strsim::damerau_levenshtein(&name, &c.to_lowercase()), c))
-        .filter(|(distance, c)| *distance <= (c.chars().count() / 3).max(1))
-        .min_by_key(|(distance, _)| *distance)
-        .map(|(_, c)| c)
+    toolport_core::suggest::did_you_mean(name, candidates)
+        .map(|c| format!(" (did you mean `{c}`?)"))
+        .unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -699,6 +699,9 @@ pub fn convert_staged(
         Some(_) if lost => Status::ConvertedWithLosses,
         Some(_) => Status::Converted,
     };
+    if status == Status::LossRefused {
+        strict.mark_refused(&mut diagnostics);
+    }
     let output = if matches!(status, Status::Converted | Status::ConvertedWithLosses) { written.value } else { None };
     let names_map = names_map.filter(|_| output.is_some());
     Conversion { output, diagnostics, status, read_failed: false, names_map }

@@ -75,11 +75,7 @@ pub struct UnknownFormat {
     pub known: Vec<String>,
 }
 
-/// The candidate closest to `name` when `name` is likely a typo of it (a few letters added,
-/// left out, swapped or changed), else `None`.
-pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    toolport_curate::closest(name, candidates)
-}
+pub use toolport_core::suggest::did_you_mean;
 
 /// An `--option` that the formats of a run do not take, or a value they do not accept.
 #[derive(Debug, thiserror::Error)]

@@ -104,7 +104,7 @@ fn many_unresolved_placeholders_are_each_located() {
 
 /// Not a test of time (none is asserted): prints read times at 1x to 8x sizes, to show they
 /// grow linearly.
-/// `cargo test --release -p toolport-format-skydeck --test integration -- limits:: --ignored --nocapture`
+/// `cargo test --release -p toolporter-format-skydeck --test integration -- limits:: --ignored --nocapture`
 #[test]
 #[ignore]
 fn read_time_grows_linearly() {

@@ -161,19 +161,20 @@ fn check_lines(
     global: &GlobalArgs,
 ) -> ExitStatus {
     let mut status = ExitStatus::Ok;
+    let mut verdicts = report::CheckSummary::default();
     for (item, report) in items.iter().zip(reports) {
         let errors = report.diagnostics.iter().filter(|d| d.is_error()).count();
         let losses = report.diagnostics.iter().filter(|d| d.is_loss()).count();
-        let verdict = match report.status {
-            Status::Skipped => "skipped",
-            Status::LossRefused => "refused for losses (--strict)",
-            _ if errors == 0 => "ok",
-            _ => "invalid",
-        };
+        let verdict = verdicts.add(report.status, errors);
         if !global.quiet {
             let from = report.from.as_deref().unwrap_or("format unknown");
-            let target = to.map(|t| format!(", {losses} losses writing {}", t.info.id)).unwrap_or_default();
-            let line = format!("{}: {verdict} ({from}), {errors} errors{target}", report::display_input(&item.path));
+            let target =
+                to.map(|t| format!(", {} writing {}", report::count(losses, "loss"), t.info.id)).unwrap_or_default();
+            let line = format!(
+                "{}: {verdict} ({from}), {}{target}",
+                report::display_input(&item.path),
+                report::count(errors, "error")
+            );
             eprintln!("{}", report::printable(&line));
         }
         match report.status {
@@ -181,6 +182,9 @@ fn check_lines(
             Status::LossRefused if status == ExitStatus::Ok => status = ExitStatus::LossRefused,
             _ => {}
         }
+    }
+    if !global.quiet {
+        eprintln!("{}", verdicts.line());
     }
     status
 }
