@@ -8,8 +8,9 @@
 //!
 //! Inlining cuts recursion at the first repeat of a definition on the current path, and stops
 //! expanding references after [`INLINE_NODE_BUDGET`] schema nodes (shared definitions can make
-//! an inlined schema exponentially large); both cuts leave a loose schema (type object or any,
-//! description kept) and one `loss/schema` diagnostic.
+//! an inlined schema exponentially large) or at [`INLINE_DEPTH`] levels of nesting; each cut
+//! leaves a loose schema (type object or any, description kept while the budget's allowance for
+//! them lasts) and one `loss/schema` diagnostic.
 //!
 //! Every expansion a writer makes for one document (inlined definitions, closures copied into
 //! each tool's `$defs`) is also charged to one [`Budget`] of bytes ([`schema_weight`]:
