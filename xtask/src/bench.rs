@@ -11,9 +11,10 @@
 //!   with it, medians of 3), and the cost of detecting the format (no `--from`);
 //! - the Python API (a release wheel installed in target/python/bench-venv) against `convert`
 //!   on the same input, Stripe to openai, files written by both;
-//! - scaling (`--scaling-only` runs just this): inputs that once made readers or writers
-//!   super-linear, generated at 1x, 2x, 4x and 8x their base size, with time and peak memory
-//!   at each size and the growth from 1x to 8x (linear is about 8x);
+//! - scaling (`--scaling-only` runs just this, `--scaling-only <text>` the cases whose name
+//!   holds it): inputs that once made readers or writers super-linear or their output explode,
+//!   generated at 1x, 2x, 4x and 8x their base size, with wall time, CPU time, peak memory and
+//!   bytes written at each size and the growth from 1x to 8x (linear is about 8x);
 //! - with `--peers` (`--peers-only` runs just this): OpenAPI to MCP side by side with
 //!   openapi-mcp-generator and FastMCP, installed at pinned versions into target/peers
 //!   (bench/peers.rs).
@@ -44,8 +45,8 @@ pub fn run(args: &[String]) -> Result<()> {
     let shm = Path::new("/dev/shm");
     let work = if shm.is_dir() { shm.join("toolport-bench") } else { root().join("target/bench") };
     let _ = std::fs::remove_dir_all(&work);
-    if args.iter().any(|a| a == "--scaling-only") {
-        scaling(&convert, &work)?;
+    if let Some(at) = args.iter().position(|a| a == "--scaling-only") {
+        scaling(&convert, &work, args.get(at + 1).map_or("", String::as_str))?;
         let _ = std::fs::remove_dir_all(&work);
         return Ok(());
     }
@@ -69,7 +70,7 @@ pub fn run(args: &[String]) -> Result<()> {
     println!();
     python_api(&convert, &work)?;
     println!();
-    scaling(&convert, &work)?;
+    scaling(&convert, &work, "")?;
     println!();
     if args.iter().any(|a| a == "--peers") {
         peers::run(&convert, &work)?;
@@ -271,14 +272,38 @@ fn python_api(convert: &Path, work: &Path) -> Result<()> {
     Ok(())
 }
 
-/// One scaling case: a generator of an input with `n` units, the file name it needs, and how
-/// convert reads and writes it.
+/// One scaling case: a generator of an input with `n` units, the file or folder name it
+/// needs, and how convert reads and writes it.
 struct ScalingCase {
     name: &'static str,
     base: usize,
     file: &'static str,
     args: &'static [&'static str],
-    generate: fn(usize) -> String,
+    generate: fn(usize) -> Input,
+}
+
+/// A generated input: one file, or a folder of files (relative path, text).
+enum Input {
+    File(String),
+    Folder(Vec<(&'static str, String)>),
+}
+
+impl Input {
+    fn write(&self, at: &Path) -> Result<()> {
+        let _ = std::fs::remove_dir_all(at);
+        let _ = std::fs::remove_file(at);
+        match self {
+            Input::File(text) => std::fs::write(at, text)?,
+            Input::Folder(files) => {
+                for (name, text) in files {
+                    let file = at.join(name);
+                    std::fs::create_dir_all(file.parent().expect("a file in the folder"))?;
+                    std::fs::write(file, text)?;
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 const SCALING: &[ScalingCase] = &[
@@ -290,9 +315,9 @@ const SCALING: &[ScalingCase] = &[
         generate: |n| {
             let nest = format!("{}1{}", "[".repeat(100), "]".repeat(100));
             let list = vec![nest; n].join(", ");
-            format!(
+            Input::File(format!(
                 "{{\"model_prompt\": \"Say {{{{x}}}}\", \"metadata\": {{\"prompt_name\": \"deep\", \"variables\": [{{\"name\": \"x\", \"type\": \"text\"}}], \"extra\": [{list}],}}}}"
-            )
+            ))
         },
     },
     ScalingCase {
@@ -304,7 +329,7 @@ const SCALING: &[ScalingCase] = &[
             let tools: Vec<String> = (0..n)
                 .map(|i| format!("{{\"name\": \"t{i}\", \"description\": \"d\", \"inputSchema\": {{\"type\": \"object\"}}, \"x-unknown-{i}\": {i}}}"))
                 .collect();
-            format!("{{\"tools\": [\n{}\n]}}", tools.join(",\n"))
+            Input::File(format!("{{\"tools\": [\n{}\n]}}", tools.join(",\n")))
         },
     },
     ScalingCase {
@@ -315,7 +340,7 @@ const SCALING: &[ScalingCase] = &[
         generate: |n| {
             let nest = format!("{}1{}", "[".repeat(60), "]".repeat(60));
             let list = vec![nest; n].join(", ");
-            format!("openapi: 3.0.0\ninfo: {{title: t, version: '1'}}\nx-deep: [{list}]\npaths: {{}}\n")
+            Input::File(format!("openapi: 3.0.0\ninfo: {{title: t, version: '1'}}\nx-deep: [{list}]\npaths: {{}}\n"))
         },
     },
     ScalingCase {
@@ -344,55 +369,201 @@ const SCALING: &[ScalingCase] = &[
             let paths: Vec<String> = (0..n)
                 .map(|i| format!("\"/r{i}\": {{\"post\": {{\"operationId\": \"op{i}\", \"requestBody\": {{\"content\": {{\"application/json\": {{\"schema\": {{\"$ref\": \"#/components/schemas/Big\"}}}}}}}}, \"responses\": {{\"200\": {{\"description\": \"ok\", \"content\": {{\"application/json\": {{\"schema\": {{\"$ref\": \"#/components/schemas/Big\"}}}}}}}}}}}}}}"))
                 .collect();
-            format!(
+            Input::File(format!(
                 "{{\"openapi\": \"3.0.3\", \"info\": {{\"title\": \"t\", \"version\": \"1\"}}, \"paths\": {{{}}}, \"components\": {{\"schemas\": {{\"Big\": {{\"type\": \"object\", \"properties\": {{{}, \"self\": {{\"$ref\": \"#/components/schemas/Big\"}}}}}}}}}}}}",
                 paths.join(", "),
                 properties.join(", ")
-            )
+            ))
+        },
+    },
+    ScalingCase {
+        name: "a chain of definitions shared by N operations -> mcp ($defs)",
+        base: 400,
+        file: "chain.json",
+        args: &["--from", "openapi", "--to", "mcp"],
+        generate: shared_chain,
+    },
+    ScalingCase {
+        name: "a chain of definitions shared by N operations -> gemini (inlined)",
+        base: 400,
+        file: "chain.json",
+        args: &["--from", "openapi", "--to", "gemini"],
+        generate: shared_chain,
+    },
+    ScalingCase {
+        name: "a chain of definitions shared by N operations -> raycast (inlined)",
+        base: 400,
+        file: "chain.json",
+        args: &["--from", "openapi", "--to", "raycast"],
+        generate: shared_chain,
+    },
+    ScalingCase {
+        name: "enums of N values, plain and in a union -> raycast",
+        base: 15_000,
+        file: "enums.json",
+        args: &["--from", "mcp", "--to", "raycast"],
+        generate: |n| {
+            let values =
+                |from: usize, to: usize| (from..to).map(|i| format!("\"v{i}\"")).collect::<Vec<_>>().join(", ");
+            let (half, quarter) = (n / 2, n / 4);
+            Input::File(format!(
+                "{{\"tools\": [{{\"name\": \"e\", \"description\": \"d\", \"inputSchema\": {{\"type\": \"object\", \"properties\": {{\"one\": {{\"type\": \"string\", \"enum\": [{}]}}, \"two\": {{\"anyOf\": [{{\"type\": \"string\", \"enum\": [{}]}}, {{\"type\": \"string\", \"enum\": [{}]}}]}}}}}}}}]}}",
+                values(0, half),
+                values(half, half + quarter),
+                values(half + quarter, n)
+            ))
+        },
+    },
+    ScalingCase {
+        name: "gloodata: N tools with 5 example prompts each -> vertex",
+        base: 1_000,
+        file: "examples.json",
+        args: &["--from", "gloodata", "--to", "vertex"],
+        generate: many_examples,
+    },
+    ScalingCase {
+        name: "gloodata: N tools with 5 example prompts each -> raycast",
+        base: 1_000,
+        file: "examples.json",
+        args: &["--from", "gloodata", "--to", "raycast"],
+        generate: many_examples,
+    },
+    ScalingCase {
+        name: "raycast: N documented members on one line (minified TypeScript) -> openai",
+        base: 6_000,
+        file: "minified",
+        args: &["--from", "raycast", "--to", "openai"],
+        generate: |n| {
+            let members: String = (0..n).map(|i| format!("/** p{i} */p{i}?:string;")).collect();
+            raycast_tool(format!(
+                "type Input={{{members}}};export default async function tool(input:Input){{return input}}"
+            ))
+        },
+    },
+    ScalingCase {
+        name: "raycast: a union of N string literals, 10 MB at 8x -> gemini",
+        base: 114_000,
+        file: "wide",
+        args: &["--from", "raycast", "--to", "gemini"],
+        generate: |n| {
+            let union = (0..n).map(|i| format!("\"w{i}\"")).collect::<Vec<_>>().join(" | ");
+            raycast_tool(format!(
+                "type Input = {{\n  /** the choice */\n  choice: {union};\n}};\nexport default async function tool(input: Input) {{\n  return input;\n}}\n"
+            ))
         },
     },
 ];
 
-fn wide_tool(n: usize) -> String {
+fn wide_tool(n: usize) -> Input {
     let properties: Vec<String> =
         (0..n).map(|i| format!("\"field_{i}\": {{\"type\": \"string\", \"description\": \"Field {i}\"}}")).collect();
-    format!(
+    Input::File(format!(
         "{{\"tools\": [{{\"name\": \"wide\", \"description\": \"d\", \"inputSchema\": {{\"type\": \"object\", \"properties\": {{{}}}}}}}]}}",
         properties.join(", ")
-    )
+    ))
 }
 
-/// Each scaling case at 1x, 2x, 4x and 8x: time and peak memory, and growth from 1x to 8x.
-fn scaling(convert: &Path, work: &Path) -> Result<()> {
-    println!("scaling: each input at 1x, 2x, 4x, 8x its base size (median of 3; linear growth is about 8x)");
-    for case in SCALING {
+/// An OpenAPI document whose `n` operations all take `D0`, the head of a chain of `n`
+/// definitions (`D0.next` is `D1`, …): each tool's closure is the whole chain, so a writer
+/// that copies or inlines it per tool would write `n` times the input.
+fn shared_chain(n: usize) -> Input {
+    let schemas: Vec<String> = (0..n)
+        .map(|i| {
+            let next =
+                if i + 1 < n { format!(", \"next\": {{\"$ref\": \"#/components/schemas/D{}\"}}", i + 1) } else { String::new() };
+            format!("\"D{i}\": {{\"type\": \"object\", \"properties\": {{\"f{i}\": {{\"type\": \"string\", \"description\": \"field {i}\"}}{next}}}}}")
+        })
+        .collect();
+    let paths: Vec<String> = (0..n)
+        .map(|i| format!("\"/r{i}\": {{\"post\": {{\"operationId\": \"op{i}\", \"requestBody\": {{\"content\": {{\"application/json\": {{\"schema\": {{\"$ref\": \"#/components/schemas/D0\"}}}}}}}}, \"responses\": {{\"200\": {{\"description\": \"ok\"}}}}}}}}"))
+        .collect();
+    Input::File(format!(
+        "{{\"openapi\": \"3.0.3\", \"info\": {{\"title\": \"t\", \"version\": \"1\"}}, \"paths\": {{{}}}, \"components\": {{\"schemas\": {{{}}}}}}}",
+        paths.join(", "),
+        schemas.join(", ")
+    ))
+}
+
+/// A Gloodata document of `n` tools with five example prompts each (every prompt an example
+/// that calls its tool, looked up by name in the writers).
+fn many_examples(n: usize) -> Input {
+    let tools: Vec<String> = (0..n)
+        .map(|i| {
+            let prompts: Vec<String> = (0..5).map(|j| format!("\"prompt {j} for tool {i}\"")).collect();
+            format!("\"tool{i}\": {{\"title\": \"Tool {i}\", \"examples\": [{}]}}", prompts.join(", "))
+        })
+        .collect();
+    Input::File(format!("{{\"ns\": \"bench\", \"title\": \"Bench\", \"tools\": {{{}}}}}", tools.join(", ")))
+}
+
+/// A Raycast extension of one tool, `t`, whose file is `source`.
+fn raycast_tool(source: String) -> Input {
+    let package = r#"{"name": "bench", "title": "Bench", "description": "d", "icon": "icon.png", "author": "bench", "license": "MIT", "commands": [], "tools": [{"name": "t", "title": "T", "description": "d"}], "dependencies": {"@raycast/api": "^1.104.0"}}"#;
+    Input::Folder(vec![("package.json", package.to_owned()), ("src/tools/t.ts", source)])
+}
+
+/// Each scaling case at 1x, 2x, 4x and 8x: wall and CPU time, peak memory and bytes written,
+/// and growth from 1x to 8x. `only`: run the cases whose name holds it (all when empty).
+fn scaling(convert: &Path, work: &Path, only: &str) -> Result<()> {
+    println!(
+        "scaling: each input at 1x, 2x, 4x, 8x its base size (median of 3 by wall time; linear growth is about 8x)"
+    );
+    for case in SCALING.iter().filter(|case| case.name.contains(only)) {
         let dir = work.join("scaling");
         std::fs::create_dir_all(&dir)?;
         let mut row = Vec::new();
         for factor in [1, 2, 4, 8] {
             let input = dir.join(case.file);
-            std::fs::write(&input, (case.generate)(case.base * factor))?;
+            (case.generate)(case.base * factor).write(&input)?;
             let out = dir.join("out");
             let mut args: Vec<&str> = case.args.to_vec();
             args.extend(["-q", "--force", path(&input), "-o", path(&out)]);
-            let runs = (0..3).map(|_| measure_any(convert, &args)).collect::<Result<Vec<_>>>()?;
-            let (time, rss) = median(runs);
-            row.push((std::fs::metadata(&input)?.len(), time, rss));
+            let mut runs = Vec::new();
+            for _ in 0..3 {
+                let _ = std::fs::remove_dir_all(&out);
+                let _ = std::fs::remove_file(&out);
+                let (time, rss, cpu) = measure_cpu(convert, &args)?;
+                runs.push((time, rss, cpu, bytes_in(&out)));
+            }
+            runs.sort_by_key(|r| r.0);
+            let (time, rss, cpu, written) = runs[1];
+            row.push((bytes_in(&input), time, cpu, rss, written));
             let _ = std::fs::remove_dir_all(&out);
             let _ = std::fs::remove_file(&out);
         }
         println!("  {}", case.name);
-        for (bytes, time, rss) in &row {
-            println!("    {:>8.1} KB  {:>8.3} s  peak {:>7.1} MiB", *bytes as f64 / 1e3, secs(*time), mib(*rss));
+        for (bytes, time, cpu, rss, written) in &row {
+            println!(
+                "    {:>8.1} KB  {:>8.3} s wall  {:>8.3} s CPU  peak {:>7.1} MiB  wrote {:>9.1} KB",
+                *bytes as f64 / 1e3,
+                secs(*time),
+                secs(*cpu),
+                mib(*rss),
+                *written as f64 / 1e3
+            );
         }
         let (first, last) = (&row[0], &row[3]);
+        let growth = |a: f64, b: f64| b / a.max(1e-6);
         println!(
-            "    growth 1x -> 8x: time {:.1}x, memory {:.1}x",
-            secs(last.1) / secs(first.1).max(1e-6),
-            last.2 as f64 / first.2.max(1) as f64
+            "    growth 1x -> 8x: wall {:.1}x, CPU {:.1}x, memory {:.1}x, written {:.1}x",
+            growth(secs(first.1), secs(last.1)),
+            growth(secs(first.2), secs(last.2)),
+            growth(first.3 as f64, last.3 as f64),
+            growth(first.4 as f64, last.4 as f64)
         );
     }
     Ok(())
+}
+
+/// The bytes of a file, or of every file under a folder.
+fn bytes_in(at: &Path) -> u64 {
+    match std::fs::symlink_metadata(at) {
+        Ok(meta) if meta.is_dir() => {
+            std::fs::read_dir(at).map(|entries| entries.flatten().map(|e| bytes_in(&e.path())).sum()).unwrap_or(0)
+        }
+        Ok(meta) => meta.len(),
+        Err(_) => 0,
+    }
 }
 
 /// The run with the median time (its peak memory with it).
@@ -427,14 +598,28 @@ fn measure(program: &Path, args: &[&str]) -> Result<(Duration, u64)> {
     Ok((elapsed, peak))
 }
 
-/// Like [`measure`], but a refusal of the input (exit 1) is a result too; only a crash or a
-/// usage error is an error.
-fn measure_any(program: &Path, args: &[&str]) -> Result<(Duration, u64)> {
+/// Like [`measure`], but a refusal of the input (exit 1) is a result too (only a crash or a
+/// usage error is an error), and with the CPU time (user and system) the command used.
+fn measure_cpu(program: &Path, args: &[&str]) -> Result<(Duration, u64, Duration)> {
+    let before = children_cpu();
     let (elapsed, peak, status) = run_measured(program, args)?;
     if !matches!(status.code(), Some(0 | 1)) {
         bail!("{} {} failed with {status}", program.display(), args.join(" "));
     }
-    Ok((elapsed, peak))
+    Ok((elapsed, peak, children_cpu().saturating_sub(before)))
+}
+
+/// The CPU time of this process's waited-for children so far (`cutime` + `cstime` in
+/// /proc/self/stat, in clock ticks of 10 ms).
+fn children_cpu() -> Duration {
+    let ticks = std::fs::read_to_string("/proc/self/stat").ok().and_then(|stat| {
+        // Fields after the command name (which may hold spaces) start at the state, field 3.
+        let fields: Vec<u64> =
+            stat.rsplit_once(')')?.1.split_whitespace().skip(1).filter_map(|f| f.parse().ok()).collect();
+        // cutime and cstime are fields 16 and 17: 13th and 14th after the state.
+        Some(fields.get(12)? + fields.get(13)?)
+    });
+    Duration::from_millis(ticks.unwrap_or(0) * 10)
 }
 
 fn run_measured(program: &Path, args: &[&str]) -> Result<(Duration, u64, std::process::ExitStatus)> {

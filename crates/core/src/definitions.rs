@@ -8,12 +8,13 @@
 //!
 //! Inlining cuts recursion at the first repeat of a definition on the current path, and stops
 //! expanding references after [`INLINE_NODE_BUDGET`] schema nodes (shared definitions can make
-//! an inlined schema exponentially large); both cuts leave a loose schema (type object or any,
-//! description kept) and one `loss/schema` diagnostic.
+//! an inlined schema exponentially large) or at [`INLINE_DEPTH`] levels of nesting; each cut
+//! leaves a loose schema (type object or any, description kept while the budget's allowance for
+//! them lasts) and one `loss/schema` diagnostic.
 //!
 //! Every expansion a writer makes for one document (inlined definitions, closures copied into
-//! each tool's `$defs`) is also charged to one [`Budget`] (`limits::EXPANSION_FACTOR` nodes per
-//! node of the model): once it is spent, references are cut the same way ([`cut_references`]
+//! each tool's `$defs`) is also charged to one [`Budget`] of bytes ([`schema_weight`]:
+//! `limits::EXPANSION_FACTOR` times the model's own): once it is spent, references are cut the same way ([`cut_references`]
 //! for writers that copy closures), so no output can grow beyond a fixed multiple of its input.
 
 use std::collections::HashSet;
@@ -26,22 +27,66 @@ use crate::{AdditionalProperties, Schema, ToolSet};
 
 mod expand;
 
-pub use expand::{Budget, INLINE_NODE_BUDGET, cut_references, inline, inline_within, loose, resolve, resolve_carried};
+pub use expand::{
+    Budget, INLINE_DEPTH, INLINE_NODE_BUDGET, cut_references, inline, inline_within, loose, loose_within, resolve,
+    resolve_carried,
+};
 
 /// The schema nodes of `schema`: itself and every schema inside it (references not followed).
 pub fn schema_nodes(schema: &Schema) -> usize {
     1 + children(schema).map(schema_nodes).sum::<usize>()
 }
 
-/// The schema nodes of a model: its tools' parameter and output schemas and its definitions.
-pub fn model_nodes(model: &ToolSet) -> usize {
+/// The bytes `schema` takes written as compact JSON, estimated from its own fields, text and
+/// values and those of every schema inside it (references not followed): what an expansion
+/// costs. Counting bytes, not nodes, keeps a definition with long descriptions or enums from
+/// being copied as cheaply as a bare `{"type": "string"}`.
+pub fn schema_weight(schema: &Schema) -> usize {
+    node_weight(schema) + children(schema).map(schema_weight).sum::<usize>()
+}
+
+/// The weight ([`schema_weight`]) of a model's schemas: its tools' parameter and output
+/// schemas and its definitions, about the bytes they took in the input.
+pub fn model_weight(model: &ToolSet) -> usize {
     let tools: usize = model
         .tools
         .iter()
         .flat_map(|tool| tool.parameters.iter().map(|p| &p.schema).chain(tool.output.iter().flat_map(|o| &o.schema)))
-        .map(schema_nodes)
+        .map(schema_weight)
         .sum();
-    tools + model.definitions.values().map(schema_nodes).sum::<usize>()
+    tools + model.definitions.values().map(schema_weight).sum::<usize>()
+}
+
+/// What one schema node weighs without its children ([`schema_weight`]): a fixed part for its
+/// braces and keywords, its texts and values, and its properties' names.
+fn node_weight(schema: &Schema) -> usize {
+    /// Braces, a `"type"` and the separators around a node.
+    const NODE_BYTES: usize = 16;
+    /// A text field's key and quotes.
+    const FIELD_BYTES: usize = 16;
+    let s = schema;
+    let texts: usize = [&s.reference, &s.title, &s.description, &s.value_set, &s.format, &s.pattern]
+        .into_iter()
+        .flatten()
+        .map(|text| text.len() + FIELD_BYTES)
+        .sum();
+    let enumeration = s.enumeration.iter().flatten();
+    let values: usize = s.default.iter().chain(&s.examples).map(value_bytes).sum::<usize>()
+        + enumeration.map(|e| value_bytes(&e.value) + e.label.as_ref().map_or(0, String::len)).sum::<usize>()
+        + s.extras.iter().map(|(key, value)| key.len() + 4 + value_bytes(value)).sum::<usize>();
+    let names: usize = s.properties.iter().map(|p| p.name.len() + 4).sum();
+    NODE_BYTES + texts + values + names
+}
+
+/// The bytes a JSON value takes written compactly, about (numbers count 8).
+fn value_bytes(value: &Value) -> usize {
+    match value {
+        Value::Null | Value::Bool(_) => 5,
+        Value::Number(_) => 8,
+        Value::String(text) => text.len() + 3,
+        Value::Array(items) => 2 + items.iter().map(|item| value_bytes(item) + 1).sum::<usize>(),
+        Value::Object(map) => 2 + map.iter().map(|(key, item)| key.len() + 4 + value_bytes(item)).sum::<usize>(),
+    }
 }
 
 /// The direct children of a schema: items, property schemas, additional properties, members.

@@ -20,19 +20,21 @@ pub const MAX_MODEL_NESTING: usize = 4 * MAX_NESTING;
 /// canonical model) and debug builds use large frames; untouched stack pages cost nothing.
 pub const CONVERSION_STACK_BYTES: usize = 256 << 20;
 
-/// How many schema nodes a writer may produce by expanding references (inlining a definition,
-/// or copying a tool's closure of definitions into its own `$defs`) for one document: this many
-/// per schema node of the model it writes (tool schemas and definitions), and never less than
-/// [`MIN_EXPANSION_NODES`]. Past it, references are cut to loose schemas, each cut a located
+/// How much a writer may produce by expanding references (inlining a definition, or copying a
+/// tool's closure of definitions into its own `$defs`) for one document, in bytes of schema as
+/// `definitions::schema_weight` estimates them: this many times the weight of the model it
+/// writes (tool schemas and definitions, about their bytes in the input), and never less than
+/// [`MIN_EXPANSION_BYTES`]. Past it, references are cut to loose schemas, each cut a located
 /// `loss/schema` diagnostic (`toolport_core::definitions::Budget`).
 ///
 /// Expansion multiplies: one definition used by every operation is copied once per tool, and
-/// shared definitions nest. Scaling with the model keeps every output within a fixed multiple
-/// of its input, as the memory of a run is bounded by its largest input. 128 leaves twice the
-/// room the heaviest real API needs: Stripe's 417 operations (13,900 schema nodes) copy
-/// 920,000 nodes into their MCP `$defs`, 66 per node of the model, and are written whole.
-pub const EXPANSION_FACTOR: usize = 128;
+/// shared definitions nest. Scaling with the model's bytes keeps every output within a fixed
+/// multiple of its input whatever its shape (long descriptions and enums weigh what they
+/// take), so a 1 MB input expands by at most about 8 MB (and as much again of descriptions
+/// kept on cut references) and converts in well under 300 MB of memory. Real APIs expand far
+/// less: Stripe (4.2 MB) is written to MCP as 6.3 MB in all.
+pub const EXPANSION_FACTOR: usize = 8;
 
 /// The expansion budget of a small document: room for a few hundred fully inlined schemas
-/// (each at most `definitions::INLINE_NODE_BUDGET` nodes), a few megabytes of output.
-pub const MIN_EXPANSION_NODES: usize = 100_000;
+/// (each at most `definitions::INLINE_NODE_BUDGET` nodes), 4 MiB of schema.
+pub const MIN_EXPANSION_BYTES: usize = 4 << 20;

@@ -21,7 +21,9 @@
 //! round trip gives its author's schemas back.
 
 use indexmap::IndexMap;
-use toolport_plugin::definitions::{cut_references, loose, refine, schema_nodes, uses_references};
+use toolport_plugin::definitions::{
+    Budget, cut_references, loose_within, refine, schema_nodes, schema_weight, uses_references,
+};
 use toolport_plugin::{AdditionalProperties, Diagnostic, Options, Property, Schema, SchemaType, ToolSet, codes};
 
 /// The option key.
@@ -106,18 +108,20 @@ fn is_plain_object(schema: &Schema) -> bool {
 /// [`SHALLOW_NODES`] schema nodes; past that each reference becomes a loose schema with its description. Small
 /// definitions without references of their own (an enum, a formatted string;
 /// [`SMALL_DEFINITION`]) are always expanded. `$ref`s kept in extras that name definitions
-/// are left out. Whether any reference was cut loose.
+/// are left out. Every expansion is charged to `budget`, the document's, and is cut when it
+/// does not fit. Whether any reference was cut loose.
 pub fn shallow(
     mut schema: Schema,
     definitions: &IndexMap<String, Schema>,
     wrapped: bool,
     path: &str,
+    budget: &Budget,
 ) -> (Schema, bool) {
-    match schema.properties.first_mut() {
-        Some(result) if wrapped => top(&mut result.schema, definitions, 2),
-        _ => top(&mut schema, definitions, 2),
-    }
-    let mut level = Level { definitions, nodes: schema_nodes(&schema), cut: false, found: false };
+    let whole = match schema.properties.first_mut() {
+        Some(result) if wrapped => top(&mut result.schema, definitions, 2, budget),
+        _ => top(&mut schema, definitions, 2, budget),
+    };
+    let mut level = Level { definitions, budget, nodes: schema_nodes(&schema), cut: !whole, found: false };
     loop {
         level.found = false;
         level.expand(&mut schema);
@@ -125,7 +129,7 @@ pub fn shallow(
             break;
         }
     }
-    let (cut, first) = cut_references(&schema, definitions, path, &|_| false);
+    let (cut, first) = cut_references(&schema, definitions, path, &|_| false, budget);
     (cut, level.cut || first.is_some())
 }
 
@@ -134,6 +138,7 @@ pub const SHALLOW_NODES: usize = 30;
 
 struct Level<'d> {
     definitions: &'d IndexMap<String, Schema>,
+    budget: &'d Budget,
     /// Schema nodes so far.
     nodes: usize,
     cut: bool,
@@ -141,23 +146,28 @@ struct Level<'d> {
     found: bool,
 }
 
-/// Resolves what a result is, whatever its size: its reference (chain), and `depth` levels of
-/// union members and array items.
-fn top(schema: &mut Schema, definitions: &IndexMap<String, Schema>, depth: usize) {
+/// Resolves what a result is, whatever its size (within `budget`): its reference (chain), and
+/// `depth` levels of union members and array items. Whether the budget afforded all of it.
+fn top(schema: &mut Schema, definitions: &IndexMap<String, Schema>, depth: usize, budget: &Budget) -> bool {
     for _ in 0..=definitions.len() {
         let Some(definition) = schema.reference.as_ref().and_then(|name| definitions.get(name)) else { break };
+        if !budget.take(schema_weight(definition)) {
+            return false;
+        }
         schema.reference = None;
         refine(schema, definition.clone());
     }
     if depth == 0 {
-        return;
+        return true;
     }
+    let mut whole = true;
     if let Some(items) = &mut schema.items {
-        top(items, definitions, depth - 1);
+        whole &= top(items, definitions, depth - 1, budget);
     }
     for member in &mut schema.any_of {
-        top(member, definitions, depth - 1);
+        whole &= top(member, definitions, depth - 1, budget);
     }
+    whole
 }
 
 impl Level<'_> {
@@ -169,13 +179,13 @@ impl Level<'_> {
             if let Some(definition) = self.definitions.get(&name) {
                 let cost = schema_nodes(definition);
                 let small = cost <= SMALL_DEFINITION && !uses_references(definition);
-                if small || self.nodes + cost <= SHALLOW_NODES {
+                if (small || self.nodes + cost <= SHALLOW_NODES) && self.budget.take(schema_weight(definition)) {
                     self.nodes += cost;
                     refine(schema, definition.clone());
                     // Its own references wait for the next level.
                     return;
                 }
-                refine(schema, loose(definition));
+                refine(schema, loose_within(definition, self.budget));
                 self.cut = true;
             }
         }

@@ -181,7 +181,7 @@ fn write_output(
     let (mut root, wrapped) = output::object_root(schema, writer.definitions);
     context.wrapped += usize::from(wrapped);
     if context.outputs == output::Mode::Shallow {
-        let (cut, shallowed) = output::shallow(root, writer.definitions, wrapped, &at);
+        let (cut, shallowed) = output::shallow(root, writer.definitions, wrapped, &at, writer.expansion.budget());
         root = cut;
         context.shallowed += usize::from(shallowed);
     }

@@ -1,11 +1,11 @@
 //! A writer's output cannot explode: MCP copies each tool's closure of definitions into its
 //! own `$defs`, and every copy is charged to one budget per document
-//! (`limits::EXPANSION_FACTOR` schema nodes per node of the model). Past it, references are
-//! cut to loose schemas, each schema's cut a located `loss/schema`, and no `$ref` dangles.
+//! (`limits::EXPANSION_FACTOR` times the bytes of the model's schemas). Past it, references
+//! are cut to loose schemas, each schema's cut a located `loss/schema`, and no `$ref` dangles.
 
 use serde_json::Value;
 use toolport_format_mcp::Mcp;
-use toolport_plugin::definitions::{Budget, model_nodes, refs_in_value};
+use toolport_plugin::definitions::{Budget, model_weight, refs_in_value};
 use toolport_plugin::{Format, Options, Parameter, Property, Schema, SchemaType, Tool, ToolSet};
 use toolport_testkit::expect_ok;
 
@@ -37,10 +37,13 @@ struct Expect {
     cut: usize,
 }
 
-/// The most bytes one schema node of [`model`] takes in the written document: the longest is a
-/// property as written in a `$defs`, `"field_NNNN": {"type": "string", "description": "field
-/// NNNN of the record"}` (under 100 bytes) at its indentation (16 spaces and two lines).
-const NODE_BYTES: usize = 160;
+/// How many times its weight (compact JSON, about) a schema takes pretty-printed at its
+/// indentation in the written document: a property of `Record` in a `$defs`, `"field_NNNN":
+/// {"type": "string", "description": "field NNNN of the record"}`, weighs about 70 bytes and
+/// takes under 140 with its 16 spaces of indentation and line breaks.
+const PRETTY: usize = 2;
+/// The least a copied node of `Record` weighs: a property with its name and description.
+const NODE_WEIGHT: usize = 50;
 /// The most bytes a tool's own entry takes besides its schema nodes (name, wrappers, keys).
 const TOOL_BYTES: usize = 300;
 
@@ -88,11 +91,12 @@ fn check(tools: usize, width: usize, expect: Expect) {
         assert_eq!(cuts[0], format!("/tools/{}/parameters/0/schema/reference", expect.whole));
     }
 
-    // The bound is the design's: copies never exceed the budget, so the document is at most
-    // the tools' own entries plus the budget's nodes, whatever the number of tools.
+    // The bound is the design's: copies never exceed the budget (and the descriptions of cut
+    // references their allowance, as large), so the document is at most the tools' own
+    // entries plus the model and twice the budget, pretty-printed, whatever the number of tools.
     let budget = Budget::for_model(&model).limit();
-    assert!(copied_nodes <= budget, "{copied_nodes} nodes copied, budget {budget}");
-    let bound = tools * TOOL_BYTES + (model_nodes(&model) + budget) * NODE_BYTES;
+    assert!(copied_nodes * NODE_WEIGHT <= budget, "{copied_nodes} nodes copied, budget {budget} bytes");
+    let bound = tools * TOOL_BYTES + (model_weight(&model) + 2 * budget) * PRETTY;
     assert!(text.len() <= bound, "{} bytes written, bound {bound}", text.len());
 }
 
@@ -100,7 +104,8 @@ fn check(tools: usize, width: usize, expect: Expect) {
 fn a_definition_used_by_thousands_of_tools_is_copied_within_the_budget() {
     // A normal document: every tool carries its closure.
     check(50, 20, Expect { whole: 50, cut: 0 });
-    // 2,000 tools × 1,501 nodes would be 3 million nodes (about 200 MB); the budget is
-    // 128 × (1,501 + 2,000) = 448,128 nodes: 298 whole copies, then cuts.
-    check(2000, 1500, Expect { whole: 298, cut: 1702 });
+    // 2,000 copies of `Record` (1,501 nodes, about 100 KB of schema) would be about 200 MB;
+    // the budget is its 4 MiB floor (8 times the model's 180 KB is less): 40 whole copies,
+    // then cuts.
+    check(2000, 1500, Expect { whole: 40, cut: 1960 });
 }

@@ -102,3 +102,21 @@ fn types_that_refer_to_each_other_end_with_a_located_warning() {
         &[(Severity::Warning, "src/tools/t.ts", 1, 10 + 9 * 11, "nests too deeply")],
     );
 }
+
+#[test]
+fn a_union_of_literals_wider_than_the_type_budget_is_one_enum() {
+    // 30,000 literals, more than the 20,000 types an input may expand to: they are the input
+    // itself, read in one pass as one type, with no warning and every value kept.
+    let union = (0..30_000).map(|i| format!("\"v{i}\"")).collect::<Vec<_>>().join(" | ");
+    let tool = format!("type Input = {{ choice: {union} }};\nexport default function tool(input: Input) {{}}\n");
+    check(&tool, None, "input/unsupported", &[]);
+    let mut bundle = Bundle::default();
+    bundle.insert("package.json", PACKAGE);
+    bundle.insert("src/tools/t.ts", tool.as_str());
+    bundle.entry = Some("package.json".into());
+    let model = Raycast.read(&bundle, &Options::default()).value.expect("a model");
+    let schema = &model.tools[0].parameters[0].schema;
+    let values = schema.enumeration.as_ref().expect("an enum");
+    assert_eq!((values.len(), &values[29_999].value), (30_000, &serde_json::json!("v29999")));
+    assert!(schema.any_of.is_empty());
+}

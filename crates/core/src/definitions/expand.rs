@@ -1,6 +1,6 @@
 //! Expanding references: [`inline`] one schema, [`resolve`] a whole model (or
 //! [`resolve_carried`] only where a writer reads it), or [`cut_references`] a writer could not
-//! afford, all within a [`Budget`] of schema nodes.
+//! afford, all within a [`Budget`] of bytes of schema.
 
 use std::cell::Cell;
 use std::collections::{HashMap, HashSet};
@@ -8,8 +8,8 @@ use std::collections::{HashMap, HashSet};
 use indexmap::IndexMap;
 use serde_json::Value;
 
-use super::{model_nodes, model_schemas, name_in_reference, refine, refs_in_value, uses_references};
-use crate::limits::{EXPANSION_FACTOR, MIN_EXPANSION_NODES};
+use super::{model_schemas, model_weight, name_in_reference, node_weight, refine, refs_in_value, uses_references};
+use crate::limits::{EXPANSION_FACTOR, MIN_EXPANSION_BYTES};
 use crate::loss::Carried;
 use crate::source::child;
 use crate::{AdditionalProperties, Diagnostic, Schema, SchemaType, ToolSet, codes};
@@ -17,24 +17,33 @@ use crate::{AdditionalProperties, Diagnostic, Schema, SchemaType, ToolSet, codes
 /// Schema nodes one [`inline`] call produces before it stops expanding references.
 pub const INLINE_NODE_BUDGET: usize = 500;
 
-/// The schema nodes a writer may still produce by expanding references for one document
-/// (`limits::EXPANSION_FACTOR`). Shared by reference (the count is a [`Cell`]) so that every
+/// How deeply [`inline`] nests schemas (items, properties, members) before it stops expanding
+/// references: a chain of definitions inlined 500 deep is written indented 500 levels, its
+/// indentation growing with the square of the depth, and deeper than any reader (toolport's
+/// own, `limits::MAX_NESTING`) reads back.
+pub const INLINE_DEPTH: usize = 32;
+
+/// The bytes of schema ([`schema_weight`](super::schema_weight)) a writer may still produce by
+/// expanding references for one document (`limits::EXPANSION_FACTOR`). Shared by reference (the count is a [`Cell`]) so that every
 /// schema writer of a document draws on the same budget.
 #[derive(Debug)]
 pub struct Budget {
     limit: usize,
     spent: Cell<usize>,
+    /// What the descriptions kept on cut references took ([`loose_within`]): their own
+    /// allowance, as large as the limit, so a cut keeps its description while it lasts.
+    described: Cell<usize>,
 }
 
 impl Budget {
-    /// The budget of a document written from `model`: [`EXPANSION_FACTOR`] nodes per schema
-    /// node of the model ([`model_nodes`]), at least [`MIN_EXPANSION_NODES`].
+    /// The budget of a document written from `model`: [`EXPANSION_FACTOR`] times the weight
+    /// of the model's schemas ([`model_weight`]), at least [`MIN_EXPANSION_BYTES`].
     pub fn for_model(model: &ToolSet) -> Budget {
-        Budget::with_limit(model_nodes(model).saturating_mul(EXPANSION_FACTOR).max(MIN_EXPANSION_NODES))
+        Budget::with_limit(model_weight(model).saturating_mul(EXPANSION_FACTOR).max(MIN_EXPANSION_BYTES))
     }
 
     pub fn with_limit(limit: usize) -> Budget {
-        Budget { limit, spent: Cell::new(0) }
+        Budget { limit, spent: Cell::new(0), described: Cell::new(0) }
     }
 
     /// No limit: for expansions that are compared, never written.
@@ -46,8 +55,8 @@ impl Budget {
         self.limit
     }
 
-    /// Nodes charged so far (an expansion under way may overshoot the limit by the nodes of one
-    /// definition, not counting those behind its own references: see [`inline_within`]).
+    /// Bytes charged so far (an expansion under way may overshoot the limit by the weight of one
+    /// definition, not counting that behind its own references: see [`inline_within`]).
     pub fn spent(&self) -> usize {
         self.spent.get()
     }
@@ -60,23 +69,33 @@ impl Budget {
         self.remaining() == 0
     }
 
-    /// Charges `nodes` when they fit, else nothing; says whether they did.
-    pub fn take(&self, nodes: usize) -> bool {
-        let fits = nodes <= self.remaining();
+    /// Charges `weight` when it fits, else nothing; says whether it did.
+    pub fn take(&self, weight: usize) -> bool {
+        let fits = weight <= self.remaining();
         if fits {
-            self.charge(nodes);
+            self.charge(weight);
         }
         fits
     }
 
-    fn charge(&self, nodes: usize) {
-        self.spent.set(self.spent.get().saturating_add(nodes));
+    /// Charges `bytes` of a cut reference's description to their own allowance when they fit;
+    /// says whether they did.
+    fn take_description(&self, bytes: usize) -> bool {
+        let fits = bytes <= self.limit.saturating_sub(self.described.get());
+        if fits {
+            self.described.set(self.described.get() + bytes);
+        }
+        fits
+    }
+
+    fn charge(&self, weight: usize) {
+        self.spent.set(self.spent.get().saturating_add(weight));
     }
 
     /// Why a reference was cut, for messages.
     pub fn describe(&self) -> String {
         format!(
-            "the document's expansion budget ({} schema nodes: {EXPANSION_FACTOR} per schema node of the tool set, at least {MIN_EXPANSION_NODES}) is spent",
+            "the document's expansion budget ({} bytes of schema: {EXPANSION_FACTOR} times the tool set's own, at least {MIN_EXPANSION_BYTES}) is spent",
             self.limit
         )
     }
@@ -94,11 +113,11 @@ pub fn inline(schema: &Schema, definitions: &IndexMap<String, Schema>, path: &st
     inline_within(schema, definitions, path, &Budget::unlimited())
 }
 
-/// [`inline`], charging every node it expands to `budget`, the writer's for the whole document.
+/// [`inline`], charging every node it expands (by weight) to `budget`, the writer's for the whole document.
 /// Once the budget is spent, each later reference is cut to a loose schema like a recursive
 /// one, with one `loss/schema` diagnostic (for the first cut) per call. An expansion under way
-/// finishes the definition it is in, so the budget can be overshot by at most the nodes of one
-/// definition (not counting those behind its own references).
+/// finishes the definition it is in, so the budget can be overshot by at most the weight of one
+/// definition (not counting that behind its own references).
 pub fn inline_within(
     schema: &Schema,
     definitions: &IndexMap<String, Schema>,
@@ -123,6 +142,7 @@ fn inline_owned<'d>(
         reach,
         active: HashSet::new(),
         nodes: 0,
+        weight: 0,
         cuts: 0,
         reached: Vec::new(),
         memo,
@@ -252,6 +272,15 @@ enum At<'p> {
 }
 
 impl At<'_> {
+    /// How many schemas enclose this one.
+    fn depth(&self) -> usize {
+        match self {
+            At::Root(_) => 0,
+            At::Items(parent) | At::AdditionalProperties(parent) => 1 + parent.depth(),
+            At::Property(parent, _) | At::AnyOf(parent, _) => 1 + parent.depth(),
+        }
+    }
+
     fn path(&self) -> String {
         match self {
             At::Root(path) => (*path).to_owned(),
@@ -264,10 +293,11 @@ impl At<'_> {
 }
 
 /// A definition expanded without any cut or unknown name: the same wherever none of `reached`
-/// is being expanded and the node budget leaves room for `nodes` more.
+/// is being expanded and the budgets leave room for `nodes` more nodes, `weight` more bytes.
 struct Expansion<'d> {
     schema: Schema,
     nodes: usize,
+    weight: usize,
     reached: Vec<&'d str>,
 }
 
@@ -280,6 +310,8 @@ struct Inliner<'d, 'm> {
     /// The definitions being expanded (the current path's).
     active: HashSet<&'d str>,
     nodes: usize,
+    /// The weight charged to the budget by this call.
+    weight: usize,
     /// Cuts and unknown names met so far (reported or not): an expansion that met none is
     /// independent of where it happened and can be reused.
     cuts: usize,
@@ -294,7 +326,9 @@ impl<'d> Inliner<'d, '_> {
     fn walk(&mut self, mut schema: Schema, at: &At) -> Schema {
         self.nodes += 1;
         if !self.active.is_empty() {
-            self.budget.charge(1);
+            let weight = node_weight(&schema);
+            self.weight += weight;
+            self.budget.charge(weight);
         }
         let reach = self.reach;
         if let Some(items) = schema.items.as_mut().filter(|_| reach.items) {
@@ -336,12 +370,15 @@ impl<'d> Inliner<'d, '_> {
         let name = name.as_str();
         let recursive = self.active.contains(name);
         let spent = self.budget.is_spent();
-        if recursive || self.nodes >= INLINE_NODE_BUDGET || spent {
+        let deep = at.depth() >= INLINE_DEPTH;
+        if recursive || self.nodes >= INLINE_NODE_BUDGET || deep || spent {
             self.cuts += 1;
             let key = if recursive {
                 format!("recursive {name}")
             } else if self.nodes >= INLINE_NODE_BUDGET {
                 "budget".to_owned()
+            } else if deep {
+                "depth".to_owned()
             } else {
                 "document budget".to_owned()
             };
@@ -349,6 +386,8 @@ impl<'d> Inliner<'d, '_> {
             self.report(key, || {
                 let why = if recursive {
                     format!("the definition `{name}` is recursive")
+                } else if deep && !spent {
+                    format!("inlining stopped at {INLINE_DEPTH} levels of nesting")
                 } else if !spent {
                     format!("inlining stopped after {INLINE_NODE_BUDGET} schema nodes")
                 } else {
@@ -357,7 +396,7 @@ impl<'d> Inliner<'d, '_> {
                         codes::LOSS_SCHEMA,
                         child(&at.path(), "reference"),
                         format!(
-                            "{why}; the target cannot refer to schemas, so this occurrence of `{name}`, and every later reference in this schema, was written as a loose schema (its description kept)"
+                            "{why}; the target cannot refer to schemas, so this occurrence of `{name}`, and every later reference in this schema, was written as a loose schema (its description kept while the budget allows)"
                         ),
                     );
                 };
@@ -365,27 +404,28 @@ impl<'d> Inliner<'d, '_> {
                     codes::LOSS_SCHEMA,
                     child(&at.path(), "reference"),
                     format!(
-                        "{why}; the target cannot refer to schemas, so this occurrence of `{name}` was written as a loose schema (its description kept)"
+                        "{why}; the target cannot refer to schemas, so this occurrence of `{name}` was written as a loose schema (its description kept while the budget allows)"
                     ),
                 )
             });
-            refine(&mut schema, loose(definition));
+            refine(&mut schema, loose_within(definition, self.budget));
             return schema;
         }
         let resolved = match self.memo.get(name) {
             // Every budget check inside the expansion happens within `nodes` more nodes.
             Some(known)
                 if self.nodes + known.nodes < INLINE_NODE_BUDGET
-                    && known.nodes <= self.budget.remaining()
+                    && known.weight <= self.budget.remaining()
                     && !known.reached.iter().any(|r| self.active.contains(r)) =>
             {
                 self.nodes += known.nodes;
-                self.budget.charge(known.nodes);
+                self.weight += known.weight;
+                self.budget.charge(known.weight);
                 self.reached.extend_from_slice(&known.reached);
                 known.schema.clone()
             }
             _ => {
-                let (nodes, cuts, reached) = (self.nodes, self.cuts, self.reached.len());
+                let (nodes, weight, cuts, reached) = (self.nodes, self.weight, self.cuts, self.reached.len());
                 self.active.insert(name);
                 self.reached.push(name);
                 let resolved = self.walk(definition.clone(), at);
@@ -394,6 +434,7 @@ impl<'d> Inliner<'d, '_> {
                     let expansion = Expansion {
                         schema: resolved.clone(),
                         nodes: self.nodes - nodes,
+                        weight: self.weight - weight,
                         reached: self.reached[reached..].to_vec(),
                     };
                     self.memo.insert(name, expansion);
@@ -418,16 +459,18 @@ impl<'d> Inliner<'d, '_> {
 /// in `extras["jsonschema"]` that refers to one left out: for writers that copy a closure of
 /// definitions and could not afford all of it, so no written `$ref` dangles. Also returns the
 /// model path of the first cut, when there was one. Names `definitions` lacks are left as
-/// they are.
+/// they are. The descriptions loose schemas keep are charged to `budget` ([`loose_within`]).
 pub fn cut_references(
     schema: &Schema,
     definitions: &IndexMap<String, Schema>,
     path: &str,
     keep: &dyn Fn(&str) -> bool,
+    budget: &Budget,
 ) -> (Schema, Option<String>) {
     struct Cutter<'k> {
         definitions: &'k IndexMap<String, Schema>,
         keep: &'k dyn Fn(&str) -> bool,
+        budget: &'k Budget,
         first: Option<String>,
     }
     impl Cutter<'_> {
@@ -437,7 +480,7 @@ pub fn cut_references(
 
         fn walk(&mut self, schema: &mut Schema, at: &At) {
             if let Some(name) = schema.reference.take_if(|name| self.cut(name)) {
-                refine(schema, loose(&self.definitions[&name]));
+                refine(schema, loose_within(&self.definitions[&name], self.budget));
                 self.first.get_or_insert_with(|| child(&at.path(), "reference"));
             }
             if let Some(Value::Object(kept)) = schema.extras.get_mut("jsonschema") {
@@ -465,7 +508,7 @@ pub fn cut_references(
             }
         }
     }
-    let mut cutter = Cutter { definitions, keep, first: None };
+    let mut cutter = Cutter { definitions, keep, budget, first: None };
     let mut copy = schema.clone();
     cutter.walk(&mut copy, &At::Root(path));
     (copy, cutter.first)
@@ -479,4 +522,15 @@ pub fn loose(definition: &Schema) -> Schema {
         description: definition.description.clone(),
         ..Schema::default()
     }
+}
+
+/// [`loose`], keeping the description only while `budget`'s allowance for them lasts: a cut
+/// reference copies its definition's description at every use, and a long one used by
+/// thousands of tools would otherwise escape the budget that cut it.
+pub fn loose_within(definition: &Schema, budget: &Budget) -> Schema {
+    let mut schema = loose(definition);
+    if schema.description.as_ref().is_some_and(|d| !budget.take_description(d.len())) {
+        schema.description = None;
+    }
+    schema
 }

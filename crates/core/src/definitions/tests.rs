@@ -86,14 +86,19 @@ fn inlines_references_and_reports_cuts() {
     );
 }
 
-/// Inlines `schema` within a document budget of `limit` nodes: the result's JSON, the
-/// diagnostics (code, path) and the nodes charged.
+/// Inlines `schema` within a document budget of `limit` bytes: the result's JSON, the
+/// diagnostics (code, path) and the weight charged.
 fn check_budget(schema: Schema, limit: usize, expect_json: Value, expect_diagnostics: &[(&str, &str)], spent: usize) {
     let budget = Budget::with_limit(limit);
     let (inlined, diagnostics) = inline_within(&schema, &definitions(), "/s", &budget);
     assert_eq!(serde_json::to_value(&inlined).unwrap(), expect_json);
     assert_diagnostics(diagnostics, expect_diagnostics);
-    assert_eq!(budget.spent(), spent, "nodes charged");
+    assert_eq!(budget.spent(), spent, "bytes charged");
+}
+
+/// The weight of definition `name` of [`definitions`].
+fn weight(name: &str) -> usize {
+    schema_weight(&definitions()[name])
 }
 
 #[test]
@@ -102,26 +107,58 @@ fn the_document_budget_cuts_expansions_once_spent() {
     let id = json!({"type": "string", "description": "an id"});
     let pair = json!({"type": "object", "properties": [
         {"name": "a", "schema": id}, {"name": "b", "schema": id}]});
-    // Room enough: Pair's three nodes and two Ids.
-    check_budget(reference("Pair"), 10, pair, &[], 5);
+    // Room enough: Pair (its node and two references) and two Ids.
+    let whole = weight("Pair") + 2 * weight("Id");
+    check_budget(reference("Pair"), whole + 1, pair, &[], whole);
     // Spent after Pair and its first Id: the second Id is cut, reported once with its place.
+    let spent = weight("Pair") + weight("Id");
     check_budget(
         reference("Pair"),
-        3,
+        spent,
         json!({"type": "object", "properties": [
             {"name": "a", "schema": id}, {"name": "b", "schema": {"description": "an id"}}]}),
         &[("loss/schema", "/s/properties/1/schema/reference")],
-        4,
+        spent,
     );
-    // Nothing to spend: the reference itself is cut; the schema's own nodes cost nothing.
+    // Nothing to spend: the reference itself is cut, without its description (theirs is an
+    // allowance as large as the limit); the schema's own nodes cost nothing.
     check_budget(
         object(&[("x", reference("Pair")), ("y", reference("Id"))]),
         0,
         json!({"type": "object", "properties": [
-            {"name": "x", "schema": {"type": "object"}}, {"name": "y", "schema": {"description": "an id"}}]}),
+            {"name": "x", "schema": {"type": "object"}}, {"name": "y", "schema": {}}]}),
         &[("loss/schema", "/s/properties/0/schema/reference")],
         0,
     );
+}
+
+#[test]
+fn a_copy_costs_the_bytes_it_writes_not_one_per_node() {
+    // One node whose description is 10,000 bytes, used by ten properties: counted by nodes,
+    // a budget of 35,000 would copy it ten times (100 KB); counted by weight, it is copied
+    // four times (the last overshooting, as an expansion under way finishes) and then cut,
+    // the cuts keeping the description while their own allowance (as large) lasts.
+    let long = "x".repeat(10_000);
+    let mut defs = IndexMap::new();
+    defs.insert("Doc".to_owned(), Schema { description: Some(long.clone()), ..Schema::of(SchemaType::String) });
+    let uses: Vec<(String, Schema)> = (0..10).map(|i| (format!("p{i}"), reference("Doc"))).collect();
+    let uses: Vec<(&str, Schema)> = uses.iter().map(|(n, s)| (n.as_str(), s.clone())).collect();
+    let budget = Budget::with_limit(35_000);
+    let (inlined, diagnostics) = inline_within(&object(&uses), &defs, "/s", &budget);
+    let kept: Vec<(Option<SchemaType>, bool)> =
+        inlined.properties.iter().map(|p| (p.schema.kind, p.schema.description.as_deref() == Some(&*long))).collect();
+    let (copy, described, bare) = ((Some(SchemaType::String), true), (None, true), (None, false));
+    assert_eq!(kept, [copy, copy, copy, copy, described, described, described, bare, bare, bare]);
+    assert_eq!(budget.spent(), 4 * schema_weight(&defs["Doc"]));
+    assert!(schema_weight(&defs["Doc"]) > 10_000);
+    assert_diagnostics(diagnostics, &[("loss/schema", "/s/properties/4/schema/reference")]);
+    // The document's budget follows the model's weight, not its node count.
+    let mut model = ToolSet { definitions: defs, ..ToolSet::default() };
+    model.tools.push(Tool::new("t"));
+    let limit = Budget::for_model(&model).limit();
+    assert_eq!(limit, (model_weight(&model) * crate::limits::EXPANSION_FACTOR).max(crate::limits::MIN_EXPANSION_BYTES));
+    model.definitions.insert("Big".into(), Schema { description: Some("y".repeat(1 << 20)), ..Schema::default() });
+    assert!(Budget::for_model(&model).limit() >= crate::limits::EXPANSION_FACTOR << 20);
 }
 
 #[test]
@@ -133,7 +170,7 @@ fn cut_references_leave_loose_schemas_and_no_reference_to_the_cut() {
     kept.insert("x-id".into(), json!({"$ref": "#/$defs/Id"}));
     let mut schema = object(&[("pair", reference("Pair")), ("id", reference("Id")), ("gone", reference("Nope"))]);
     schema.extras.insert("jsonschema".into(), Value::Object(kept));
-    let (cut, first) = cut_references(&schema, &defs, "/s", &|name| name != "Pair");
+    let (cut, first) = cut_references(&schema, &defs, "/s", &|name| name != "Pair", &Budget::unlimited());
     assert_eq!(first.as_deref(), Some("/s/extras/jsonschema"));
     assert_eq!(
         serde_json::to_value(&cut).unwrap(),
@@ -143,7 +180,7 @@ fn cut_references_leave_loose_schemas_and_no_reference_to_the_cut() {
             {"name": "gone", "schema": {"reference": "Nope"}}],
             "extras": {"jsonschema": {"x-id": {"$ref": "#/$defs/Id"}}}})
     );
-    let (_, first) = cut_references(&reference("Holder"), &defs, "/s", &|name| name != "Holder");
+    let (_, first) = cut_references(&reference("Holder"), &defs, "/s", &|name| name != "Holder", &Budget::unlimited());
     assert_eq!(first.as_deref(), Some("/s/reference"));
     assert_eq!(referenced(&cut, &defs), ["Id"], "nothing left refers to the cut definition");
 }
@@ -255,4 +292,26 @@ fn resolving_for_a_writer_inlines_only_what_it_carries() {
         ),
         &[],
     );
+}
+
+#[test]
+fn a_chain_of_definitions_is_inlined_no_deeper_than_the_limit() {
+    // `D0.next` is `D1`, …, 200 deep: inlined whole, it would nest 200 levels (written with
+    // indentation growing with the square of the depth); it stops at `INLINE_DEPTH`, once.
+    let mut defs = IndexMap::new();
+    for i in 0..200 {
+        let next = if i < 199 { vec![("next", reference(&format!("D{}", i + 1)))] } else { Vec::new() };
+        defs.insert(format!("D{i}"), object(&next));
+    }
+    let (inlined, diagnostics) = inline(&reference("D0"), &defs, "/s");
+    let mut depth = 0;
+    let mut at = &inlined;
+    while let Some(next) = at.properties.first() {
+        depth += 1;
+        at = &next.schema;
+    }
+    assert_eq!(depth, INLINE_DEPTH);
+    assert_eq!(at.kind, Some(SchemaType::Object), "cut to a loose object");
+    let path = format!("/s{}/reference", "/properties/0/schema".repeat(INLINE_DEPTH));
+    assert_diagnostics(diagnostics, &[("loss/schema", path.as_str())]);
 }

@@ -33,6 +33,8 @@ pub use tool::{
     ArgDisplay, Confirmation, ConfirmationInfo, Display, Hints, ModelSettings, Output, Parameter, PinnedArgument, Tool,
 };
 
+use std::collections::HashMap;
+
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -129,6 +131,17 @@ pub struct VersionedToolSet {
 impl ToolSet {
     pub fn tool(&self, name: &str) -> Option<&Tool> {
         self.tools.iter().find(|t| t.name == name)
+    }
+
+    /// Each tool's index by name, the first of a name as [`ToolSet::tool`] finds it: for
+    /// writers that look a tool up per example or call, which a search of the tools each
+    /// time would make quadratic.
+    pub fn tool_indices(&self) -> HashMap<&str, usize> {
+        let mut indices = HashMap::with_capacity(self.tools.len());
+        for (index, tool) in self.tools.iter().enumerate() {
+            indices.entry(tool.name.as_str()).or_insert(index);
+        }
+        indices
     }
 
     /// A copy in the versioned form of this model's schema version.

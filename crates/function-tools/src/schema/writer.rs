@@ -8,7 +8,7 @@ use std::collections::{HashMap, HashSet};
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
 use toolport_core::definitions::{
-    Budget, cut_references, inline_within, referenced_directly, schema_nodes, uses_references,
+    Budget, cut_references, inline_within, referenced_directly, schema_weight, uses_references,
 };
 use toolport_core::source::child;
 use toolport_core::{Diagnostic, Parameter, Property, Schema, SchemaType, ToolSet, ValueSet, codes};
@@ -41,7 +41,7 @@ pub struct SchemaWriter<'a> {
 #[derive(Debug)]
 pub struct Expansion {
     budget: Budget,
-    /// Per definition (by index): its schema nodes and the definitions it refers to directly.
+    /// Per definition (by index): its weight and the definitions it refers to directly.
     shapes: RefCell<HashMap<usize, DefinitionShape>>,
     /// Per definition (by index): as written in `$defs`, all of its references kept.
     written: RefCell<HashMap<usize, Value>>,
@@ -53,7 +53,8 @@ pub struct Expansion {
 
 #[derive(Debug)]
 struct DefinitionShape {
-    nodes: usize,
+    /// What a copy costs the budget (`definitions::schema_weight`).
+    weight: usize,
     refers_to: Vec<usize>,
 }
 
@@ -68,7 +69,7 @@ impl DefinitionShape {
             let definition = &definitions[index];
             let refers_to = referenced_directly(definition, definitions);
             DefinitionShape {
-                nodes: schema_nodes(definition),
+                weight: schema_weight(definition),
                 refers_to: refers_to.iter().filter_map(|n| definitions.get_index_of(n)).collect(),
             }
         })
@@ -181,7 +182,7 @@ impl<'a> SchemaWriter<'a> {
     }
 
     /// The definitions `root` reaches, in the order [`referenced_by_all`] gives (depth first,
-    /// first use), each charged to the budget by its schema nodes: one that does not fit is
+    /// first use), each charged to the budget by its weight: one that does not fit is
     /// left out, and the definitions only it uses are not followed.
     ///
     /// [`referenced_by_all`]: toolport_core::definitions::referenced_by_all
@@ -201,7 +202,7 @@ impl<'a> SchemaWriter<'a> {
                 if let Some(index) = next.take()
                     && seen.insert(index)
                 {
-                    if budget.take(DefinitionShape::of(&mut shapes, definitions, index).nodes) {
+                    if budget.take(DefinitionShape::of(&mut shapes, definitions, index).weight) {
                         closure.included.push(index);
                         stack.push((index, 0));
                     } else {
@@ -260,7 +261,7 @@ impl<'a> SchemaWriter<'a> {
             let (value, found) = self.write_value(root, path);
             (value, found, None)
         } else {
-            let (cut, first) = cut_references(root, self.definitions, path, &keep);
+            let (cut, first) = cut_references(root, self.definitions, path, &keep, &self.expansion.budget);
             let (value, found) = self.write_value(&cut, path);
             (value, found, first)
         };
@@ -275,7 +276,7 @@ impl<'a> SchemaWriter<'a> {
                 && self.expansion.shapes.borrow()[&index].refers_to.iter().any(|r| excluded_indices.contains(r));
             let written = if cut_inside {
                 let at = child("/definitions", name);
-                let (cut, _) = cut_references(definition, self.definitions, &at, &keep);
+                let (cut, _) = cut_references(definition, self.definitions, &at, &keep, &self.expansion.budget);
                 let (written, found) = self.write_value(&cut, &at);
                 self.expansion.report_once(found, diagnostics);
                 written
@@ -298,7 +299,7 @@ impl<'a> SchemaWriter<'a> {
                 codes::LOSS_SCHEMA,
                 at,
                 format!(
-                    "{}: {} of the {} definitions this schema uses ({}) were left out of its `$defs`, and every use of them was written as a loose schema (its description kept)",
+                    "{}: {} of the {} definitions this schema uses ({}) were left out of its `$defs`, and every use of them was written as a loose schema (its description kept while the budget allows)",
                     self.expansion.budget.describe(),
                     closure.excluded.len(),
                     closure.included.len() + closure.excluded.len(),
@@ -397,9 +398,9 @@ mod tests {
         model
     }
 
-    /// Writes `{x: A, y: B}` as JSON Schema within a budget of `limit` nodes, twice (as two
+    /// Writes `{x: A, y: B}` as JSON Schema within a budget of `limit` bytes, twice (as two
     /// tools of one document would): the written schemas, the diagnostics (code, path) and
-    /// the nodes charged.
+    /// the weight charged.
     fn check(limit: usize, expect: [Value; 2], expect_diagnostics: &[(&str, &str)], spent: usize) {
         let model = model();
         let expansion = Expansion::with_budget(Budget::with_limit(limit));
@@ -421,29 +422,31 @@ mod tests {
                 "B": {"type": "string"}}});
         let loose = json!({"type": "object", "properties": {
             "x": {"description": "a A", "type": "object"}, "y": {"description": "a B"}}});
-        check(100, [whole.clone(), whole.clone()], &[], 6);
+        let model = model();
+        let (a, b) = (schema_weight(&model.definitions["A"]), schema_weight(&model.definitions["B"]));
+        check(2 * (a + b), [whole.clone(), whole.clone()], &[], 2 * (a + b));
         // The second copy of the closure does not fit whole: `A` is left out, `B` still fits.
         let without_a = json!({"type": "object", "properties": {
             "x": {"description": "a A", "type": "object"}, "y": {"$ref": "#/$defs/B", "description": "a B"}},
             "$defs": {"B": {"type": "string"}}});
         check(
-            4,
+            a + 2 * b,
             [whole.clone(), without_a],
             &[("loss/schema", "/tools/1/output/schema/properties/0/schema/reference")],
-            4,
+            a + 2 * b,
         );
         // `A` fits but `B` does not: `A` is written with its use of `B` cut, and so is `y`.
         let partial = json!({"type": "object", "properties": {
             "x": {"$ref": "#/$defs/A", "description": "a A"}, "y": {"description": "a B"}},
             "$defs": {"A": {"type": "object", "properties": {"b": {"description": "a B"}}}}});
         check(
-            2,
+            a,
             [partial, loose.clone()],
             &[
                 ("loss/schema", "/tools/0/output/schema/properties/1/schema/reference"),
                 ("loss/schema", "/tools/1/output/schema/properties/0/schema/reference"),
             ],
-            2,
+            a,
         );
         check(
             0,
@@ -459,7 +462,9 @@ mod tests {
     #[test]
     fn inlined_schemas_are_charged_to_the_same_budget() {
         let model = model();
-        let expansion = Expansion::with_budget(Budget::with_limit(3));
+        // Room for one expansion of `A` (with its `B`) only.
+        let limit = schema_weight(&model.definitions["A"]) + schema_weight(&model.definitions["B"]);
+        let expansion = Expansion::with_budget(Budget::with_limit(limit));
         let writer = SchemaWriter::for_model(Dialect::Gemini, &model, &expansion);
         let mut diagnostics = Vec::new();
         let parameters = [Parameter::new("x", reference("A"))];

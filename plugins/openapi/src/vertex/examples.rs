@@ -1,6 +1,8 @@
 //! `toolUseExamples` ↔ the model's examples, both ways. Arguments and responses may be in
 //! protobuf's verbose `Struct` form, which is read and written back as the source had it.
 
+use std::collections::HashMap;
+
 use serde_json::{Map, Value, json};
 use toolport_plugin::source::child;
 use toolport_plugin::{Diagnostic, Example, Expectation, Matcher, ToolCall, ToolSet, codes};
@@ -139,8 +141,14 @@ pub(super) fn read_example(example: &Value, set: &ToolSet, i: usize, diagnostics
 
 /// Whether an example can be a Vertex tool-use example: Vertex needs the user's `query`, and
 /// an example names an operation of the spec (Raycast evals may call tools the extension does
-/// not list). One that cannot is left out with a `loss/examples` diagnostic.
-pub(super) fn example_fits(example: &Example, i: usize, set: &ToolSet, out: &mut Vec<Diagnostic>) -> bool {
+/// not list; `tools`: `ToolSet::tool_indices`). One that cannot is left out with a
+/// `loss/examples` diagnostic.
+pub(super) fn example_fits(
+    example: &Example,
+    i: usize,
+    tools: &HashMap<&str, usize>,
+    out: &mut Vec<Diagnostic>,
+) -> bool {
     let at = format!("/examples/{i}");
     if example.prompt.trim().is_empty() {
         out.push(Diagnostic::loss(
@@ -151,7 +159,7 @@ pub(super) fn example_fits(example: &Example, i: usize, set: &ToolSet, out: &mut
         return false;
     }
     if let Some(call) = example.called_tools().next()
-        && set.tool(&call.tool).is_none()
+        && !tools.contains_key(call.tool.as_str())
     {
         out.push(Diagnostic::loss(
             codes::LOSS_EXAMPLES,
@@ -166,11 +174,12 @@ pub(super) fn example_fits(example: &Example, i: usize, set: &ToolSet, out: &mut
     true
 }
 
-/// The `toolUseExamples` entry for the `i`th example; `names` are the tools' written names.
+/// The `toolUseExamples` entry for the `i`th example; `names` are the tools' written names,
+/// `tools` their indices by name (`ToolSet::tool_indices`).
 pub(super) fn write_example(
     example: &Example,
     i: usize,
-    set: &ToolSet,
+    tools: &HashMap<&str, usize>,
     names: &[String],
     out: &mut Vec<Diagnostic>,
 ) -> Value {
@@ -182,8 +191,7 @@ pub(super) fn write_example(
     let mut m = Map::new();
     let mut calls = example.called_tools();
     if let Some(call) = calls.next() {
-        let name =
-            set.tools.iter().position(|t| t.name == call.tool).map_or(call.tool.clone(), |index| names[index].clone());
+        let name = tools.get(call.tool.as_str()).map_or(call.tool.clone(), |&index| names[index].clone());
         if ext.get("target").and_then(Value::as_str) == Some("functionName") {
             m.insert("functionName".into(), Value::String(name));
         } else {

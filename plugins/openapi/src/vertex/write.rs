@@ -89,9 +89,10 @@ pub(super) fn write_body(set: &ToolSet, options: &Options) -> Result<(Value, Vec
     }
     if !set.examples.is_empty() {
         let mut examples = Vec::with_capacity(set.examples.len());
+        let tools = set.tool_indices();
         for (i, example) in set.examples.iter().enumerate() {
-            if example_fits(example, i, set, &mut out) {
-                examples.push(write_example(example, i, set, &written.names, &mut out));
+            if example_fits(example, i, &tools, &mut out) {
+                examples.push(write_example(example, i, &tools, &written.names, &mut out));
             }
         }
         if !examples.is_empty() {

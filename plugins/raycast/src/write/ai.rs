@@ -68,10 +68,11 @@ pub(super) fn ai_object(
                 }
             }
         }
+        let tools = model.tool_indices();
         for (i, example) in examples.iter().enumerate() {
             let path = child("/examples", i.to_string());
             for call in example.called_tools() {
-                if model.tool(&call.tool).is_none() {
+                if !tools.contains_key(call.tool.as_str()) {
                     diagnostics.push(Diagnostic::warning(
                         codes::INPUT_UNRESOLVED,
                         child(&path, "expected"),

@@ -75,9 +75,9 @@ pub fn write(model: &ToolSet, options: &Options) -> Outcome<Bundle> {
 
     // Tool file names: names that are already safe stay; others are slugged, never colliding.
     let file_names = names::tool_file_names(model, from_raycast, &mut diagnostics);
-    let rename = |name: &str| -> String {
-        model.tools.iter().position(|t| t.name == name).map_or_else(|| name.to_owned(), |i| file_names[i].clone())
-    };
+    let tool_indices = model.tool_indices();
+    let rename =
+        |name: &str| -> String { tool_indices.get(name).map_or_else(|| name.to_owned(), |&i| file_names[i].clone()) };
 
     let id = names::extension_id(model, options, from_raycast, &mut diagnostics);
     // A Raycast source's own files, given back as they were unless written below.

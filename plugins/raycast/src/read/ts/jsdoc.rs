@@ -36,8 +36,19 @@ fn comment_text(module: &Module, comment: &Comment) -> String {
     lines.join("\n").trim_matches('\n').trim().to_owned()
 }
 
+/// Whether only white space precedes `offset` on its line. Reads back from `offset` to the
+/// first other character, not from the line's start: a minified file is one long line, and
+/// each comment on it would otherwise rescan it.
 fn starts_own_line(module: &Module, offset: usize) -> bool {
-    module.text[module.at.line_start(offset)..offset].trim().is_empty()
+    whitespace_before(module.text, offset).1
+}
+
+/// The white space right before `offset` on its line, and whether it reaches the line's
+/// start (or the text's).
+fn whitespace_before(text: &str, offset: usize) -> (&str, bool) {
+    let before = &text[..offset];
+    let start = before.trim_end_matches(|c: char| c.is_whitespace() && c != '\n').len();
+    (&before[start..], start == 0 || before[..start].ends_with('\n'))
 }
 
 /// The comment(s) right before the token at `at`: the last JSDoc block if there is one,
@@ -166,4 +177,21 @@ fn doc_value(text: &str) -> Value {
     let unquoted = text.strip_prefix('\'').and_then(|t| t.strip_suffix('\'')).unwrap_or(text);
     let unquoted = unquoted.strip_prefix('`').and_then(|t| t.strip_suffix('`')).unwrap_or(unquoted);
     Value::from(unquoted)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::whitespace_before;
+
+    #[test]
+    fn a_comment_starts_its_own_line_after_white_space_only_and_nothing_further_is_read() {
+        let text = "a;\n  \t/** x */ b; /** y */";
+        assert_eq!(whitespace_before(text, 6), ("  \t", true));
+        assert_eq!(whitespace_before(text, 0), ("", true));
+        assert_eq!(whitespace_before(text, text.rfind("/**").unwrap()), (" ", false));
+        // A minified file is one line: what is read back from a comment is its white space
+        // run, not the megabyte of members before it (each comment rescanned it before).
+        let line = format!("{}  /** doc */", "p?:string;".repeat(100_000));
+        assert_eq!(whitespace_before(&line, line.find("/**").unwrap()), ("  ", false));
+    }
 }

@@ -220,6 +220,19 @@ impl<'a, 'm> Ctx<'a, 'm> {
     }
 
     fn union(&mut self, module: usize, types: &'m [TSType<'a>], depth: usize) -> (Schema, bool) {
+        // A union of literals only (an enum, possibly a million wide) is read in one pass, as
+        // the one type it is: its literals are the input itself, not an expansion of it, and a
+        // schema per literal took a hundred times the file's size.
+        let literals: Option<Vec<Value>> = types
+            .iter()
+            .map(|member| match member {
+                TSType::TSLiteralType(literal) => literal_value(&literal.literal),
+                _ => None,
+            })
+            .collect();
+        if let Some(values) = literals {
+            return (literal_union(values), false);
+        }
         let mut undefined = false;
         let mut nullable = false;
         let mut alternatives: Vec<Schema> = Vec::new();
@@ -397,14 +410,19 @@ fn merge_alternatives(mut alternatives: Vec<Schema>) -> Schema {
     if alternatives.iter().all(is_literal) {
         let values: Vec<Value> =
             alternatives.iter().flat_map(|s| s.enumeration.iter().flatten().map(|e| e.value.clone())).collect();
-        let mut schema = literal_schema(values);
-        if schema.kind == Some(SchemaType::Boolean) {
-            let set: HashSet<bool> = schema.enum_values().into_iter().flatten().filter_map(Value::as_bool).collect();
-            if set.len() == 2 {
-                schema.enumeration = None;
-            }
-        }
-        return schema;
+        return literal_union(values);
     }
     Schema { any_of: alternatives, ..Schema::default() }
+}
+
+/// The schema of a union of literal values: their enum, or `boolean` for `true | false`.
+fn literal_union(values: Vec<Value>) -> Schema {
+    let mut schema = literal_schema(values);
+    if schema.kind == Some(SchemaType::Boolean) {
+        let set: HashSet<bool> = schema.enum_values().into_iter().flatten().filter_map(Value::as_bool).collect();
+        if set.len() == 2 {
+            schema.enumeration = None;
+        }
+    }
+    schema
 }

@@ -4,6 +4,9 @@
 //! `Record`, index signature, empty object literal, number literal or mixed union; each such
 //! schema is written as the nearest type it reads, with a diagnostic saying so.
 
+use std::collections::HashSet;
+use std::hash::Hash;
+
 use serde_json::Value;
 use toolport_plugin::source::child;
 use toolport_plugin::{AdditionalProperties, Diagnostic, Schema, SchemaType, Severity, ToolSet, codes};
@@ -201,14 +204,7 @@ impl TypeWriter<'_> {
     }
 
     fn enum_type(&mut self, values: &[Value], schema: &Schema, path: &str, at: &[String]) -> String {
-        let mut strings: Vec<&str> = Vec::new();
-        for value in values {
-            if let Some(s) = value.as_str()
-                && !strings.contains(&s)
-            {
-                strings.push(s);
-            }
-        }
+        let strings: Vec<&str> = distinct(values.iter().filter_map(Value::as_str));
         if strings.len() == values.len() && strings.len() >= 2 {
             return strings.iter().map(|s| json_string(s)).collect::<Vec<_>>().join(" | ");
         }
@@ -261,21 +257,14 @@ impl TypeWriter<'_> {
                         }
                 };
                 if branches.iter().all(|(_, s)| stringish(s)) {
-                    let mut literals: Vec<String> = Vec::new();
-                    let mut open = false;
-                    for (_, s) in &branches {
-                        match &s.enumeration {
-                            Some(values) => {
-                                for v in values.iter().filter_map(|v| v.value.as_str()) {
-                                    let literal = json_string(v);
-                                    if !literals.contains(&literal) {
-                                        literals.push(literal);
-                                    }
-                                }
-                            }
-                            None => open = true,
-                        }
-                    }
+                    let open = branches.iter().any(|(_, s)| s.enumeration.is_none());
+                    let literals: Vec<String> = distinct(
+                        branches
+                            .iter()
+                            .flat_map(|(_, s)| s.enumeration.iter().flatten())
+                            .filter_map(|v| v.value.as_str())
+                            .map(json_string),
+                    );
                     if !open && literals.len() >= 2 {
                         return literals.join(" | ");
                     }
@@ -319,4 +308,53 @@ fn place(tool: &str, at: &[String]) -> String {
     }
     let parameter = format!("parameter `{top}` of tool `{tool}`");
     if inside.is_empty() { parameter } else { format!("`{nested}` ({parameter})") }
+}
+
+/// `items` without repeats, each where it first appears, in linear time: an enum can hold
+/// many thousands of values.
+fn distinct<T: Eq + Hash>(items: impl IntoIterator<Item = T>) -> Vec<T> {
+    let items: Vec<T> = items.into_iter().collect();
+    let mut seen = HashSet::with_capacity(items.len());
+    let first: Vec<bool> = items.iter().map(|item| seen.insert(item)).collect();
+    items.into_iter().zip(first).filter_map(|(item, first)| first.then_some(item)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+    use std::hash::Hasher;
+
+    use super::distinct;
+
+    /// A value that counts how often it is hashed or compared.
+    struct Counted<'c>(u32, &'c Cell<usize>);
+
+    impl PartialEq for Counted<'_> {
+        fn eq(&self, other: &Self) -> bool {
+            self.1.set(self.1.get() + 1);
+            self.0 == other.0
+        }
+    }
+
+    impl Eq for Counted<'_> {}
+
+    impl std::hash::Hash for Counted<'_> {
+        fn hash<H: Hasher>(&self, state: &mut H) {
+            self.1.set(self.1.get() + 1);
+            self.0.hash(state);
+        }
+    }
+
+    #[test]
+    fn distinct_keeps_first_occurrences_in_linear_work() {
+        assert_eq!(distinct(["b", "a", "b", "c", "a"]), ["b", "a", "c"]);
+        // 20,000 values, every other one a repeat: a few hashes and comparisons each, where a
+        // search of the values kept so far makes about 10^8 comparisons.
+        let operations = Cell::new(0);
+        let values = (0..20_000).map(|i| Counted(i % 10_000, &operations));
+        let kept = distinct(values);
+        assert_eq!(kept.len(), 10_000);
+        assert!(kept.iter().enumerate().all(|(i, v)| v.0 as usize == i));
+        assert!(operations.get() <= 4 * 20_000, "{} hashes and comparisons", operations.get());
+    }
 }
