@@ -308,7 +308,12 @@ def read_skydeck(path):
             if "default" in v and v["default"] not in (None, ""):
                 sub["default"] = v["default"]
             schema["properties"][v.get("name")] = sub
-        name = meta.get("prompt_name") or os.path.splitext(os.path.basename(file))[0]
+        stem = os.path.splitext(os.path.basename(file))[0]
+        # `NAME.skydeck.json`: the format's mark in a file name, as README's output-name rule
+        # writes it, is not part of the name.
+        if stem.endswith(".skydeck") and stem != ".skydeck":
+            stem = stem[: -len(".skydeck")]
+        name = meta.get("prompt_name") or stem
         t = tool(name, meta.get("description"), schema, Resolver(schema))
         t["title"] = meta.get("prompt_name")
         for facts in t["params"].values():

@@ -55,7 +55,7 @@ fn broken_plugins_fail_clearly_and_the_others_keep_working() {
     for (file, says) in [
         ("wrong_magic", "not the toolport magic"),
         ("other_abi", "plugin speaks plugin ABI 99.x, this convert speaks ABI 1.2 and loads plugins of ABI 1.x"),
-        ("other_model", "plugin uses model schema 2.0, this convert uses 1.1 and loads plugins of model schema 1.x"),
+        ("other_model", "plugin uses model schema 2.0, this convert uses 1.2 and loads plugins of model schema 1.x"),
         ("no_entry", "does not export the symbol `toolport_plugin_entry`"),
     ] {
         let line = lines.lines().find(|l| l.contains(&format!("toolport_testplugin_{file}"))).unwrap_or_else(|| {

@@ -189,7 +189,7 @@ fn force_replaces_only_regular_files() {
     let tool = skydeck_tool();
     let tool = tool.to_str().unwrap();
     std::fs::create_dir_all(dir.path().join("out")).unwrap();
-    for fifo in ["pipe.json", "out/es-resumen.json"] {
+    for fifo in ["pipe.json", "out/es-resumen.gloodata.json"] {
         let made = std::process::Command::new("mkfifo").arg(dir.path().join(fifo)).status().unwrap();
         assert!(made.success());
     }
@@ -198,14 +198,18 @@ fn force_replaces_only_regular_files() {
     for (args, code, named) in [
         (vec!["--to", "gloodata", tool, "-o", "pipe.json", "--force"], 1, "pipe.json"),
         (vec!["--to", "gloodata", tool, "-o", "new.json", "--report", "pipe.json", "--force"], 2, "pipe.json"),
-        (vec!["--to", "gloodata", tool, "-o", "out/", "--force"], 1, "out/es-resumen.json"),
+        (vec!["--to", "gloodata", tool, "-o", "out/", "--force"], 1, "out/es-resumen.gloodata.json"),
     ] {
         let run = run_in(dir.path(), &args);
         run.expect_code(code);
         assert!(run.stderr.contains(&format!("{named}{refused}")), "{args:?}: {}", run.stderr);
-        assert!(is_fifo("pipe.json") && is_fifo("out/es-resumen.json"), "{args:?}: the FIFOs stay");
+        assert!(is_fifo("pipe.json") && is_fifo("out/es-resumen.gloodata.json"), "{args:?}: the FIFOs stay");
     }
-    assert_eq!(tree(dir.path()), ["out", "out/es-resumen.json", "pipe.json"], "nothing else written or staged");
+    assert_eq!(
+        tree(dir.path()),
+        ["out", "out/es-resumen.gloodata.json", "pipe.json"],
+        "nothing else written or staged"
+    );
 
     // The device, only once the safe case above holds.
     let run = run_in(dir.path(), &["--to", "gloodata", tool, "-o", "/dev/null", "--force"]);
@@ -241,7 +245,7 @@ fn only_toolports_own_staging_and_folders_are_removed() {
     assert_eq!(std::fs::read_to_string(lookalike.join("notes.txt")).unwrap(), "mine");
     assert_eq!(
         tree(&dir.path().join("out")),
-        [".toolport-staging-4294967295-0", ".toolport-staging-4294967295-0/notes.txt", "es-resumen.json"]
+        [".toolport-staging-4294967295-0", ".toolport-staging-4294967295-0/notes.txt", "es-resumen.gloodata.json"]
     );
 
     std::fs::write(dir.path().join("broken.json"), "{\"tools\": [").unwrap();
@@ -481,7 +485,7 @@ fn deep_nesting_is_a_located_error_never_an_abort() {
         let line = run.stderr.lines().find(|l| l.contains(file)).unwrap_or_else(|| panic!("{file}: {}", run.stderr));
         assert!(line.contains(&format!("in/{file}:")) && line.contains("error[input/syntax]"), "{line}");
     }
-    assert!(dir.path().join("out/good.json").exists(), "{}", run.stderr);
+    assert!(dir.path().join("out/good.gloodata.json").exists(), "{}", run.stderr);
 
     // SkyDeck's lenient reader and Raycast's TypeScript reader, each past the limit.
     let mut skydeck: serde_json::Value =
@@ -594,7 +598,7 @@ fn a_named_pipe_or_a_device_is_refused_not_waited_on() {
     run.expect_code(1);
     let refused = "pipe.json: error[input/invalid]: is a named pipe (FIFO), not a regular file; give a file, or - for standard input";
     assert!(run.stderr.contains(refused), "{}", run.stderr);
-    assert!(dir.path().join("out/good.json").exists(), "{}", run.stderr);
+    assert!(dir.path().join("out/good.gloodata.json").exists(), "{}", run.stderr);
 
     // Without --from (detection), and a device that never ends.
     for (input, kind) in [("pipe.json", "a named pipe (FIFO)"), ("/dev/zero", "a character device")] {
@@ -628,14 +632,14 @@ fn a_walk_never_opens_special_files_nor_reads_large_ones() {
         "{}",
         run.stderr
     );
-    assert_eq!(tree(&dir.path().join("out")), ["good.json"]);
+    assert_eq!(tree(&dir.path().join("out")), ["good.gloodata.json"]);
 
     std::fs::File::create(inputs.join("big.json")).unwrap().set_len(1 << 40).unwrap();
     let run = run_bounded(dir.path(), &["--to", "gloodata", "in", "-o", "out2"], 60);
     run.expect_code(1);
     let refused = "in/big.json: error[input/invalid]: is 1099511627776 bytes, over the limit of 67108864 bytes for one file; it was not read";
     assert!(run.stderr.contains(refused), "{}", run.stderr);
-    assert!(dir.path().join("out2/good.json").exists(), "{}", run.stderr);
+    assert!(dir.path().join("out2/good.gloodata.json").exists(), "{}", run.stderr);
 }
 
 /// Links in a walked folder: two to the folder itself (the walk ran until memory ran out), a
@@ -662,7 +666,7 @@ fn a_walk_ends_on_link_loops_and_follows_no_link_out() {
     symlink("x/tool.json", inputs.join("alias.json")).unwrap();
     let run = run_bounded(dir.path(), &["--to", "gloodata", "in", "-o", "out"], 60);
     run.expect_code(0);
-    assert_eq!(tree(&dir.path().join("out")), ["alias.json", "x", "x/tool.json"]);
+    assert_eq!(tree(&dir.path().join("out")), ["alias.gloodata.json", "x", "x/tool.gloodata.json"]);
     assert!(
         run.stderr.contains("in/outside: warning[run/skipped]: skipped: is a link to ")
             && run.stderr.contains("links are followed only inside the folder walked"),
@@ -787,7 +791,7 @@ fn names_that_are_not_utf8_stay_apart() {
     run.expect_code(0);
     let mut written = tree(&work.join("out"));
     written.sort();
-    assert_eq!(written, ["x%FE.json", "x%FF.json"]);
+    assert_eq!(written, ["x%FE.gloodata.json", "x%FF.gloodata.json"]);
     let report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(work.join("r.json")).unwrap()).unwrap();
     let inputs: Vec<&str> = report["inputs"].as_array().unwrap().iter().map(|i| i["input"].as_str().unwrap()).collect();

@@ -75,7 +75,7 @@ fn a_crashing_plugin_fails_its_input_and_the_run_goes_on() {
             "{mode}: {line}"
         );
         assert!(run.stderr.contains("2 inputs: 1 converted"), "{mode}: {}", run.stderr);
-        assert!(dir.path().join(&out).join("good.json").exists(), "{mode}: the healthy input is written");
+        assert!(dir.path().join(&out).join("good.mcp.json").exists(), "{mode}: the healthy input is written");
     }
 }
 
@@ -157,7 +157,7 @@ fn a_hanging_detect_is_stopped_once_and_named() {
     let warnings: Vec<&str> = run.stderr.lines().filter(|l| l.contains(LIBRARY)).collect();
     assert_eq!(warnings.len(), 1, "{}", run.stderr);
     assert!(warnings[0].contains("detect: did not answer within 2 s"), "{}", warnings[0]);
-    assert!(dir.path().join("out/good.json").exists() && dir.path().join("out/second.json").exists());
+    assert!(dir.path().join("out/good.gloodata.json").exists() && dir.path().join("out/second.gloodata.json").exists());
 }
 
 /// What a plugin prints goes to standard error, never into the converted document.

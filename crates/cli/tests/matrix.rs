@@ -151,3 +151,27 @@ fn raycast_through_vertex_keeps_what_vertex_can_carry() {
     assert!(before["tools"][1]["parameters"].as_array().unwrap().len() >= 3, "{before}");
     toolport_testkit::assert_same_json(&before, &after, "raycast -> vertex -> raycast");
 }
+
+/// An extension's own files (code, assets, dot files) are Raycast's to give back: an OpenAPI
+/// document or a Vertex body written from one holds none of them, and the report says they
+/// were left out.
+#[test]
+fn an_extensions_own_files_stay_out_of_openapi_documents() {
+    let extension = toolport_testkit::fixture("raycast/extension");
+    let code = "Newest first: the store keeps insertion order.";
+    assert!(std::fs::read_to_string(extension.join("src/tools/find-notes.ts")).unwrap().contains(code));
+    let dir = tempfile::tempdir().unwrap();
+    for target in ["openapi", "vertex"] {
+        let out = dir.path().join(target);
+        let report = dir.path().join(format!("{target}.report.json"));
+        let args = ["--to", target, extension.to_str().unwrap(), "-o", out.to_str().unwrap()];
+        run_in(dir.path(), &[&args[..], &["--report", report.to_str().unwrap()]].concat()).expect_code(0);
+        let written = std::fs::read_to_string(first_file(&out)).unwrap();
+        for secret_or_code in [code, "prettierrc", "eslint.config"] {
+            assert!(!written.contains(secret_or_code), "{target}: `{secret_or_code}` is in the output");
+        }
+        let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+        let said = report.to_string();
+        assert!(said.contains("/extras/raycast/source_files") && said.contains("loss/extras"), "{target}: {said}");
+    }
+}

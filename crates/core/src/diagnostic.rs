@@ -388,6 +388,16 @@ pub const FAMILIES: &[Family] = &[
     Family { family: "plugin", pattern: "plugin/*", meaning: "a plugin misbehaved" },
     Family { family: "output", pattern: "output/*", meaning: "the host's decisions about output files" },
     Family { family: "run", pattern: "run/*", meaning: "the host's decisions about inputs" },
+    Family {
+        family: "limit",
+        pattern: "limit/*",
+        meaning: "the output breaks a documented limit of the target's platform, which would refuse it",
+    },
+    Family {
+        family: "curate",
+        pattern: "curate/*",
+        meaning: "what --select, --exclude and --overlay did or could not do",
+    },
 ];
 
 /// The explanation of `code`, if it is one toolport knows.
@@ -514,6 +524,11 @@ pub const EXPLANATIONS: &[Explanation] = &[
         action: "Check the new value the message gives.",
     },
     Explanation {
+        code: codes::CHANGED_DESCRIPTION,
+        meaning: "A description was longer than the target platform takes and was cut at a sentence's end.",
+        action: "Shorten it yourself (an --overlay can rewrite it), or use --strict to refuse the cut and keep it whole.",
+    },
+    Explanation {
         code: codes::GENERATED,
         meaning: "The writer made up content the source did not have because the target requires it (a prompt, a description, display hints).",
         action: "Read it and replace it with your own words before publishing.",
@@ -552,6 +567,51 @@ pub const EXPLANATIONS: &[Explanation] = &[
         code: codes::RUN_SKIPPED,
         meaning: "An input was not converted: no format recognised it, or --fail-fast stopped the run first.",
         action: "Name its format with --from, or leave the file out of the inputs.",
+    },
+    Explanation {
+        code: codes::LIMIT_TOOLS,
+        meaning: "More tools than the target platform takes in one request; the message says how many requests they need.",
+        action: "Choose the tools with --select/--exclude, or write one document per request with --split by-tag|by-count.",
+    },
+    Explanation {
+        code: codes::LIMIT_NAME,
+        meaning: "A name the target platform refuses: too long, or a character it does not allow (`convert formats FORMAT` lists the rules).",
+        action: "Rename it with an --overlay (`tools: {NAME: {name: NEW}}`).",
+    },
+    Explanation {
+        code: codes::LIMIT_DESCRIPTION,
+        meaning: "A description longer than the target platform takes (kept whole only under --strict, which then refuses it).",
+        action: "Rewrite it shorter with an --overlay, or let convert cut it at a sentence (without --strict).",
+    },
+    Explanation {
+        code: codes::LIMIT_SCHEMA,
+        meaning: "A tool's parameters exceed the target's schema budget (nesting levels, properties, enum values, characters), as strict modes count them.",
+        action: "Hide or pin parameters with an --overlay, or turn the target's strict mode off.",
+    },
+    Explanation {
+        code: codes::LIMIT_SERVERS,
+        meaning: "More servers than the target platform takes.",
+        action: "Keep the one the platform should call (the first is used); edit the others out of the source.",
+    },
+    Explanation {
+        code: codes::CURATE_UNMATCHED,
+        meaning: "A --select/--exclude pattern matched no tool, or an OpenAPI Overlay action selected nothing.",
+        action: "Check the pattern against the input's tool names (`convert inspect INPUT`), tags, paths and methods.",
+    },
+    Explanation {
+        code: codes::CURATE_EXCLUDED,
+        meaning: "Curation left something out because it depends on a tool not selected (an example calling it).",
+        action: "Nothing, unless you want it: then select the tool it calls too.",
+    },
+    Explanation {
+        code: codes::CURATE_EMPTY,
+        meaning: "Curation left no tool to write.",
+        action: "Loosen --select or --exclude; `convert inspect INPUT` lists the input's tools.",
+    },
+    Explanation {
+        code: codes::CURATE_OVERLAY,
+        meaning: "An overlay cannot be applied: a tool or parameter the source lacks, an unknown key, a value of the wrong kind.",
+        action: "Fix the overlay at the line and column given (docs/overlay.schema.json describes its shape).",
     },
 ];
 

@@ -368,6 +368,34 @@ fn foreign_extras(extras: &Extras, path: &str, format_id: &str, out: &mut Vec<Di
     }
 }
 
+/// Under a format's extras (`extras[<format>][SOURCE_FILES]`), the source's own files (code,
+/// assets, READMEs) that only a writer of that format gives back, as Raycast keeps an
+/// extension's files. A writer that keeps other formats' extras (OpenAPI's
+/// `x-toolport-extras`) leaves them out with [`without_source_files`]: a tool definition is no
+/// place to publish an extension's code.
+pub const SOURCE_FILES: &str = "source_files";
+
+/// `extras` (at `extras_path`) without other formats' [`SOURCE_FILES`], and a `loss/extras`
+/// for each format's files left out, saying how many.
+pub fn without_source_files(extras: &Extras, extras_path: &str, target: &str, out: &mut Vec<Diagnostic>) -> Extras {
+    let mut kept = extras.clone();
+    for (format, value) in kept.iter_mut() {
+        if format == target {
+            continue;
+        }
+        let Some(files) = value.as_object_mut().and_then(|own| own.shift_remove(SOURCE_FILES)) else { continue };
+        let count: usize = match &files {
+            serde_json::Value::Object(parts) => parts.values().filter_map(|v| v.as_object()).map(|m| m.len()).sum(),
+            _ => 0,
+        };
+        let message = format!(
+            "the {format} source's own files ({count} of them: code, assets, documents) are not written into {target}: only a {format} writer gives them back"
+        );
+        out.push(Diagnostic::loss(codes::LOSS_EXTRAS, child(&child(extras_path, format), SOURCE_FILES), message));
+    }
+    kept
+}
+
 /// The extras key under which the host keeps model fields from a newer plugin that this
 /// version does not know (JSON pointer → value).
 pub const UNKNOWN_FIELDS: &str = "toolport-unknown";

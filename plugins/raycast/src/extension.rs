@@ -11,8 +11,9 @@ use toolport_plugin::source::{Parsed, parse_json};
 use toolport_plugin::{Diagnostic, Tool, codes};
 
 /// The set's extras key holding every file of the source extension (a serialized `Bundle`,
-/// binary files in base64), which a Raycast writer gives back as they were.
-pub const EXTENSION_FILES: &str = "extension_files";
+/// binary files in base64), which a Raycast writer gives back as they were and no other
+/// format's writer carries (core's `loss::SOURCE_FILES`).
+pub const EXTENSION_FILES: &str = toolport_plugin::loss::SOURCE_FILES;
 
 /// A tool's extras key holding its `ToolSource`.
 pub const TOOL_SOURCE: &str = "source";

@@ -34,7 +34,7 @@ fn fixtures_read_to_the_golden_model() {
         let (mut model, diagnostics) = read(name);
         // The extension's files are kept in the model as they are (carry.rs compares them).
         if let Some(serde_json::Value::Object(extras)) = model.extras.get_mut("raycast") {
-            assert!(extras.remove("extension_files").is_some(), "{name}: the extension's files are not kept");
+            assert!(extras.remove("source_files").is_some(), "{name}: the extension's files are not kept");
         }
         assert_json_snapshot!(format!("{name}.model"), model);
         assert_snapshot!(format!("{name}.read-diagnostics"), render(&diagnostics));

@@ -143,3 +143,17 @@ fn every_fixture_has_a_test() {
         .collect();
     assert_eq!(found, tested);
 }
+
+/// A tool without `prompt_name` is named after its file, and `NAME.skydeck.json` (how convert
+/// names what it writes) is the tool `NAME`: the format's mark is not part of the name.
+#[test]
+fn a_files_skydeck_mark_is_not_part_of_the_tools_name() {
+    use toolport_plugin::{Bundle, Format, Options};
+    for (file, name) in [("minimal.json", "minimal"), ("minimal.skydeck.json", "minimal"), ("a.b.json", "a-b")] {
+        let mut bundle = Bundle::default();
+        bundle.insert(file, r#"{"model_prompt": "Tell me a joke."}"#);
+        let read = SkyDeck.read(&bundle, &Options::default());
+        let model = read.value.unwrap_or_else(|| panic!("{file}: {:?}", read.diagnostics));
+        assert_eq!(model.tools[0].name, name, "{file}");
+    }
+}

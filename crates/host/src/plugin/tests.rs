@@ -26,7 +26,7 @@ fn the_handshake_reads_only_what_each_minor_has() {
         ("new_minor", Ok((v(1, 3), v(1, 2), &["model-unknown-fields", "validate"]))),
         ("panics", Ok((ABI, MODEL_SCHEMA, features))),
         ("other_abi", Err("plugin speaks plugin ABI 99.x, this convert speaks ABI 1.2 and loads plugins of ABI 1.x")),
-        ("other_model", Err("plugin uses model schema 2.0, this convert uses 1.1")),
+        ("other_model", Err("plugin uses model schema 2.0, this convert uses 1.")),
         ("wrong_magic", Err("not the toolport magic")),
     ];
     for (name, expected) in cases {

@@ -44,7 +44,7 @@ pub(crate) fn document(set: &ToolSet, mode: Mode, vertex: &VertexParts) -> Writt
     if let Some(components) = components {
         doc = with_components(doc, components);
     }
-    x_toolport::set_fields(set, mode, vertex.carried_by_body, &mut doc);
+    x_toolport::set_fields(set, mode, vertex.carried_by_body, &mut doc, &mut out);
     // A 3.1 source written as 3.0 (Vertex's spec): the parts kept as written are 3.1's.
     let written_30 = doc.get("openapi").and_then(Value::as_str).is_some_and(|v| v.starts_with("3.0"));
     if written_30 && !dialect_is_30(ext.get("openapi").and_then(Value::as_str)) {

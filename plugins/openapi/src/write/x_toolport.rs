@@ -4,14 +4,20 @@
 //! (see `crate::bookkeeping`).
 
 use serde_json::{Map, Value, json};
-use toolport_plugin::{Extras, Tool, ToolSet};
+use toolport_plugin::{Diagnostic, Extras, Tool, ToolSet, loss};
 
 use super::Mode;
 use crate::ID;
 use crate::http::method_hints;
 
 /// The tool-set fields, but those `carried_by_body` (a Vertex import body has a place for).
-pub(super) fn set_fields(set: &ToolSet, mode: Mode, carried_by_body: &[&str], doc: &mut Map<String, Value>) {
+pub(super) fn set_fields(
+    set: &ToolSet,
+    mode: Mode,
+    carried_by_body: &[&str],
+    doc: &mut Map<String, Value>,
+    out: &mut Vec<Diagnostic>,
+) {
     let fields = [
         ("id", set.id.as_ref().map(|v| json!(v))),
         ("instructions", set.instructions.as_ref().map(|v| json!(v))),
@@ -28,7 +34,9 @@ pub(super) fn set_fields(set: &ToolSet, mode: Mode, carried_by_body: &[&str], do
             doc.insert(format!("x-toolport-{}", key.replace('_', "-")), value);
         }
     }
-    insert_foreign(doc, &set.extras, mode == Mode::Vertex);
+    let target = if mode == Mode::Vertex { "vertex" } else { ID };
+    let extras = loss::without_source_files(&set.extras, "/extras", target, out);
+    insert_foreign(doc, &extras, mode == Mode::Vertex);
 }
 
 /// The tool fields, the name the model has when Vertex's rules changed it, and the parameter

@@ -221,7 +221,7 @@ pub fn assert_same_model_but_reported(
 /// reported, and the files themselves are compared file by file in carry.rs.
 fn prune_carried_files(model: &mut serde_json::Value) {
     if let Some(serde_json::Value::Object(extras)) = model.pointer_mut("/extras/raycast") {
-        extras.remove("extension_files");
+        extras.remove("source_files");
     }
     for tool in model["tools"].as_array_mut().into_iter().flatten() {
         if let Some(serde_json::Value::Object(extras)) = tool.pointer_mut("/extras/raycast") {

@@ -64,10 +64,13 @@ impl Reader<'_> {
     }
 }
 
-/// The tool's stable name: a slug of `prompt_name`, or of the file's stem without one.
+/// The tool's stable name: a slug of `prompt_name`, or of the file's stem without one. A stem
+/// ending in `.skydeck` is named without it: that is the format's mark in a file name (convert
+/// names what it writes `NAME.skydeck.json`), not part of the tool's name.
 fn tool_name(title: Option<&str>, file: &str) -> String {
     let stem = file.rsplit('/').next().unwrap_or(file);
     let stem = stem.rsplit_once('.').map_or(stem, |(base, _)| base);
+    let stem = stem.strip_suffix(".skydeck").filter(|base| !base.is_empty()).unwrap_or(stem);
     match title.filter(|t| !t.trim().is_empty()) {
         Some(title) => sanitize(title, &NameRules::FILE_SLUG),
         None => sanitize(stem, &NameRules::FILE_SLUG),
