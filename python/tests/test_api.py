@@ -307,7 +307,7 @@ def test_curation_and_the_names_map_as_the_command_lines(tmp_path):
     overlay = tmp_path / "overlay.yaml"
     overlay.write_text("tools:\n  listPets:\n    name: list_all_pets\n    parameters:\n      limit: {value: 20}\n")
     result = toolport.convert(PETS, to="gemini", exclude=["method:DELETE"], overlay=overlay, names_map=True)
-    (tool,) = result.json()["tools"][0]["functionDeclarations"] if "tools" in result.json() else result.json()
+    (tool,) = result.json()["functionDeclarations"]
     assert tool["name"] == "list_all_pets"
     (entry,) = result.names_map["tools"]
     assert entry["source"] == "listPets"

@@ -513,6 +513,38 @@ pub fn detected_over_built_in(detected: &[(&FormatEntry, toolport_core::Detectio
     ))
 }
 
+/// The output-name rule, for documents named after the input's stem (the command line's
+/// outputs in a folder, the Python API's files): a known format's id or alias ending the stem
+/// is replaced by the target's (`tools.mcp.json` to openai is `tools.openai.json`), else the
+/// target's id is added (`spec.yaml` to mcp is `spec.mcp.json`), so two targets into one
+/// folder never collide. A file the writer named otherwise keeps its name; callers do not
+/// apply the rule where the user named the file (`--option output_name=NAME`).
+pub fn target_file_name(registry: &Registry, file: &str, stem: &str, to: &toolport_core::FormatInfo) -> String {
+    let Some(rest) = file.strip_prefix(stem).filter(|rest| rest.starts_with('.')) else { return file.to_owned() };
+    let known = |suffix: &str| {
+        registry.formats().iter().any(|f| {
+            f.info.id.eq_ignore_ascii_case(suffix) || f.info.aliases.iter().any(|a| a.eq_ignore_ascii_case(suffix))
+        })
+    };
+    let base = match stem.rsplit_once('.') {
+        Some((base, suffix)) if !base.is_empty() && known(suffix) => base,
+        _ => stem,
+    };
+    format!("{base}.{}{rest}", to.id)
+}
+
+/// `written` with [`target_file_name`] applied when it is documents only (no folders, no
+/// binary files): what the command line writes into a folder, named the same way.
+pub fn name_documents(registry: &Registry, mut written: Bundle, stem: &str, to: &toolport_core::FormatInfo) -> Bundle {
+    if written.binary_files.is_empty() && !written.files.keys().any(|k| k.contains('/')) {
+        written.files = std::mem::take(&mut written.files)
+            .into_iter()
+            .map(|(file, text)| (target_file_name(registry, &file, stem, to), text))
+            .collect();
+    }
+    written
+}
+
 /// When reading an input as `given` (named with `--from`) failed: a hint naming the format
 /// the input looks like, if detection confidently finds another one.
 pub fn detection_hint(

@@ -350,13 +350,21 @@ fn convert<'py>(
         })?;
         let to = registry.format(to).map_err(|e| Refusal::usage(e.to_string()))?;
         let named = from_.map(|f| registry.format(f)).transpose().map_err(|e| Refusal::usage(e.to_string()))?;
+        let named_by_user = options.iter().any(|(key, _)| key == Options::OUTPUT_NAME);
         let options =
             self::options(options, &[Some(to), named].into_iter().flatten().collect::<Vec<_>>(), source.stem())?;
         let (from, bundle) = load(&registry, &source, from_)?;
         let conversion =
             pipeline::convert_staged(from, to, &bundle, &options, strict, &curate, &pipeline::FitSettings::default());
         let map = conversion.names_map.map(|m| m.to_value().to_string());
-        Ok((conversion.status, from.info.id.clone(), conversion.output, conversion.diagnostics, map))
+        // Named as the command line names them in a folder, unless the user named them.
+        let output = match named_by_user {
+            true => conversion.output,
+            false => {
+                conversion.output.map(|written| pipeline::name_documents(&registry, written, &source.stem(), &to.info))
+            }
+        };
+        Ok((conversion.status, from.info.id.clone(), output, conversion.diagnostics, map))
     };
     let outcome = py.detach(|| on_conversion_stack(run)).map_err(PyRuntimeError::new_err)?;
     Ok(match outcome {

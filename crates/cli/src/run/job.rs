@@ -183,13 +183,16 @@ impl Job<'_> {
                 } else {
                     dir.join(parent).join(item.stem())
                 };
-                let documents = written.binary_files.is_empty() && !written.files.keys().any(|k| k.contains('/'));
+                // Named by the output-name rule unless the user named the file (`output_name`).
+                let documents = written.binary_files.is_empty()
+                    && !written.files.keys().any(|k| k.contains('/'))
+                    && self.options.get(Options::OUTPUT_NAME).is_none();
                 let stem = item.stem();
                 written
                     .output_files()
                     .map(|(relative, bytes)| {
                         let named = match documents {
-                            true => self.target_file_name(relative, &stem, to),
+                            true => pipeline::target_file_name(self.registry, relative, &stem, &to.info),
                             false => relative.to_owned(),
                         };
                         Ok((output::safe_join(&base, &named)?, bytes))
@@ -206,25 +209,6 @@ impl Job<'_> {
             staging.stage_all(&files)?;
         }
         Ok(Placement { planned: files.into_iter().map(|(file, _)| file).collect(), stdout: None, note })
-    }
-
-    /// The output-name rule, for documents written into a folder and named after the input's
-    /// stem: a known format's id or alias ending the stem is replaced by the target's
-    /// (`tools.mcp.json` to openai is `tools.openai.json`), else the target's id is added
-    /// (`spec.yaml` to mcp is `spec.mcp.json`), so two targets into one folder never collide.
-    /// A file the writer named otherwise (`--option output_name=NAME`) keeps its name.
-    fn target_file_name(&self, file: &str, stem: &str, to: &FormatEntry) -> String {
-        let Some(rest) = file.strip_prefix(stem).filter(|rest| rest.starts_with('.')) else { return file.to_owned() };
-        let known = |suffix: &str| {
-            self.registry.formats().iter().any(|f| {
-                f.info.id.eq_ignore_ascii_case(suffix) || f.info.aliases.iter().any(|a| a.eq_ignore_ascii_case(suffix))
-            })
-        };
-        let base = match stem.rsplit_once('.') {
-            Some((base, suffix)) if !base.is_empty() && known(suffix) => base,
-            _ => stem,
-        };
-        format!("{base}.{}{rest}", to.info.id)
     }
 
     /// The folder the user named for outputs: links below it are never written through.
