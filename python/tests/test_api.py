@@ -323,3 +323,17 @@ def test_curation_and_the_names_map_as_the_command_lines(tmp_path):
     assert (error.file.endswith("overlay.yaml"), error.line, error.column) == (True, 2, 3)
     with pytest.raises(toolport.UsageError, match="unknown kind `verb`"):
         toolport.convert(PETS, to="gemini", select=["verb:GET"])
+
+
+def test_split_writes_one_document_per_request_as_the_command_line(tmp_path):
+    tools = [{"name": f"t{i}", "description": "d", "inputSchema": {"type": "object"}} for i in range(130)]
+    source = tmp_path / "tools.mcp.json"
+    source.write_text(json.dumps({"tools": tools}))
+    whole = toolport.convert(source, to="openai")
+    assert list(whole.files) == ["tools.openai.json"]
+    assert any(d.code == "limit/tools" for d in whole.diagnostics)
+    parts = toolport.convert(source, to="openai", split="by-count")
+    assert sorted(parts.files) == ["tools.openai.part-1.json", "tools.openai.part-2.json"]
+    assert [len(json.loads(parts.files[f])) for f in sorted(parts.files)] == [128, 2]
+    with pytest.raises(ValueError, match="by-tag or by-count"):
+        toolport.convert(source, to="openai", split="by-size")

@@ -308,6 +308,7 @@ def convert(
     exclude: Sequence[str] = (),
     overlay: "Optional[Union[str, os.PathLike[str]]]" = None,
     names_map: bool = False,
+    split: Optional[str] = None,
 ) -> Result:
     """Converts one input to format ``to`` (``from_`` is detected when not given).
 
@@ -315,6 +316,9 @@ def convert(
     ``--exclude`` patterns (``"tag:pets"``, ``"method:DELETE"``, ``"list*"``), ``overlay`` the
     path of an overlay file (toolport's, or an OpenAPI Overlay for OpenAPI sources), and
     ``names_map=True`` fills ``Result.names_map`` (the ``tools`` of ``--names-map``'s file).
+    ``split`` is ``--split``: ``"by-tag"`` or ``"by-count"`` writes one document per request
+    when the target takes fewer tools per request than the input has (``Result.files`` then
+    holds each part, ``NAME.PART.ext``).
 
     Returns the written files and the diagnostics; raises :class:`InputError` for a malformed
     or unrecognised input, :class:`LossError` when ``strict`` and something would be lost,
@@ -333,6 +337,7 @@ def convert(
         exclude=list(exclude),
         overlay=None if overlay is None else os.fspath(overlay),
         names_map=names_map,
+        split=split,
         **args,
         **_discovery(plugin_dirs, isolate),
     )

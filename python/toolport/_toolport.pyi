@@ -24,6 +24,7 @@ def convert(
     exclude: List[str] = ...,
     overlay: Optional[_Path] = None,
     names_map: bool = False,
+    split: Optional[str] = None,
 ) -> Tuple[
     str, Optional[str], List[Tuple[str, str]], List[Tuple[str, bytes]], str, Optional[str], Optional[str]
 ]: ...

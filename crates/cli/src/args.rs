@@ -244,9 +244,5 @@ pub struct ConvertArgs {
 }
 
 fn parse_split(text: &str) -> Result<SplitBy, String> {
-    match text {
-        "by-tag" => Ok(SplitBy::Tag),
-        "by-count" => Ok(SplitBy::Count),
-        _ => Err(format!("expected by-tag or by-count, got `{text}`")),
-    }
+    text.parse()
 }

@@ -348,6 +348,19 @@ pub enum SplitBy {
     Count,
 }
 
+impl std::str::FromStr for SplitBy {
+    type Err = String;
+
+    /// `by-tag` or `by-count`, as `--split` and the Python API's `split=` spell them.
+    fn from_str(text: &str) -> Result<SplitBy, String> {
+        match text {
+            "by-tag" => Ok(SplitBy::Tag),
+            "by-count" => Ok(SplitBy::Count),
+            _ => Err(format!("expected by-tag or by-count, got `{text}`")),
+        }
+    }
+}
+
 /// One document of a split: its name (a plain file-name segment) and its tools.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Part {

@@ -305,7 +305,7 @@ type Converted<'py> = (
 
 /// Converts one input to format `to`.
 #[pyfunction]
-#[pyo3(signature = (to, *, path=None, data=None, files=None, binary_files=BTreeMap::new(), from_=None, options=Vec::new(), strict="off", plugin_dirs=Vec::new(), plugin_host=None, isolate="auto", select=Vec::new(), exclude=Vec::new(), overlay=None, names_map=false))]
+#[pyo3(signature = (to, *, path=None, data=None, files=None, binary_files=BTreeMap::new(), from_=None, options=Vec::new(), strict="off", plugin_dirs=Vec::new(), plugin_host=None, isolate="auto", select=Vec::new(), exclude=Vec::new(), overlay=None, names_map=false, split=None))]
 #[allow(clippy::too_many_arguments)]
 fn convert<'py>(
     py: Python<'py>,
@@ -324,6 +324,7 @@ fn convert<'py>(
     exclude: Vec<String>,
     overlay: Option<PathBuf>,
     names_map: bool,
+    split: Option<&str>,
 ) -> PyResult<Converted<'py>> {
     let source = Source::new(path, data, files, binary_files)?;
     let overlay_text = overlay
@@ -332,6 +333,8 @@ fn convert<'py>(
         .transpose()
         .map_err(|e| PyValueError::new_err(format!("overlay: {e}")))?;
     let strict = Strictness::parse(strict).map_err(PyValueError::new_err)?;
+    let split = split.map(str::parse).transpose().map_err(|e: String| PyValueError::new_err(format!("split: {e}")))?;
+    let fit = pipeline::FitSettings { split };
     let registry = self::registry(plugin_dirs, plugin_host, isolate)?;
     type Ran = (Status, String, Option<Bundle>, Vec<Diagnostic>, Option<String>);
     let run = || -> Result<Ran, Refusal> {
@@ -354,8 +357,7 @@ fn convert<'py>(
         let options =
             self::options(options, &[Some(to), named].into_iter().flatten().collect::<Vec<_>>(), source.stem())?;
         let (from, bundle) = load(&registry, &source, from_)?;
-        let conversion =
-            pipeline::convert_staged(from, to, &bundle, &options, strict, &curate, &pipeline::FitSettings::default());
+        let conversion = pipeline::convert_staged(from, to, &bundle, &options, strict, &curate, &fit);
         let map = conversion.names_map.map(|m| m.to_value().to_string());
         // Named as the command line names them in a folder, unless the user named them.
         let output = match named_by_user {
