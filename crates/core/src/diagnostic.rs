@@ -102,6 +102,16 @@ impl Diagnostic {
         self
     }
 
+    /// The message led by the parameter it is about, unless it names it already: a reader of
+    /// the source knows a parameter by its name, not by its index in the model path.
+    pub fn naming_parameter(mut self, name: &str) -> Self {
+        let named = format!("`{name}`");
+        if !self.message.contains(&named) {
+            self.message = format!("parameter {named}: {}", self.message);
+        }
+        self
+    }
+
     pub fn at(mut self, file: impl Into<String>, line: u32, column: u32) -> Self {
         self.span = Some(SourceSpan { file: file.into(), line, column });
         self

@@ -204,6 +204,28 @@ fn examples_kept_only_as_bookkeeping_are_reported_lost() {
     }
 }
 
+/// Another format's data on a parameter sent in a request body (a tool with no HTTP binding
+/// sends all its arguments there) has no place in OpenAPI or Vertex: a `loss/extras` at the
+/// parameter that names it and the keys left out.
+#[test]
+fn foreign_parameter_data_in_a_body_is_reported_lost_by_name() {
+    let set = model(json!({"tools": [{"name": "convert", "parameters": [
+        {"name": "distance", "schema": {"type": "number"}, "extras": {"gloodata": {"minimum": 0}}},
+        {"name": "unit", "schema": {"type": "string"}}
+    ]}]}));
+    let lost = |diagnostics: &[Diagnostic]| -> Vec<(String, String)> {
+        diagnostics.iter().filter(|d| d.code == "loss/extras").map(|d| (d.path.clone(), d.message.clone())).collect()
+    };
+    let (_, _, openapi) = write_openapi(&set, &Options::default());
+    let (_, _, _, vertex) = write_vertex(&set);
+    for (target, found) in [("openapi", lost(&openapi)), ("vertex", lost(&vertex))] {
+        assert_eq!(found.len(), 1, "{target}: {found:?}");
+        let (path, message) = &found[0];
+        assert_eq!(path, "/tools/0/parameters/0/extras/gloodata", "{target}");
+        assert!(message.contains("`distance`") && message.contains("`minimum`"), "{target}: {message}");
+    }
+}
+
 /// Schemas whose enum allows no value: written without it, with a `changed/schema` warning.
 #[test]
 fn no_empty_enum_is_written() {

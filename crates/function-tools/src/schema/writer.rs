@@ -226,7 +226,7 @@ impl<'a> SchemaWriter<'a> {
 
     /// Writes `root` at model path `path`: inlined, or with the `$defs` of the definitions it
     /// reaches (returned apart). A `parameters` root is a parameter list's object schema, whose
-    /// diagnostics are rebased onto the parameters ([`parameter_path`]).
+    /// diagnostics are rebased onto the parameters ([`on_parameter`]).
     fn write_root(
         &self,
         root: &Schema,
@@ -234,12 +234,8 @@ impl<'a> SchemaWriter<'a> {
         parameters: bool,
         diagnostics: &mut Vec<Diagnostic>,
     ) -> (Value, Option<Map<String, Value>>) {
-        let rebase = |mut diagnostic: Diagnostic| {
-            if parameters {
-                diagnostic.path = parameter_path(diagnostic.path, path);
-            }
-            diagnostic
-        };
+        let rebase =
+            |diagnostic: Diagnostic| if parameters { on_parameter(diagnostic, path, root) } else { diagnostic };
         if self.inlines() && uses_references(root) {
             let (inlined, cuts) = inline_within(root, self.definitions, path, &self.expansion.budget);
             let (value, found) = self.write_value(&inlined, path);
@@ -290,14 +286,9 @@ impl<'a> SchemaWriter<'a> {
             if excluded_names.len() > names.len() {
                 names.push(format!("{} more", excluded_names.len() - names.len()));
             }
-            let at = match first_cut {
-                Some(at) if parameters => parameter_path(at, path),
-                Some(at) => at,
-                None => path.to_owned(),
-            };
-            diagnostics.push(Diagnostic::loss(
+            diagnostics.push(rebase(Diagnostic::loss(
                 codes::LOSS_SCHEMA,
-                at,
+                first_cut.unwrap_or_else(|| path.to_owned()),
                 format!(
                     "{}: {} of the {} definitions this schema uses ({}) were left out of its `$defs`, and every use of them was written as a loose schema (its description kept while the budget allows)",
                     self.expansion.budget.describe(),
@@ -305,7 +296,7 @@ impl<'a> SchemaWriter<'a> {
                     closure.included.len() + closure.excluded.len(),
                     names.join(", "),
                 ),
-            ));
+            )));
         }
         (value, (!defs.is_empty()).then_some(defs))
     }
@@ -362,12 +353,19 @@ pub fn parameters_schema(parameters: &[Parameter]) -> Schema {
     }
 }
 
-/// The model path of a diagnostic about a parameter list's object schema at `path`:
-/// `…/parameters/properties/3/schema/…` is the schema of parameter 3, `…/parameters/3/schema/…`.
-fn parameter_path(model_path: String, path: &str) -> String {
-    match model_path.strip_prefix(path).and_then(|rest| rest.strip_prefix("/properties/")) {
-        Some(rest) => format!("{path}/{rest}"),
-        None => model_path,
+/// A diagnostic about a parameter list's object schema `root` at `path`, moved onto the
+/// parameter it is about: `…/parameters/properties/3/schema/…` is the schema of parameter 3,
+/// `…/parameters/3/schema/…`, and the message names the parameter (a model path's index says
+/// nothing to a reader of the source, who knows the parameter by its name).
+fn on_parameter(mut diagnostic: Diagnostic, path: &str, root: &Schema) -> Diagnostic {
+    let Some(rest) = diagnostic.path.strip_prefix(path).and_then(|rest| rest.strip_prefix("/properties/")) else {
+        return diagnostic;
+    };
+    let parameter = rest.split('/').next().and_then(|i| i.parse::<usize>().ok()).and_then(|i| root.properties.get(i));
+    diagnostic.path = format!("{path}/{rest}");
+    match parameter {
+        Some(parameter) => diagnostic.naming_parameter(&parameter.name),
+        None => diagnostic,
     }
 }
 
@@ -478,5 +476,22 @@ mod tests {
         assert_eq!(second["properties"]["x"], json!({"type": "object", "description": "a A"}));
         let got: Vec<&str> = diagnostics.iter().map(|d| d.path.as_str()).collect();
         assert_eq!(got, ["/tools/1/parameters/0/schema/reference"]);
+    }
+
+    /// A change to one parameter's schema is reported at that parameter and names it: its
+    /// index in the model says nothing to whoever reads the source.
+    #[test]
+    fn a_parameter_schema_change_names_the_parameter() {
+        let model = ToolSet::default();
+        let expansion = Expansion::unlimited();
+        let writer = SchemaWriter::for_model(Dialect::Gemini, &model, &expansion);
+        let tags = Schema { unique_items: true, ..Schema::of(SchemaType::Array) };
+        let parameters = [Parameter::new("query", Schema::of(SchemaType::String)), Parameter::new("tags", tags)];
+        let mut diagnostics = Vec::new();
+        writer.parameters(&parameters, "/tools/2/parameters", &mut diagnostics);
+        let got: Vec<(&str, &str)> = diagnostics.iter().map(|d| (d.path.as_str(), d.message.as_str())).collect();
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert_eq!(got[0].0, "/tools/2/parameters/1/schema/unique_items");
+        assert!(got[0].1.starts_with("parameter `tags`: "), "{}", got[0].1);
     }
 }

@@ -113,7 +113,7 @@ impl OpWriter<'_> {
             let property = Property { name: p.name.clone(), required: p.required, schema };
             schema = Schema { properties: vec![property], ..Schema::of(SchemaType::Object) };
         }
-        self.schema(&schema, &format!("{base}/parameters/{i}/schema"), out)
+        self.parameter_schema(&p.name, &schema, &format!("{base}/parameters/{i}/schema"), out)
     }
 
     /// The object schema of a body whose properties are the body parameters: the source's body
@@ -149,7 +149,8 @@ impl OpWriter<'_> {
         let mut properties = Map::new();
         let mut required = Vec::new();
         for (property, path) in schema.properties.iter().zip(&paths) {
-            properties.insert(property.name.clone(), Value::Object(self.schema(&property.schema, path, out)));
+            let written = self.parameter_schema(&property.name, &property.schema, path, out);
+            properties.insert(property.name.clone(), Value::Object(written));
             if property.required {
                 required.push(Value::String(property.name.clone()));
             }

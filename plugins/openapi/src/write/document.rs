@@ -5,7 +5,7 @@ use serde_json::{Map, Value};
 use toolport_plugin::jsonschema::Dialect;
 use toolport_plugin::{Diagnostic, ToolSet, codes, loss};
 
-use super::{Mode, VertexParts, Written, components, dialect_is_30, downgrade, info, paths, servers, x_toolport};
+use super::{Mode, VertexParts, Written, body, components, dialect_is_30, downgrade, info, paths, servers, x_toolport};
 use crate::{ID, bookkeeping};
 
 /// Tool-set fields written only as `x-toolport-*` bookkeeping that mean something to the
@@ -52,18 +52,25 @@ pub(crate) fn document(set: &ToolSet, mode: Mode, vertex: &VertexParts) -> Writt
     }
 
     // Every model field is carried above (`x-toolport-*` keys where OpenAPI has no place);
-    // the schema writer reports what schemas lose, and Vertex parameters drop other formats'
-    // extras.
-    if mode == Mode::Vertex {
-        for (i, tool) in set.tools.iter().enumerate() {
-            for (j, parameter) in tool.parameters.iter().enumerate() {
-                for key in parameter.extras.keys().filter(|k| k.as_str() != ID) {
-                    out.push(Diagnostic::loss(
-                        codes::LOSS_EXTRAS,
-                        format!("/tools/{i}/parameters/{j}/extras/{key}"),
-                        format!("vertex cannot hold data only {key} has on a parameter"),
-                    ));
-                }
+    // the schema writer reports what schemas lose. Other formats' extras on a parameter are
+    // kept (`x-toolport-extras`) only on an OpenAPI parameter object: Vertex drops them all,
+    // and a request body's properties have no place for them.
+    for (i, tool) in set.tools.iter().enumerate() {
+        for (j, parameter) in tool.parameters.iter().enumerate() {
+            if mode == Mode::OpenApi && !body::in_body(tool, parameter) {
+                continue;
+            }
+            for (key, value) in parameter.extras.iter().filter(|(k, _)| k.as_str() != ID) {
+                out.push(Diagnostic::loss(
+                    codes::LOSS_EXTRAS,
+                    format!("/tools/{i}/parameters/{j}/extras/{key}"),
+                    format!(
+                        "{} cannot hold data only {key} has on parameter `{}`{}; it was left out",
+                        mode.target(),
+                        parameter.name,
+                        listed_keys(value)
+                    ),
+                ));
             }
         }
     }
@@ -119,4 +126,16 @@ fn with_components(doc: Map<String, Value>, mut components: Map<String, Value>) 
         ordered.insert("components".into(), Value::Object(components));
     }
     ordered
+}
+
+/// The keys of an extras object, backquoted in parentheses (` (`minimum`, `width`)`), or
+/// nothing for another value.
+fn listed_keys(value: &Value) -> String {
+    match value.as_object() {
+        Some(map) if !map.is_empty() => {
+            let keys: Vec<String> = map.keys().map(|k| format!("`{k}`")).collect();
+            format!(" ({})", keys.join(", "))
+        }
+        _ => String::new(),
+    }
 }

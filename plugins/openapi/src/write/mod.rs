@@ -47,6 +47,16 @@ pub(crate) enum Mode {
     Vertex,
 }
 
+impl Mode {
+    /// The target's name as diagnostics say it.
+    fn target(self) -> &'static str {
+        match self {
+            Mode::OpenApi => "openapi",
+            Mode::Vertex => "vertex",
+        }
+    }
+}
+
 /// What the Vertex writer tells the document builder.
 #[derive(Debug, Default)]
 pub(crate) struct VertexParts<'a> {

@@ -32,6 +32,20 @@ impl<'a> OpWriter<'a> {
         schema::schema_map(self.dialect, self.value_sets, schema, path, out)
     }
 
+    /// The schema of parameter `name`, its diagnostics naming it ([`Diagnostic::naming_parameter`]).
+    pub(super) fn parameter_schema(
+        &self,
+        name: &str,
+        schema: &Schema,
+        path: &str,
+        out: &mut Vec<Diagnostic>,
+    ) -> Map<String, Value> {
+        let mut found = Vec::new();
+        let map = self.schema(schema, path, &mut found);
+        out.extend(found.into_iter().map(|d| d.naming_parameter(name)));
+        map
+    }
+
     /// The operation for `tool`, named `name`. `index` is the tool's place in the model (for
     /// diagnostic paths). Synthesized tools (no HTTP binding) send every parameter in a JSON body.
     pub(crate) fn operation(

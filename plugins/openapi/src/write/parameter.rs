@@ -113,7 +113,7 @@ impl OpWriter<'_> {
         } else if ext.get("requiredFalse") == Some(&Value::Bool(true)) {
             m.insert("required".into(), Value::Bool(false));
         }
-        let written = self.schema(&schema, &child(path, "schema"), out);
+        let written = self.parameter_schema(name, &schema, &child(path, "schema"), out);
         match ext.get("content").and_then(Value::as_str) {
             Some(media_type) if self.mode == Mode::OpenApi => {
                 let mut media = Map::new();
