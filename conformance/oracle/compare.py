@@ -49,7 +49,10 @@ def hoist_body(params, other):
     only one side holds its arguments under `body`, compare them as the arguments."""
     children = [k[5:] for k in params if k.startswith("body.")]
     theirs = [k[5:] for k in other if k.startswith("body.")]
-    if children and not theirs and any(c in other for c in children):
+    # The body's arguments may carry names the target's rules changed (`Review Text` sent as
+    # `Review_Text`, a `changed/name`): they are still the arguments, compared name by name.
+    loose_other = {loose_name(k) for k in other}
+    if children and not theirs and any(c in other or loose_name(c) in loose_other for c in children):
         out = {k: v for k, v in params.items() if k != "body" and not k.startswith("body.") and not k.startswith("body|")}
         for key, facts in params.items():
             if key.startswith("body."):
@@ -99,11 +102,13 @@ def output_differences(src, out):
         return {k: v for k, v in facts.items() if k != "via"}
 
     changed = [p for p in src if p not in out or meaning(src[p]) != meaning(out[p])]
-    if changed:
-        vias = {src[p].get("via") for p in changed} - {None}
-        return [("output-changed", changed[0], f"{len(changed)} paths of the output schema differ, first `{changed[0]}`",
-                 vias.pop() if len(vias) == 1 else None)]
-    return []
+    # One difference per named schema the changed paths are inside (a writer says what it
+    # changes in a shared schema once, at the definition), and one for the rest.
+    by_via = {}
+    for p in changed:
+        by_via.setdefault(src[p].get("via"), []).append(p)
+    return [("output-changed", paths[0], f"{len(paths)} paths of the output schema differ, first `{paths[0]}`", via)
+            for via, paths in by_via.items()]
 
 
 def match_tools(source, output, diagnostics):

@@ -20,6 +20,8 @@ BOUNDS = (
 # How many paths one tool's schema may produce before the walk stops (marked `truncated`):
 # the largest APIs expand shared schemas into far more than a model is ever shown.
 MAX_PATHS = 400
+# The key a union branch that was a named schema carries its name under (never a schema keyword).
+VIA = "x-oracle-via"
 MAX_DEPTH = 12
 
 
@@ -124,12 +126,16 @@ class Flattener:
                 resolved = []
                 nullable = False
                 for branch in branches:
-                    branch, _, _ = self._deref(branch, seen)
+                    branch, followed, _ = self._deref(branch, seen)
                     if not isinstance(branch, dict):
                         continue
                     if _types(branch) == {"null"} and len(branch) <= 2:
                         nullable = True
                         continue
+                    if len(followed) > len(seen):
+                        # A branch that is a named schema: its paths are inside that schema
+                        # (`via`), where a writer reports what it changes in it.
+                        branch = {**branch, VIA: followed[-1].rsplit("/", 1)[-1]}
                     resolved.append(branch)
                 return resolved, nullable
         return None, False
@@ -172,7 +178,7 @@ class Flattener:
             else:
                 facts["variants"] = len(branches)
                 for i, branch in enumerate(branches):
-                    self._walk(branch, f"{path}|{i}", True, seen, out, depth + 1, via)
+                    self._walk(branch, f"{path}|{i}", True, seen, out, depth + 1, branch.get(VIA, via))
         if "const" in schema:
             schema = {**schema, "enum": [schema["const"]]}
         facts["type"] = sorted(types) if types else None

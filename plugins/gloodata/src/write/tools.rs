@@ -57,7 +57,8 @@ impl Writer {
         if !generated.is_empty() {
             // Pointed at the display hints when they were generated, else at the title.
             let at = if generated.len() > 1 || tool.title.is_some() { "display" } else { "title" };
-            self.diagnostics.push(Diagnostic::info(
+            // Gloodata requires them, so they are made up; words a user will see are a warning.
+            self.diagnostics.push(Diagnostic::warning(
                 codes::GENERATED,
                 child(path, at),
                 format!("tool `{}` had none, so the writer made {}", tool.name, generated.join(" and ")),
