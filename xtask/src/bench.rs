@@ -11,7 +11,7 @@
 //!   with it, medians of 3), and the cost of detecting the format (no `--from`);
 //! - the Python API (a release wheel installed in target/python/bench-venv) against `convert`
 //!   on the same input, Stripe to openai, files written by both;
-//! - scaling (`--scaling-only` runs just this, `--scaling-only <text>` the cases whose name
+//! - scaling (`--scaling-only` runs just this, `--scaling-only CASE` the cases whose name
 //!   holds it): inputs that once made readers or writers super-linear or their output explode,
 //!   generated at 1x, 2x, 4x and 8x their base size, with wall time, CPU time, peak memory and
 //!   bytes written at each size and the growth from 1x to 8x (linear is about 8x);
@@ -33,6 +33,22 @@ mod peers;
 
 const BATCH: usize = 10_000;
 
+/// The CASE operand (the one argument that is neither a flag nor `--files`'s value): which
+/// scaling cases run, by a part of their name; empty for all.
+fn case_filter(args: &[String]) -> &str {
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        match arg.as_str() {
+            "--files" => {
+                rest.next();
+            }
+            flag if flag.starts_with("--") => {}
+            case => return case,
+        }
+    }
+    ""
+}
+
 pub fn run(args: &[String]) -> Result<()> {
     let files =
         args.iter().position(|a| a == "--files").and_then(|i| args.get(i + 1)).map_or(Ok(BATCH), |n| n.parse())?;
@@ -45,8 +61,8 @@ pub fn run(args: &[String]) -> Result<()> {
     let shm = Path::new("/dev/shm");
     let work = if shm.is_dir() { shm.join("toolport-bench") } else { root().join("target/bench") };
     let _ = std::fs::remove_dir_all(&work);
-    if let Some(at) = args.iter().position(|a| a == "--scaling-only") {
-        scaling(&convert, &work, args.get(at + 1).map_or("", String::as_str))?;
+    if args.iter().any(|a| a == "--scaling-only") {
+        scaling(&convert, &work, case_filter(args))?;
         let _ = std::fs::remove_dir_all(&work);
         return Ok(());
     }
@@ -679,4 +695,17 @@ fn generate_skydeck(dir: &PathBuf, n: usize) -> Result<()> {
         std::fs::write(dir.join(format!("tool-{i:05}.json")), serde_json::to_string_pretty(&doc)?)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::case_filter;
+
+    #[test]
+    fn the_case_is_the_operand_not_a_flags_value() {
+        let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(case_filter(&args(&["--scaling-only", "chain"])), "chain");
+        assert_eq!(case_filter(&args(&["--files", "50", "--scaling-only"])), "");
+        assert_eq!(case_filter(&args(&["enum", "--scaling-only"])), "enum");
+    }
 }

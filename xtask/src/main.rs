@@ -15,7 +15,7 @@
 //! - `npm [DIR] [--debug]`: the npm package around the release build (npm.rs).
 //! - `wheel-binaries [--debug]`: build the command and stage it for the Python wheel; the
 //!   wheel's build backend (python/build_backend) runs it (setup.rs).
-//! - `bench [--peers | --peers-only | --scaling-only]`: the benchmarks (see bench.rs); prints
+//! - `bench [--peers | --peers-only | --scaling-only [CASE]]`: the benchmarks (see bench.rs); prints
 //!   ratios measured in one run; `--peers` adds toolport side by side with its peers.
 //! - `fuzz [--seconds N] [--seed S] [--format ID]...`: mutation fuzzing of every reader (fuzz.rs).
 //! - `new-plugin NAME --path DIR`: scaffold a standalone plugin crate outside the workspace.

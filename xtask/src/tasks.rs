@@ -94,15 +94,19 @@ pub const TASKS: &[Task] = &[
     },
     Task {
         name: "bench",
-        operands: "",
-        max_operands: 0,
+        operands: "[CASE]",
+        max_operands: 1,
         passes_through: false,
         about: "Release-build and run the benchmarks; prints ratios measured in one run.",
         flags: &[
             flag("--files", Some("N"), "how many files the batch converts (default 10000)"),
             flag("--peers", None, "also run toolport side by side with its peers"),
             flag("--peers-only", None, "run only the comparison with the peers"),
-            flag("--scaling-only", None, "run only the scaling benchmark"),
+            flag(
+                "--scaling-only",
+                None,
+                "run only the scaling benchmark (with CASE: the cases whose name contains it)",
+            ),
         ],
     },
     Task {
@@ -220,6 +224,9 @@ mod tests {
         assert!(check("dist", &["--out"]).is_err());
         assert!(check("fuzz", &["--seconds", "5", "--format", "mcp", "--format", "openai"]).unwrap());
         assert!(check("bench", &["--peer"]).is_err());
+        // The scaling cases a name picks: the CASE operand bench.rs documents.
+        assert_eq!(check("bench", &["--scaling-only", "chain"]), Ok(true));
+        assert!(check("bench", &["--scaling-only", "chain", "enum"]).is_err());
         assert!(check("new-plugin", &["x", "--path", "d"]).unwrap());
         // What goes to cargo test or convert is theirs, --help after it too.
         assert_eq!(check("test", &["-p", "toolport-core", "--", "--help"]), Ok(true));
