@@ -653,15 +653,16 @@ pub fn convert_staged(
     };
     let bundle = bundle.as_ref();
     let staged = curate.needs_model() || stage::has_fit_work(&to.info, fit);
-    // The model read: the reader's JSON between two plugins, else the model itself.
-    let (raw, model) = match (&from.plugin, &to.plugin) {
-        (Some(reader), Some(_)) => {
+    // The model read: the reader's JSON between two plugins (with the writer it goes to),
+    // else the model itself.
+    let read = match (&from.plugin, &to.plugin) {
+        (Some(reader), Some(writer)) => {
             let Outcome { value, diagnostics: read } = reader.read_raw(bundle, options);
             diagnostics.extend(read);
             let Some(raw) = value.filter(|_| !has_errors(&diagnostics)) else {
                 return Conversion { read_failed: true, ..failed(diagnostics) };
             };
-            (Some(raw), None)
+            Read::Json(raw, writer)
         }
         _ => {
             let Outcome { value, diagnostics: read } = from.format.read(bundle, options);
@@ -669,28 +670,25 @@ pub fn convert_staged(
             let Some(model) = value.filter(|_| !has_errors(&diagnostics)) else {
                 return Conversion { read_failed: true, ..failed(diagnostics) };
             };
-            (None, Some(model))
+            Read::Model(model)
         }
     };
     let mut source_names = Vec::new();
     let mut curated_model = None;
-    let written = match (raw, model) {
-        (Some(raw), _) if !staged => {
-            to.plugin.as_ref().expect("read as JSON only between plugins").write_raw(&raw, options)
-        }
-        (None, Some(model)) if !staged => to.format.write(&model, options),
-        (raw, model) => {
-            let (model, unknown) = match (&raw, model) {
-                (_, Some(model)) => (model, Vec::new()),
-                (Some(raw), None) => match raw.decode() {
-                    Ok(decoded) => decoded,
+    let written = match read {
+        Read::Json(raw, writer) if !staged => writer.write_raw(&raw, options),
+        Read::Model(model) if !staged => to.format.write(&model, options),
+        read => {
+            let (model, unknown, as_read) = match read {
+                Read::Model(model) => (model, Vec::new(), None),
+                Read::Json(raw, writer) => match raw.decode() {
+                    Ok((model, unknown)) => (model, unknown, Some((raw, writer))),
                     Err(e) => {
                         let message = format!("the model cannot be read: {e}");
                         diagnostics.push(Diagnostic::error(codes::PLUGIN_FAILED, "", message));
                         return failed(diagnostics);
                     }
                 },
-                (None, None) => unreachable!("a model is read either as JSON or decoded"),
             };
             let curates = curate.needs_model();
             let model = if curates {
@@ -709,9 +707,9 @@ pub fn convert_staged(
             };
             let fitted = stage::fit(model, &to.info, options, &strict, fit);
             diagnostics.extend(fitted.diagnostics);
-            match (&raw, &to.plugin) {
+            match as_read {
                 // The model as read: the writer gets the reader's JSON and reports what it does not know.
-                (Some(raw), Some(writer)) if !curates && !fitted.changed => writer.write_raw(raw, options),
+                Some((raw, writer)) if !curates && !fitted.changed => writer.write_raw(&raw, options),
                 _ => {
                     // Written from this host's model: fields it does not know are its to report.
                     diagnostics.extend(unknown);
@@ -737,6 +735,13 @@ pub fn convert_staged(
     let output = if matches!(status, Status::Converted | Status::ConvertedWithLosses) { written.value } else { None };
     let names_map = names_map.filter(|_| output.is_some());
     Conversion { output, diagnostics, status, read_failed: false, names_map }
+}
+
+/// What the reader gave: its model's JSON, undecoded, for a plugin writer (between two
+/// plugins), or the model itself (a format linked into the program on either side).
+enum Read<'w> {
+    Json(crate::plugin::RawModel, &'w crate::plugin::PluginFormat),
+    Model(toolport_core::ToolSet),
 }
 
 /// Writes each part of a fitted model; one unnamed part is the whole document. A part's
