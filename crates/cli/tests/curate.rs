@@ -215,3 +215,25 @@ fn the_names_map_gives_the_way_back_from_renamed_names() {
         json!([{"name": "get_weather", "source": "get_weather", "parameters": [{"name": "city", "source": "city"}]}])
     );
 }
+
+/// `--names-map` is planned like an output: it never replaces an input (even with --force, or
+/// through a link), nor an existing file without --force, and a refused map writes nothing.
+#[test]
+fn the_names_map_never_overwrites_an_input_or_a_file() {
+    let dir = setup();
+    let pets = std::fs::read_to_string(dir.path().join("pets.yaml")).unwrap();
+    let refused = run_in(dir.path(), &["--to", "mcp", "pets.yaml", "--names-map", "pets.yaml", "-o", "a/", "--force"]);
+    refused.expect_code(2);
+    assert!(refused.stderr.contains("--names-map"), "{}", refused.stderr);
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink("pets.yaml", dir.path().join("link.json")).unwrap();
+        run_in(dir.path(), &["--to", "mcp", "pets.yaml", "--names-map", "link.json", "-o", "b/", "--force"])
+            .expect_code(2);
+    }
+    std::fs::write(dir.path().join("taken.json"), "mine").unwrap();
+    run_in(dir.path(), &["--to", "mcp", "pets.yaml", "--names-map", "taken.json", "-o", "c/"]).expect_code(2);
+    assert_eq!(std::fs::read_to_string(dir.path().join("taken.json")).unwrap(), "mine");
+    assert_eq!(std::fs::read_to_string(dir.path().join("pets.yaml")).unwrap(), pets);
+    assert!(!dir.path().join("a").exists() && !dir.path().join("c").exists());
+}
