@@ -119,6 +119,20 @@ def read_anthropic(path):
     return Document("anthropic", tools, holds_examples=True, holds_output=False)
 
 
+def read_bedrock(path):
+    doc = load(single_file(path))
+    if isinstance(doc, dict) and isinstance(doc.get("toolConfig"), dict):
+        doc = doc["toolConfig"]  # a whole Converse request
+    tools = []
+    for t in tool_list(doc, "tools"):
+        spec = t.get("toolSpec") if isinstance(t, dict) else None
+        if not isinstance(spec, dict):
+            continue  # a cachePoint or systemTool: no parameters to compare
+        schema = (spec.get("inputSchema") or {}).get("json") or {}
+        tools.append(tool(spec.get("name"), spec.get("description"), schema, Resolver(schema)))
+    return Document("bedrock", tools, holds_examples=False, holds_output=False)
+
+
 def gemini_declarations(doc):
     keys = ("functionDeclarations", "function_declarations")
     if isinstance(doc, dict):
@@ -391,6 +405,7 @@ READERS = {
     "mcp": read_mcp,
     "openai": read_openai,
     "anthropic": read_anthropic,
+    "bedrock": read_bedrock,
     "gemini": read_gemini,
     "openapi": read_openapi,
     "vertex": read_vertex,

@@ -11,7 +11,7 @@ import pytest
 import toolport
 from conftest import FIXTURES, corpus, folder_files, result_tree, tree
 
-ALL_FORMATS = {"gloodata", "skydeck", "raycast", "vertex", "openapi", "mcp", "openai", "anthropic", "gemini"}
+ALL_FORMATS = {"gloodata", "skydeck", "raycast", "vertex", "openapi", "mcp", "openai", "anthropic", "bedrock", "gemini"}
 
 
 def tool_names(model: dict) -> list:

@@ -25,13 +25,14 @@ struct Target {
     options: &'static [&'static str],
 }
 
-const TARGETS: [Target; 11] = [
+const TARGETS: [Target; 12] = [
     Target { label: "mcp", format: "mcp", options: &[] },
     Target { label: "openai", format: "openai", options: &[] },
     Target { label: "openai strict", format: "openai", options: &["strict=true"] },
     Target { label: "openai responses", format: "openai", options: &["form=responses"] },
     Target { label: "anthropic", format: "anthropic", options: &[] },
     Target { label: "anthropic strict", format: "anthropic", options: &["strict=true"] },
+    Target { label: "bedrock", format: "bedrock", options: &[] },
     Target { label: "gemini", format: "gemini", options: &[] },
     Target { label: "gemini json", format: "gemini", options: &["schema=json"] },
     Target { label: "openapi", format: "openapi", options: &[] },

@@ -8,8 +8,8 @@ use std::path::PathBuf;
 
 use support::*;
 
-const TARGETS: [&str; 9] =
-    ["gloodata", "skydeck", "raycast", "vertex", "openapi", "mcp", "openai", "anthropic", "gemini"];
+const TARGETS: [&str; 10] =
+    ["gloodata", "skydeck", "raycast", "vertex", "openapi", "mcp", "openai", "anthropic", "bedrock", "gemini"];
 
 /// One representative input per source format.
 fn sources() -> Vec<(&'static str, PathBuf)> {
@@ -25,6 +25,7 @@ fn sources() -> Vec<(&'static str, PathBuf)> {
         ("mcp", fixture("mcp/issue-tracker.json")),
         ("openai", fixture("openai/chat-tools.json")),
         ("anthropic", fixture("anthropic/support-tools.json")),
+        ("bedrock", fixture("bedrock/converse-request.json")),
     ]
 }
 

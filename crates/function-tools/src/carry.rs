@@ -222,14 +222,7 @@ fn lost_parts(extras: &Map<String, Value>, format: &str, keys: &[&str], target: 
                     .as_array()
                     .into_iter()
                     .flatten()
-                    .map(|other| {
-                        let tool = other.get("tool").unwrap_or(other);
-                        let kind = tool.get("type").and_then(Value::as_str).unwrap_or("?");
-                        match tool.get("name").and_then(Value::as_str) {
-                            Some(name) => format!("`{kind}` (`{name}`)"),
-                            None => format!("`{kind}`"),
-                        }
-                    })
+                    .map(|other| crate::other_tools::describe(other.get("tool").unwrap_or(other)))
                     .collect();
                 lost.push(format!("{format}'s built-in tools {}, which are not functions", tools.join(", ")));
             }

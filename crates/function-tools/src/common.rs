@@ -117,8 +117,17 @@ pub fn detect_value(input: &Bundle) -> Option<Value> {
     let (_, text) = input.entry_file()?;
     // An object is a tool document only with one of these keys at its top: a linear scan rules
     // out a multi-megabyte API description (Stripe's) without parsing it.
-    const TOOL_DOCUMENT_KEYS: [&str; 7] =
-        ["tools", "name", "type", "function", "functionDeclarations", "function_declarations", "jsonrpc"];
+    const TOOL_DOCUMENT_KEYS: [&str; 9] = [
+        "tools",
+        "name",
+        "type",
+        "function",
+        "functionDeclarations",
+        "function_declarations",
+        "jsonrpc",
+        "toolConfig",
+        "toolSpec",
+    ];
     // A key written with escapes (`"\u0074ools"`) may still be one of them: only plain keys rule out.
     if let Some(keys) = toolport_core::source::top_level_keys(text)
         && !keys.iter().any(|k| TOOL_DOCUMENT_KEYS.contains(k) || k.contains('\\'))

@@ -231,6 +231,36 @@ pub fn optional_string(
     }
 }
 
+/// A tool's `strict` flag (OpenAI, Anthropic, Bedrock) into `kept`: a boolean (or, where
+/// `null_allowed`, `null`) under its extras for a same-format write and for `crate::carry`;
+/// anything else kept as written, with a warning.
+pub fn read_strict(
+    source: &Source,
+    map: &Map<String, Value>,
+    path: &str,
+    null_allowed: bool,
+    kept: &mut Kept,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    match map.get("strict") {
+        Some(flag @ Value::Bool(_)) => {
+            kept.extras.insert("strict".into(), flag.clone());
+        }
+        Some(Value::Null) if null_allowed => {
+            kept.extras.insert("strict".into(), Value::Null);
+        }
+        Some(other) => {
+            diagnostics.push(source.at(Diagnostic::warning(
+                codes::INPUT_INVALID,
+                child(path, "strict"),
+                "`strict` should be a boolean; kept as written",
+            )));
+            kept.keep.insert("strict".into(), other.clone());
+        }
+        None => {}
+    }
+}
+
 /// What a reader keeps of one tool for a same-format write, stored as the tool's
 /// `extras[<format>]` by [`keep_unknown`].
 #[derive(Debug, Default)]

@@ -38,6 +38,7 @@ pub fn linked_formats() -> Vec<Arc<dyn Format>> {
         Arc::new(toolport_format_mcp::Mcp),
         Arc::new(toolport_format_openai::OpenAi),
         Arc::new(toolport_format_anthropic::Anthropic),
+        Arc::new(toolport_format_bedrock::Bedrock),
         Arc::new(toolport_format_gemini::Gemini),
     ]
 }

@@ -5,7 +5,7 @@
 use serde_json::Value;
 use toolport_plugin::function_tools::common::Source;
 use toolport_plugin::function_tools::read::{
-    Kept, ToolKeys, check_name, keep_unknown, optional_string, read_tool_list, tool_name, tool_object,
+    Kept, ToolKeys, check_name, keep_unknown, optional_string, read_strict, read_tool_list, tool_name, tool_object,
 };
 use toolport_plugin::function_tools::schema;
 use toolport_plugin::source::child;
@@ -83,20 +83,7 @@ fn read_tool(
         }
         None => {}
     }
-    match map.get("strict") {
-        Some(Value::Bool(flag)) => {
-            kept.extras.insert("strict".into(), (*flag).into());
-        }
-        Some(other) => {
-            diagnostics.push(source.at(Diagnostic::warning(
-                codes::INPUT_INVALID,
-                child(path, "strict"),
-                "`strict` should be a boolean; kept as written",
-            )));
-            kept.keep.insert("strict".into(), other.clone());
-        }
-        None => {}
-    }
+    read_strict(source, map, path, false, &mut kept, diagnostics);
     keep_unknown(source, map, &TOOL_KEYS, path, kept, &mut tool, diagnostics);
     Some((tool, examples))
 }

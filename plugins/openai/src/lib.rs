@@ -11,7 +11,6 @@
 //! tool whose source said `strict: true`) rewrites each schema as strict mode demands and reports
 //! every rewrite. Options: `strict=true|false`, `form=chat|responses` (default: as read, else chat).
 
-mod builtin;
 mod read;
 pub mod strict;
 mod write;

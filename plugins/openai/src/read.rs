@@ -1,14 +1,14 @@
 //! Reading OpenAI function tools into the model, mirrored by [`crate::write`]: the document's
 //! shape, each tool's form and `strict` flag, built-in tools with their position
-//! ([`crate::builtin`]), unknown keys and schemas the model cannot reproduce are kept under
+//! ([`other_tools`]), unknown keys and schemas the model cannot reproduce are kept under
 //! `extras["openai"]`.
 
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use toolport_plugin::function_tools::common::Source;
 use toolport_plugin::function_tools::read::{
-    Kept, Reading, ToolKeys, check_name, keep_unknown, optional_string, read_tool_list, tool_name, tool_object,
+    Kept, ToolKeys, check_name, keep_unknown, optional_string, read_strict, read_tool_list, tool_name, tool_object,
 };
-use toolport_plugin::function_tools::schema;
+use toolport_plugin::function_tools::{other_tools, schema};
 use toolport_plugin::source::child;
 use toolport_plugin::{Diagnostic, Outcome, Tool, ToolSet, codes};
 
@@ -23,27 +23,14 @@ pub fn document(source: &Source) -> Outcome<ToolSet> {
         "expected OpenAI tools: an array of tools, {\"tools\": [...]}, or one tool",
         |reading, item, i, path| {
             if item.get("type").is_some_and(|t| t != "function") {
-                keep_builtin(reading, item, i, &path);
+                let kind = item.get("type").and_then(Value::as_str).unwrap_or("?");
+                let what = format!("built-in tool `{kind}`");
+                other_tools::keep(reading, item, i, &path, &what, "OpenAI");
             } else if let Some(tool) = read_tool(source, item, &path, &mut reading.diagnostics) {
                 reading.add(tool, "tool name", path);
             }
         },
     )
-}
-
-/// A built-in tool (`web_search`, `file_search`, …): not a function, kept with its position
-/// (`otherTools` in the tool set's extras, [`crate::builtin`]).
-fn keep_builtin(reading: &mut Reading, item: &Value, at: usize, path: &str) {
-    let kind = item.get("type").and_then(Value::as_str).unwrap_or("?");
-    reading.diagnostics.push(reading.source.at(Diagnostic::info(
-        codes::INPUT_UNKNOWN_KEY,
-        path,
-        format!("built-in tool `{kind}` is not a function: kept as written for an OpenAI output, left out of every other format"),
-    )));
-    let others = reading.set_extras.entry("otherTools").or_insert_with(|| Value::Array(Vec::new()));
-    if let Value::Array(others) = others {
-        others.push(json!({"at": at, "tool": item}));
-    }
 }
 
 /// The keys of a Chat Completions `function` object.
@@ -96,23 +83,7 @@ fn read_tool(source: &Source, value: &Value, path: &str, diagnostics: &mut Vec<D
             extras.insert("noParameters".into(), true.into());
         }
     }
-    match function.get("strict") {
-        Some(Value::Bool(flag)) => {
-            extras.insert("strict".into(), (*flag).into());
-        }
-        Some(Value::Null) => {
-            extras.insert("strict".into(), Value::Null);
-        }
-        Some(other) => {
-            diagnostics.push(source.at(Diagnostic::warning(
-                codes::INPUT_INVALID,
-                child(&function_path, "strict"),
-                "`strict` should be a boolean; kept as written",
-            )));
-            kept.keep.insert("strict".into(), other.clone());
-        }
-        None => {}
-    }
+    read_strict(source, function, &function_path, true, &mut kept, diagnostics);
     keep_unknown(source, function, &keys, &function_path, kept, &mut tool, diagnostics);
     Some(tool)
 }

@@ -1,19 +1,20 @@
 //! Writing OpenAI function tools from the model, mirroring [`crate::read`]: each tool in the
 //! form asked for or read (Chat Completions or Responses), strict where asked for or read
-//! ([`crate::strict`]), built-in tools put back in place ([`crate::builtin`]).
+//! ([`crate::strict`]), built-in tools put back in place ([`other_tools`]).
 
 use serde_json::{Map, Value};
 use toolport_plugin::function_tools::carry::{self, Holds};
 use toolport_plugin::function_tools::common::{Shape, extras_object};
 use toolport_plugin::function_tools::descriptions::{Need, descriptions};
 use toolport_plugin::function_tools::names::tool_names;
+use toolport_plugin::function_tools::other_tools;
 use toolport_plugin::function_tools::schema::{self, Expansion, SchemaWriter};
 use toolport_plugin::function_tools::write::{by_shape, give_back_kept};
 use toolport_plugin::loss::{Carried, uncarried};
 use toolport_plugin::source::child;
 use toolport_plugin::{Diagnostic, Options, Tool, ToolSet, codes};
 
-use crate::{DIALECT, ID, NAME_RULES, builtin, strict};
+use crate::{DIALECT, ID, NAME_RULES, strict};
 
 const CARRIED: Carried = Carried {
     tool_set: &["definitions"],
@@ -43,7 +44,7 @@ pub fn document(model: &ToolSet, options: &Options) -> (Value, Vec<Diagnostic>) 
             write_tool(tool, name, description, &path, writer, options, &mut diagnostics)
         })
         .collect();
-    let tools = builtin::put_back(tools, &set_extras);
+    let tools = other_tools::put_back(tools, &set_extras);
     (by_shape(tools, &set_extras, Shape::Array, "tools"), diagnostics)
 }
 

@@ -1,8 +1,49 @@
-//! Built-in tools (`web_search`, `file_search`, …): not functions, so not in the model; a read
-//! keeps each with its position (`otherTools` in the tool set's extras) and a write puts it
-//! back there.
+//! A tool list's items that are not functions (OpenAI's built-in `web_search`, Bedrock's
+//! `cachePoint` and `systemTool`): not in the model; a read keeps each with its position
+//! (`otherTools` in the tool set's extras, [`keep`]) and a same-format write puts it back there
+//! ([`put_back`]). Other formats name them as lost (`crate::carry`).
 
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
+use toolport_core::{Diagnostic, codes};
+
+use crate::read::Reading;
+
+/// Keeps `item`, the list's item `at` (at `path`), for a same-format write to put back, and
+/// says so: "`what` is not a function: kept as written for a `platform` output, left out of
+/// every other format".
+pub fn keep(reading: &mut Reading, item: &Value, at: usize, path: &str, what: &str, platform: &str) {
+    reading.diagnostics.push(reading.source.at(Diagnostic::info(
+        codes::INPUT_UNKNOWN_KEY,
+        path,
+        format!(
+            "{what} is not a function: kept as written for {} {platform} output, left out of every other format",
+            article(platform)
+        ),
+    )));
+    let others = reading.set_extras.entry("otherTools").or_insert_with(|| Value::Array(Vec::new()));
+    if let Value::Array(others) = others {
+        others.push(json!({"at": at, "tool": item}));
+    }
+}
+
+fn article(word: &str) -> &'static str {
+    if word.to_ascii_lowercase().starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" }
+}
+
+/// What a kept item is, for messages: its `type` (`web_search`), else its one key
+/// (`cachePoint`), with its `name` when it has one.
+pub fn describe(tool: &Value) -> String {
+    let kind = tool
+        .get("type")
+        .and_then(Value::as_str)
+        .or_else(|| tool.as_object().filter(|m| m.len() == 1).and_then(|m| m.keys().next()).map(String::as_str))
+        .unwrap_or("?");
+    let name = tool.get("name").or_else(|| tool.get(kind).and_then(|inner| inner.get("name")));
+    match name.and_then(Value::as_str) {
+        Some(name) => format!("`{kind}` (`{name}`)"),
+        None => format!("`{kind}`"),
+    }
+}
 
 /// `tools` with the built-in tools the source had put back at their positions.
 pub fn put_back(tools: Vec<Value>, set_extras: &Map<String, Value>) -> Vec<Value> {
