@@ -133,6 +133,23 @@ def read_bedrock(path):
     return Document("bedrock", tools, holds_examples=False, holds_output=False)
 
 
+def read_mcp_prompts(path):
+    doc = load(single_file(path))
+    if isinstance(doc, dict) and isinstance(doc.get("result"), dict) and "jsonrpc" in doc:
+        doc = doc["result"]
+    tools = []
+    for p in doc.get("prompts") or []:
+        # A prompt's arguments are strings: its input is an object of string properties.
+        arguments = [a for a in p.get("arguments") or [] if isinstance(a, dict)]
+        schema = {"type": "object", "properties": {}, "required": [a["name"] for a in arguments if a.get("required") is True]}
+        for a in arguments:
+            schema["properties"][a["name"]] = {"type": "string", **({"description": a["description"]} if "description" in a else {})}
+        entry = tool(p.get("name"), p.get("description"), schema, Resolver(schema))
+        entry["title"] = p.get("title")
+        tools.append(entry)
+    return Document("mcp-prompts", tools, holds_examples=False, holds_output=False)
+
+
 def gemini_declarations(doc):
     keys = ("functionDeclarations", "function_declarations")
     if isinstance(doc, dict):
@@ -403,6 +420,7 @@ def read_raycast(path):
 
 READERS = {
     "mcp": read_mcp,
+    "mcp-prompts": read_mcp_prompts,
     "openai": read_openai,
     "anthropic": read_anthropic,
     "bedrock": read_bedrock,

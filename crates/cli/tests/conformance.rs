@@ -25,8 +25,9 @@ struct Target {
     options: &'static [&'static str],
 }
 
-const TARGETS: [Target; 12] = [
+const TARGETS: [Target; 13] = [
     Target { label: "mcp", format: "mcp", options: &[] },
+    Target { label: "mcp-prompts", format: "mcp-prompts", options: &[] },
     Target { label: "openai", format: "openai", options: &[] },
     Target { label: "openai strict", format: "openai", options: &["strict=true"] },
     Target { label: "openai responses", format: "openai", options: &["form=responses"] },

@@ -8,8 +8,19 @@ use std::path::PathBuf;
 
 use support::*;
 
-const TARGETS: [&str; 10] =
-    ["gloodata", "skydeck", "raycast", "vertex", "openapi", "mcp", "openai", "anthropic", "bedrock", "gemini"];
+const TARGETS: [&str; 11] = [
+    "gloodata",
+    "skydeck",
+    "raycast",
+    "vertex",
+    "openapi",
+    "mcp",
+    "mcp-prompts",
+    "openai",
+    "anthropic",
+    "bedrock",
+    "gemini",
+];
 
 /// One representative input per source format.
 fn sources() -> Vec<(&'static str, PathBuf)> {
@@ -26,6 +37,7 @@ fn sources() -> Vec<(&'static str, PathBuf)> {
         ("openai", fixture("openai/chat-tools.json")),
         ("anthropic", fixture("anthropic/support-tools.json")),
         ("bedrock", fixture("bedrock/converse-request.json")),
+        ("mcp-prompts", fixture("mcp-prompts/prompts.json")),
     ]
 }
 
@@ -84,9 +96,10 @@ fn the_seed_map_tool_goes_everywhere_and_back_with_its_parameters() {
         let fields = tools.values().next().unwrap()["schema"]["fields"].as_object().unwrap();
         let names: Vec<&str> = fields.keys().map(String::as_str).collect();
         assert_eq!(names, ["address", "zoom"], "via {via}: {doc}");
-        // SkyDeck variables are text; TypeScript has only `number`: both say so in diagnostics.
+        // SkyDeck variables and MCP prompt arguments are text; TypeScript has only `number`:
+        // each says so in diagnostics.
         let zoom = match via {
-            "skydeck" => "string",
+            "skydeck" | "mcp-prompts" => "string",
             "raycast" => "number",
             _ => "integer",
         };

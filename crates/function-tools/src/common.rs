@@ -117,7 +117,7 @@ pub fn detect_value(input: &Bundle) -> Option<Value> {
     let (_, text) = input.entry_file()?;
     // An object is a tool document only with one of these keys at its top: a linear scan rules
     // out a multi-megabyte API description (Stripe's) without parsing it.
-    const TOOL_DOCUMENT_KEYS: [&str; 9] = [
+    const TOOL_DOCUMENT_KEYS: [&str; 10] = [
         "tools",
         "name",
         "type",
@@ -127,6 +127,7 @@ pub fn detect_value(input: &Bundle) -> Option<Value> {
         "jsonrpc",
         "toolConfig",
         "toolSpec",
+        "prompts",
     ];
     // A key written with escapes (`"\u0074ools"`) may still be one of them: only plain keys rule out.
     if let Some(keys) = toolport_core::source::top_level_keys(text)
