@@ -10,7 +10,9 @@ import mcp.types
 from .common import load
 
 MESSAGES_META = "dev.toolporter/messages"
-PLACEHOLDER = re.compile(r"\{\{\s*([^{}]+?)\s*\}\}")
+# toolport's placeholder rule (crates/core/src/template.rs): `{{ name }}`, the name trimmed,
+# not empty, without braces or line breaks.
+PLACEHOLDER = re.compile(r"\{\{[ \t]*([^{}\s](?:[^{}\r\n]*?[^{}\s])?)[ \t]*\}\}")
 
 
 def validate(path):

@@ -20,6 +20,7 @@ pub mod platform_limits;
 pub mod schema_merge;
 pub mod source;
 pub mod suggest;
+pub mod template;
 
 pub use bundle::Bundle;
 pub use diagnostic::{Diagnostic, Explanation, Family, Renamed, Severity, SourceSpan, Strictness, codes};

@@ -9,6 +9,7 @@ use toolport_plugin::function_tools::names::tool_names;
 use toolport_plugin::function_tools::write::{give_back_kept, in_envelope};
 use toolport_plugin::loss::{Carried, uncarried};
 use toolport_plugin::source::child;
+use toolport_plugin::template::placeholders;
 use toolport_plugin::{Diagnostic, Options, Parameter, SchemaType, ToolSet, codes};
 
 use crate::{ID, MESSAGES_META, NAME_RULES};
@@ -40,8 +41,10 @@ pub fn document(model: &ToolSet, _options: &Options) -> (Value, Vec<Diagnostic>)
         if let Some(description) = description {
             out.insert("description".into(), description.into());
         }
-        if !(tool.parameters.is_empty() && extras.get("noArguments") == Some(&Value::Bool(true))) {
-            let arguments = tool
+        let unfilled = tool.prompt.as_deref().map(|t| unfilled(t, &tool.parameters)).unwrap_or_default();
+        let no_arguments = extras.get("noArguments") == Some(&Value::Bool(true));
+        if !(tool.parameters.is_empty() && unfilled.is_empty() && no_arguments) {
+            let mut arguments: Vec<Value> = tool
                 .parameters
                 .iter()
                 .enumerate()
@@ -49,6 +52,17 @@ pub fn document(model: &ToolSet, _options: &Options) -> (Value, Vec<Diagnostic>)
                     argument(p, &tool.name, &child(&child(&path, "parameters"), j.to_string()), &mut diagnostics)
                 })
                 .collect();
+            for name in unfilled {
+                diagnostics.push(Diagnostic::warning(
+                    codes::GENERATED,
+                    child(&path, "prompt"),
+                    format!(
+                        "the template of prompt `{}` uses {{{{{name}}}}}, which names no parameter: written as an optional argument `{name}`, so a server can fill it in",
+                        tool.name
+                    ),
+                ));
+                arguments.push(json!({"name": name, "required": false}));
+            }
             out.insert("arguments".into(), Value::Array(arguments));
         }
         let mut meta = match extras.get("meta") {
@@ -70,6 +84,18 @@ pub fn document(model: &ToolSet, _options: &Options) -> (Value, Vec<Diagnostic>)
         list.extend(others.iter().map(|(k, v)| (k.clone(), v.clone())));
     }
     (in_envelope(Value::Object(list), &set_extras), diagnostics)
+}
+
+/// The names the template's placeholders use that no parameter has, each once, in order: a
+/// prompt's arguments are what `prompts/get` fills the template with.
+fn unfilled(template: &str, parameters: &[Parameter]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for placeholder in placeholders(template) {
+        if !parameters.iter().any(|p| p.name == placeholder.name) && !names.contains(&placeholder.name) {
+            names.push(placeholder.name);
+        }
+    }
+    names
 }
 
 /// A parameter as a string argument; another type is written as a string, with a warning.

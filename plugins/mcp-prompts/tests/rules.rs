@@ -56,3 +56,14 @@ fn a_function_tool_without_a_template_gets_none_made_up() {
         assert!(diagnostics.contains(expected), "{expected} in {diagnostics}");
     }
 }
+
+#[test]
+fn a_placeholder_without_a_parameter_becomes_an_optional_argument() {
+    let (document, diagnostics) = check(json!({"tools": [{"name": "note",
+        "prompt": "Write a {{tone}} note to {{ who }} about {{topic}}; {{ }} stays text",
+        "parameters": [{"name": "topic", "required": true, "schema": {"type": "string"}}]}]}));
+    let names: Vec<&str> =
+        document["prompts"][0]["arguments"].as_array().unwrap().iter().map(|a| a["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["topic", "tone", "who"]);
+    assert_eq!(diagnostics.matches("generated/content").count(), 2, "{diagnostics}");
+}
