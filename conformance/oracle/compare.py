@@ -152,8 +152,10 @@ def differences(source, output, diagnostics):
             found.append((i, t["name"], "name", "", f"written as `{o['name']}` with no map back", None))
         a, b = t["description"], o["description"]
         # A tool without a description written with its title (an OpenAPI summary, a display
-        # title) as one carries the source's own words: nothing is lost or made up.
-        if a is None and b is not None and same_text(text(t.get("title")), b):
+        # title) as one carries the source's own words: nothing is lost or made up. So does one
+        # written with its own name: a format that names tools by title (SkyDeck's prompt_name)
+        # gives the name back as a title, which OpenAPI writes as the summary.
+        if a is None and b is not None and (same_text(text(t.get("title")), b) or b == t["name"]):
             a = b
         if not same_text(a, b):
             aspect = "description-lost" if b is None else "description-added" if a is None else "description-changed"

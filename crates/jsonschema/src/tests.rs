@@ -347,3 +347,48 @@ fn a_required_name_of_the_wrong_kind_costs_only_itself() {
         ]
     );
 }
+
+#[test]
+fn a_null_alternative_is_folded_into_nullable_for_openapi_30() {
+    // One typed alternative: the schema itself, nullable (3.0.3: `nullable` counts beside a type).
+    let one = json!({"description": "d", "anyOf": [{"type": "string", "format": "date"}, {"type": "null"}]});
+    check(J, one.clone(), O30, json!({"type": "string", "format": "date", "nullable": true, "description": "d"}), &[]);
+    check(J, one, Gemini, json!({"type": "string", "format": "date", "nullable": true, "description": "d"}), &[]);
+    check(
+        J,
+        json!({"oneOf": [{"type": "null"}, {"type": "integer", "enum": [1, 2]}]}),
+        O30,
+        json!({"type": "integer", "enum": [1, 2, null], "nullable": true}),
+        &[],
+    );
+    // Keywords that clash stay apart: the alternative alone, nullable.
+    check(
+        J,
+        json!({"description": "outer", "anyOf": [{"type": "string", "description": "inner"}, {"type": "null"}]}),
+        O30,
+        json!({"description": "outer", "anyOf": [{"type": "string", "description": "inner", "nullable": true}]}),
+        &[],
+    );
+    // Several: each nullable, under anyOf (null would match every alternative of a oneOf).
+    check(
+        J,
+        json!({"anyOf": [{"type": "string"}, {"type": "null"}, {"type": "object", "properties": {"a": {"type": "integer"}}}]}),
+        O30,
+        json!({"anyOf": [{"type": "string", "nullable": true}, {"type": "object", "nullable": true, "properties": {"a": {"type": "integer"}}}]}),
+        &[],
+    );
+    // What cannot carry `nullable` (a reference ignores its siblings in 3.0) keeps the null
+    // branch, said as a change.
+    let doc = json!({"$defs": {"A": {"type": "string"}}, "oneOf": [{"$ref": "#/$defs/A"}, {"type": "null"}]});
+    let (schema, _, _) = read_with_definitions(&doc, J);
+    let (written, diagnostics) = write(&schema, O30, "/s");
+    assert_eq!(written, json!({"oneOf": [{"$ref": "#/components/schemas/A"}, {"nullable": true}]}));
+    assert_eq!(diagnostics.iter().map(|d| d.code.as_str()).collect::<Vec<_>>(), ["changed/schema"]);
+    check(
+        J,
+        json!({"oneOf": [{"type": "string"}, {"type": "integer"}, {"type": "null"}]}),
+        O30,
+        json!({"oneOf": [{"type": "string"}, {"type": "integer"}, {"nullable": true}]}),
+        &["changed/schema"],
+    );
+}

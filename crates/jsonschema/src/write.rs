@@ -381,6 +381,9 @@ impl<'a> Writer<'a> {
     /// 2020-12 when the schema has no type of its own.
     fn write_alternatives(&self, o: &mut Object, out: &mut Vec<Diagnostic>) {
         let (d, s) = (self.dialect, o.s);
+        if !d.is_2020() && self.fold_null_branches(o, out) {
+            return;
+        }
         let mut members: Vec<Value> = s
             .any_of
             .iter()
@@ -399,6 +402,58 @@ impl<'a> Writer<'a> {
             ));
         }
         o.m.insert(key.into(), Value::Array(members));
+    }
+
+    /// OpenAPI 3.0 and Gemini have no `null` type, and `nullable` counts only beside a `type`
+    /// in the same schema object (OpenAPI 3.0.3), so a bare `{type: null}` alternative cannot
+    /// be written as one. Alternatives `[X, {type: null}]` are written as X with `nullable:
+    /// true`: merged into this schema when their keywords do not clash, else as the one
+    /// alternative; `[X, Y, {type: null}]` as `anyOf` (not `oneOf`: `null` would match both) of
+    /// X and Y each nullable. False, writing nothing, when there is no bare null alternative
+    /// or another alternative has no type of its own to carry `nullable` (a reference, whose
+    /// siblings OpenAPI 3.0 ignores; a union): the null branch is then written as the schema
+    /// writer writes a `null` type, with its diagnostic. An alternative's `enum` gets `null`
+    /// too: `nullable` does not widen an `enum` (OpenAPI 3.0.3).
+    fn fold_null_branches(&self, o: &mut Object, out: &mut Vec<Diagnostic>) -> bool {
+        let s = o.s;
+        let null = Schema::of(SchemaType::Null);
+        let (nulls, others): (Vec<&Schema>, Vec<&Schema>) = s.any_of.iter().partition(|m| **m == null);
+        // A value set's entries become the enum only when written: not one to add `null` to.
+        let typed = |m: &&Schema| {
+            m.kind.is_some_and(|k| k != SchemaType::Null)
+                && m.reference.is_none()
+                && (m.value_set.is_none() || m.enumeration.is_some())
+        };
+        if nulls.is_empty() || others.is_empty() || !others.iter().all(typed) || (o.one_of && others.len() > 1) {
+            return false;
+        }
+        let written: Vec<Map<String, Value>> = others
+            .iter()
+            .enumerate()
+            .map(|(i, member)| {
+                let mut nullable = Schema { nullable: true, ..(*member).clone() };
+                if let Some(values) = nullable.enumeration.as_mut()
+                    && !values.iter().any(|v| v.value.is_null())
+                {
+                    values.push(EnumValue::new(Value::Null));
+                }
+                // The model path of the member as read: the null branches are not counted.
+                let at = s.any_of.iter().position(|m| std::ptr::eq(m, *member)).unwrap_or(i);
+                self.object(&nullable, &format!("{}/any_of/{at}", o.path), out)
+            })
+            .collect();
+        if let [member] = written.as_slice()
+            && s.reference.is_none()
+            && o.m.iter().all(|(key, value)| member.get(key).is_none_or(|theirs| theirs == value))
+        {
+            let mut merged = member.clone();
+            merged.extend(std::mem::take(&mut o.m));
+            o.m = merged;
+            return true;
+        }
+        let key = if o.one_of && self.dialect.is_rich() { "oneOf" } else { "anyOf" };
+        o.m.insert(key.into(), Value::Array(written.into_iter().map(Value::Object).collect()));
+        true
     }
 
     /// A kept keyword's value with its `$ref`s to named schemas pointing where this writer

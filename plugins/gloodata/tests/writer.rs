@@ -221,3 +221,27 @@ fn duplicate_tool_names_are_made_unique() {
     let names: Vec<_> = document["tools"].as_object().unwrap().keys().cloned().collect();
     assert_eq!(names, ["search", "search_2"]);
 }
+
+#[test]
+fn tool_names_that_are_not_identifiers_are_written_as_ids_with_the_way_back() {
+    let mut set = ToolSet { id: Some("names".into()), ..ToolSet::default() };
+    // An OpenAPI operation without operationId, a name with a dash, and a valid one.
+    for name in ["POST /streams", "get-forecast", "helloWorld", "get_forecast"] {
+        let mut tool = Tool::new(name);
+        tool.title = Some("T".into());
+        tool.display = Some(Default::default());
+        set.tools.push(tool);
+    }
+    let (bundle, diagnostics) = write_ok(&Gloodata, &set);
+    check(&diagnostics, &[("changed/name", "/tools/0/name"), ("changed/name", "/tools/1/name")]);
+    let renamed: Vec<(&str, &str)> =
+        diagnostics.iter().filter_map(|d| d.renamed.as_deref()).map(|r| (r.from.as_str(), r.to.as_str())).collect();
+    // `get_forecast` keeps itself; `get-forecast` gets a suffix rather than taking its name.
+    let get_forecast = renamed[1].1;
+    assert!(get_forecast.starts_with("get_forecast_") && get_forecast.len() > "get_forecast_".len(), "{renamed:?}");
+    assert_eq!(renamed, [("POST /streams", "POST_streams"), ("get-forecast", get_forecast)]);
+    assert!(diagnostics.iter().all(|d| d.severity == toolport_plugin::Severity::Warning), "{}", render(&diagnostics));
+    let document = written(&bundle);
+    let names: Vec<_> = document["tools"].as_object().unwrap().keys().cloned().collect();
+    assert_eq!(names, ["POST_streams", get_forecast, "helloWorld", "get_forecast"]);
+}

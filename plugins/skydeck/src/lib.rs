@@ -41,6 +41,7 @@ mod write;
 
 pub use placeholder::{Placeholder, generated_prompt, placeholders, render_prompt};
 
+use toolport_plugin::names::{NameRules, sanitize};
 use toolport_plugin::{Bundle, Detection, Format, FormatInfo, InputShape, Options, Outcome, ToolSet};
 
 /// This format's id, also its key in `extras`.
@@ -73,6 +74,10 @@ pub mod kept {
     pub const EMPTY: &str = "empty";
     /// On a tool: `metadata.prompt_name` was absent (the writer otherwise writes the tool name).
     pub const NO_PROMPT_NAME: &str = "no_prompt_name";
+    /// On a tool: `metadata.prompt_name` was blank, so the tool was named after its file (the
+    /// writer otherwise writes a blank title as the tool name: other formats' blank titles,
+    /// such as an OpenAPI `summary: ""`, are no name).
+    pub const BLANK_PROMPT_NAME: &str = "blank_prompt_name";
     /// On a tool: `model_prompt` was absent (the writer otherwise generates one).
     pub const NO_MODEL_PROMPT: &str = "no_model_prompt";
     /// On a parameter: the variable's `type` as written (`null`: absent), present when the
@@ -134,5 +139,19 @@ impl Format for SkyDeck {
     /// `{options.output_name(slug)}.json`.
     fn write(&self, model: &ToolSet, options: &Options) -> Outcome<Bundle> {
         write::write(model, options)
+    }
+}
+
+/// The tool's stable name as the reader gives it: a slug of `prompt_name`, or of the file's
+/// stem when it is absent or blank. A stem ending in `.skydeck` is named without it: that is the
+/// format's mark in a file name (convert names what it writes `NAME.skydeck.json`), not part of
+/// the tool's name. The writer predicts the name a tool comes back under with it.
+pub(crate) fn tool_name(prompt_name: Option<&str>, file: &str) -> String {
+    let stem = file.rsplit('/').next().unwrap_or(file);
+    let stem = stem.rsplit_once('.').map_or(stem, |(base, _)| base);
+    let stem = stem.strip_suffix(".skydeck").filter(|base| !base.is_empty()).unwrap_or(stem);
+    match prompt_name.filter(|t| !t.trim().is_empty()) {
+        Some(title) => sanitize(title, &NameRules::FILE_SLUG),
+        None => sanitize(stem, &NameRules::FILE_SLUG),
     }
 }

@@ -203,3 +203,106 @@ fn written_files_read_back_cleanly() {
         assert_eq!(model.version, Some(Version::Text("2.0.0".into())));
     }
 }
+
+/// A written file, the `prompt_name` written in it and the tool name it reads back as.
+type WrittenName = (String, Option<String>, String);
+
+/// Writes `model` and reads every file back, and gives the `renamed` (from, to) of each
+/// `changed/name`.
+fn names_written(model: &ToolSet) -> (Vec<WrittenName>, Vec<(String, String)>) {
+    let (bundle, diagnostics) = expect_ok(SkyDeck.write(model, &Options::default()), "write");
+    let files = bundle
+        .files
+        .iter()
+        .map(|(path, text)| {
+            let document: serde_json::Value = serde_json::from_str(text).unwrap();
+            let prompt_name = document["metadata"]["prompt_name"].as_str().map(str::to_owned);
+            let single = toolport_plugin::Bundle::single(path.clone(), text.clone());
+            let (read, _) = expect_ok(SkyDeck.read(&single, &Options::default()), path);
+            (path.clone(), prompt_name, read.tools[0].name.clone())
+        })
+        .collect();
+    let renamed = diagnostics
+        .iter()
+        .filter(|d| d.code == "changed/name")
+        .map(|d| {
+            let renamed = d.renamed.as_deref().unwrap_or_else(|| panic!("no renamed: {}", d.message));
+            (renamed.from.clone(), renamed.to.clone())
+        })
+        .collect();
+    (files, renamed)
+}
+
+fn titled(name: &str, title: Option<&str>) -> Tool {
+    let mut tool = Tool::new(name);
+    tool.prompt = Some("Go.".into());
+    tool.title = title.map(str::to_owned);
+    tool
+}
+
+#[test]
+fn a_blank_title_is_no_prompt_name() {
+    // An OpenAPI operation with `summary: ""`: SkyDeck would name the tool after its file.
+    let model = ToolSet { tools: vec![titled("fetch-number", Some(" ")), titled("b", None)], ..ToolSet::default() };
+    let (files, renamed) = names_written(&model);
+    let expect = |file: &str, prompt: &str, name: &str| (file.to_owned(), Some(prompt.to_owned()), name.to_owned());
+    assert_eq!(files, [expect("b.json", "b", "b"), expect("fetch-number.json", "fetch-number", "fetch-number")]);
+    assert_eq!(renamed, []);
+}
+
+#[test]
+fn a_skydeck_files_blank_prompt_name_stays_blank() {
+    let text = r#"{"model_prompt": "Go.", "metadata": {"prompt_name": ""}}"#;
+    let (model, _) =
+        expect_ok(SkyDeck.read(&toolport_plugin::Bundle::single("my-tool.json", text), &Options::default()), "read");
+    let (files, renamed) = names_written(&model);
+    assert_eq!(files, [("my-tool.json".to_owned(), Some(String::new()), "my-tool".to_owned())]);
+    assert_eq!(renamed, []);
+}
+
+#[test]
+fn tools_of_one_title_read_back_under_distinct_names() {
+    let model = ToolSet {
+        tools: vec![
+            titled("repos/get-commit", Some("Get a commit")),
+            titled("git/get-commit", Some("Get a commit")),
+            titled("other", Some("Get a commit (git/get-commit)")),
+            titled("git/get-commit", Some("Get a commit")),
+        ],
+        ..ToolSet::default()
+    };
+    let (files, renamed) = names_written(&model);
+    let read_back: Vec<&str> = files.iter().map(|(_, _, name)| name.as_str()).collect();
+    let prompts: Vec<&str> = files.iter().filter_map(|(_, prompt, _)| prompt.as_deref()).collect();
+    let (mut read_back, mut prompts) = (read_back, prompts);
+    read_back.sort_unstable();
+    prompts.sort_unstable();
+    assert_eq!(
+        read_back,
+        [
+            "get-a-commit",
+            "get-a-commit-git-get-commit",
+            "get-a-commit-git-get-commit-2",
+            "get-a-commit-git-get-commit-other"
+        ]
+    );
+    assert_eq!(
+        prompts,
+        [
+            "Get a commit",
+            "Get a commit (git/get-commit)",
+            "Get a commit (git/get-commit) (other)",
+            "Get a commit (git/get-commit) 2"
+        ]
+    );
+    let pair = |from: &str, to: &str| (from.to_owned(), to.to_owned());
+    assert_eq!(
+        renamed,
+        [
+            pair("repos/get-commit", "get-a-commit"),
+            pair("git/get-commit", "get-a-commit-git-get-commit"),
+            pair("other", "get-a-commit-git-get-commit-other"),
+            pair("git/get-commit", "get-a-commit-git-get-commit-2"),
+        ]
+    );
+}

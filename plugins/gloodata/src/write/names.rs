@@ -1,5 +1,21 @@
 //! Names the writer makes up where the model has none: titles from identifiers, a namespace
-//! from a title, the output's file stem.
+//! from a title, the output's file stem; and the rule tool ids follow.
+
+use toolport_plugin::names::NameRules;
+
+/// Gloodata tool ids: the spec calls a tool's key its "internal unique identifier", and every
+/// extension's ids are identifiers of the language it is written in (Python function names,
+/// Rust and JavaScript constants), which all take this form. A name other formats allow, or one
+/// a reader made up (`POST /streams`, an OpenAPI operation without an operationId), is written
+/// as one. No length limit is documented.
+pub(super) const TOOL_ID: NameRules = NameRules {
+    pattern: "^[A-Za-z_][A-Za-z0-9_]*$",
+    max_len: usize::MAX,
+    first: |c| c.is_ascii_alphabetic() || c == '_',
+    rest: |c| c.is_ascii_alphanumeric() || c == '_',
+    replacement: '_',
+    lead: "_",
+};
 
 /// Words of an identifier or title, split at `_`, `-`, spaces and case changes, each with a
 /// capital first letter: `showMapAtAddressAndZoom` → `Show Map At Address And Zoom`.

@@ -4,10 +4,11 @@
 use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
+use toolport_plugin::function_tools::names::tool_names;
 use toolport_plugin::source::child;
 use toolport_plugin::{Diagnostic, ToolSet, codes};
 
-use super::names::slug;
+use super::names::{TOOL_ID, slug};
 use super::residue::{is_absent, merge, residue};
 use super::value_sets::value_set_id;
 use super::{Writer, put, put_opt};
@@ -38,9 +39,10 @@ impl Writer {
             model.value_sets.iter().map(|(key, set)| (key.as_str(), value_set_id(key, set))).collect();
         let mut tools = Map::new();
         let mut taken: HashSet<String> = HashSet::new();
-        for (i, tool) in model.tools.iter().enumerate() {
+        let ids = tool_names(model, TOOL_ID, "Gloodata", &mut self.diagnostics);
+        for (i, (tool, id)) in model.tools.iter().zip(&ids).enumerate() {
             let path = child("/tools", i.to_string());
-            let name = self.unique_name(&tool.name, &mut taken, &path);
+            let name = self.unique_name(&tool.name, id, &mut taken, &path);
             // Taken, not copied: with duplicate names the first tool (the one `model.tool` finds) gets them.
             let tool_prompts = prompts.remove(tool.name.as_str()).unwrap_or_default();
             tools.insert(name, Value::Object(self.write_tool(&path, tool, tool_prompts, &set_ids)));
@@ -61,20 +63,21 @@ impl Writer {
         root
     }
 
-    /// A tool name not used before in this document; Gloodata tools are keyed by name.
-    fn unique_name(&mut self, name: &str, taken: &mut HashSet<String>, path: &str) -> String {
-        let mut unique = name.to_owned();
+    /// A tool id not used before in this document (`id`, the tool `name`'s valid form, else
+    /// with a counter); Gloodata tools are keyed by id.
+    fn unique_name(&mut self, name: &str, id: &str, taken: &mut HashSet<String>, path: &str) -> String {
+        let mut unique = id.to_owned();
         let mut counter = 2;
         while !taken.insert(unique.clone()) {
-            unique = format!("{name}_{counter}");
+            unique = format!("{id}_{counter}");
             counter += 1;
         }
-        if unique != name {
+        if unique != id {
             self.diagnostics.push(
                 Diagnostic::info(
                     codes::CHANGED_NAME,
                     child(path, "name"),
-                    format!("a second tool named `{name}` is written as `{unique}`; Gloodata tool ids are unique"),
+                    format!("a second tool named `{id}` is written as `{unique}`; Gloodata tool ids are unique"),
                 )
                 .renaming(name, &unique, None),
             );

@@ -2,11 +2,10 @@
 //! what was kept of the top level.
 
 use serde_json::{Map, Value};
-use toolport_plugin::names::{NameRules, sanitize};
 use toolport_plugin::{ModelSettings, Severity, Tool, ToolSet, Version, codes};
 
 use super::{Kept, Reader};
-use crate::{FORMAT_ID, kept};
+use crate::{FORMAT_ID, kept, tool_name};
 
 impl Reader<'_> {
     /// The whole document; `metadata` is read by its own part.
@@ -61,18 +60,5 @@ impl Reader<'_> {
         }
         set.tools.push(tool);
         set
-    }
-}
-
-/// The tool's stable name: a slug of `prompt_name`, or of the file's stem without one. A stem
-/// ending in `.skydeck` is named without it: that is the format's mark in a file name (convert
-/// names what it writes `NAME.skydeck.json`), not part of the tool's name.
-fn tool_name(title: Option<&str>, file: &str) -> String {
-    let stem = file.rsplit('/').next().unwrap_or(file);
-    let stem = stem.rsplit_once('.').map_or(stem, |(base, _)| base);
-    let stem = stem.strip_suffix(".skydeck").filter(|base| !base.is_empty()).unwrap_or(stem);
-    match title.filter(|t| !t.trim().is_empty()) {
-        Some(title) => sanitize(title, &NameRules::FILE_SLUG),
-        None => sanitize(stem, &NameRules::FILE_SLUG),
     }
 }

@@ -26,7 +26,12 @@ impl Reader<'_> {
         let path = "/metadata";
         for (key, value) in metadata {
             match (key.as_str(), value) {
-                ("prompt_name", Value::String(text)) => tool.title = Some(text.clone()),
+                ("prompt_name", Value::String(text)) => {
+                    if text.trim().is_empty() {
+                        own.insert(kept::BLANK_PROMPT_NAME.into(), Value::Bool(true));
+                    }
+                    tool.title = Some(text.clone());
+                }
                 ("description", Value::String(text)) => tool.description = Some(text.clone()),
                 ("usage_notes", Value::String(text)) => tool.usage_notes = Some(text.clone()),
                 ("prompt_name" | "description" | "usage_notes", _) => {

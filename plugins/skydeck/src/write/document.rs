@@ -4,13 +4,14 @@
 use serde_json::{Map, Value};
 use toolport_plugin::Tool;
 
-use super::{Writer, kept_map};
-use crate::{FORMAT_ID, kept};
+use super::{Writer, kept_map, own_extras};
+use crate::kept;
 
 impl Writer<'_> {
-    pub(super) fn tool_document(&mut self, tool: &Tool, path: &str) -> Map<String, Value> {
+    /// `prompt_name`: the one [`Writer::prompt_names`] chose for the tool.
+    pub(super) fn tool_document(&mut self, tool: &Tool, prompt_name: Option<&str>, path: &str) -> Map<String, Value> {
         let model = self.model;
-        let own = tool.extras.get(FORMAT_ID).and_then(Value::as_object).cloned().unwrap_or_default();
+        let own = own_extras(tool);
         let empty: Vec<&str> =
             own.get(kept::EMPTY).and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
         let kept_top = kept_map(&own, kept::TOP);
@@ -22,7 +23,7 @@ impl Writer<'_> {
         if let Some(prompt) = self.model_prompt(tool, &own, &kept_top, path) {
             top.insert("model_prompt".into(), prompt.into());
         }
-        let metadata = self.metadata(tool, &own, &empty, path);
+        let metadata = self.metadata(tool, prompt_name, &own, &empty, path);
         if !metadata.is_empty() || empty.contains(&"metadata") {
             top.insert("metadata".into(), Value::Object(metadata));
         }

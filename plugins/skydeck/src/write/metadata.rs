@@ -12,20 +12,15 @@ impl Writer<'_> {
     pub(super) fn metadata(
         &mut self,
         tool: &Tool,
+        prompt_name: Option<&str>,
         own: &Map<String, Value>,
         empty: &[&str],
         path: &str,
     ) -> Map<String, Value> {
         let model = self.model;
         let mut metadata = Map::new();
-        match &tool.title {
-            Some(title) => {
-                metadata.insert("prompt_name".into(), title.clone().into());
-            }
-            None if flag(own, kept::NO_PROMPT_NAME) => {}
-            None => {
-                metadata.insert("prompt_name".into(), tool.name.clone().into());
-            }
+        if let Some(prompt_name) = prompt_name {
+            metadata.insert("prompt_name".into(), prompt_name.into());
         }
         if let Some(description) = &tool.description {
             metadata.insert("description".into(), description.clone().into());
@@ -64,6 +59,19 @@ impl Writer<'_> {
         }
         metadata.extend(kept_map(own, kept::METADATA));
         metadata
+    }
+}
+
+/// The `prompt_name` a tool asks for: its title, else its name (SkyDeck names a tool after
+/// its title). A blank title is no title, as SkyDeck's reader takes it (it names the tool
+/// after the file), unless the SkyDeck file the tool came from had it blank; none only when that
+/// file had no `prompt_name`.
+pub(super) fn prompt_name<'t>(tool: &'t Tool, own: &Map<String, Value>) -> Option<&'t str> {
+    let title = tool.title.as_deref().filter(|t| !t.trim().is_empty() || flag(own, kept::BLANK_PROMPT_NAME));
+    match title {
+        Some(title) => Some(title),
+        None if flag(own, kept::NO_PROMPT_NAME) => None,
+        None => Some(&tool.name),
     }
 }
 

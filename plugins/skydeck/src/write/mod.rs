@@ -16,13 +16,14 @@ mod output;
 mod prompt;
 mod variables;
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 use toolport_plugin::loss::{Carried, uncarried};
-use toolport_plugin::names::{NameMap, NameRules, sanitize};
+use toolport_plugin::names::{NameMap, NameRules};
 use toolport_plugin::source::child;
-use toolport_plugin::{Bundle, Diagnostic, Options, Outcome, Severity, ToolSet, codes};
+use toolport_plugin::{Bundle, Diagnostic, Options, Outcome, Severity, Tool, ToolSet, codes};
 
 use crate::FORMAT_ID;
 
@@ -58,6 +59,9 @@ pub(crate) fn write(model: &ToolSet, options: &Options) -> Outcome<Bundle> {
     let mut writer = Writer { model, diagnostics: Vec::new(), noted: HashSet::new(), set_icon_used: false };
     let mut bundle = Bundle::default();
     let mut names = NameMap::new(NameRules::FILE_SLUG);
+    // The names tools read back under so far: SkyDeck names a tool after its `prompt_name`, so
+    // two tools of one title would come back as one name.
+    let mut read_back_names = HashSet::new();
     let single = model.tools.len() == 1;
     for (index, tool) in model.tools.iter().enumerate() {
         let tool_path = child("/tools", index.to_string());
@@ -68,21 +72,25 @@ pub(crate) fn write(model: &ToolSet, options: &Options) -> Outcome<Bundle> {
         }
         let base = if single { safe_base(options.output_name(&slug)).unwrap_or(&slug) } else { &slug };
         let file = format!("{base}.json");
-        let document = writer.tool_document(tool, &tool_path);
-        let read_back = sanitize(
-            tool.title.as_deref().filter(|t| !t.trim().is_empty()).unwrap_or(&tool.name),
-            &NameRules::FILE_SLUG,
-        );
+        let asked = metadata::prompt_name(tool, &own_extras(tool));
+        let prompt_name = unique_prompt_name(tool, asked, &file, &mut read_back_names);
+        let document = writer.tool_document(tool, prompt_name.as_deref(), &tool_path);
+        let read_back = crate::tool_name(prompt_name.as_deref(), &file);
         // A warning: the tool comes back under another name, which callers of it do not know.
         if read_back != tool.name {
-            writer.note(
-                Severity::Warning,
-                codes::CHANGED_NAME,
-                child(&tool_path, "name"),
-                format!(
-                    "SkyDeck has no tool name: tool `{}` is written to `{file}`, and reading it back names it `{read_back}`",
+            let why = match (asked, &prompt_name) {
+                (Some(asked), Some(written)) if asked != written => format!(
+                    "and another tool is named `{asked}`: tool `{}` is written to `{file}` with the prompt_name `{written}`",
                     tool.name
                 ),
+                _ => format!("tool `{}` is written to `{file}`", tool.name),
+            };
+            let message = format!(
+                "SkyDeck names a tool after its prompt_name or file, {why}, and reading it back names it `{read_back}`"
+            );
+            writer.diagnostics.push(
+                Diagnostic::warning(codes::CHANGED_NAME, child(&tool_path, "name"), message)
+                    .renaming(&tool.name, &read_back, None),
             );
         }
         let mut text = serde_json::to_string_pretty(&Value::Object(document)).unwrap_or_default();
@@ -92,6 +100,32 @@ pub(crate) fn write(model: &ToolSet, options: &Options) -> Outcome<Bundle> {
     writer.set_level();
     diagnostics.extend(writer.diagnostics);
     Outcome::ok(bundle, diagnostics)
+}
+
+/// The `prompt_name` written for a tool: the one it asks for, unless a tool written before reads
+/// back under the same name (a blank one reads back as its file, which is unique); then its title followed by its name in parentheses (`Get a commit
+/// (git/get-commit)`), counted on should that be taken too. Records the name it reads back under.
+fn unique_prompt_name(
+    tool: &Tool,
+    asked: Option<&str>,
+    file: &str,
+    read_back_names: &mut HashSet<String>,
+) -> Option<String> {
+    let mut prompt_name = asked.map(str::to_owned);
+    if let Some(asked) = asked.filter(|a| !a.trim().is_empty())
+        && read_back_names.contains(&crate::tool_name(Some(asked), file))
+    {
+        let qualified = format!("{asked} ({})", tool.name);
+        let mut candidate = qualified.clone();
+        let mut counter = 2;
+        while read_back_names.contains(&crate::tool_name(Some(&candidate), file)) {
+            candidate = format!("{qualified} {counter}");
+            counter += 1;
+        }
+        prompt_name = Some(candidate);
+    }
+    read_back_names.insert(crate::tool_name(prompt_name.as_deref(), file));
+    prompt_name
 }
 
 fn is_output_schema_detail(path: &str) -> bool {
@@ -156,6 +190,14 @@ impl Writer<'_> {
                 ),
             );
         }
+    }
+}
+
+/// What the reader kept of a SkyDeck source in a tool's `extras["skydeck"]`, or nothing.
+fn own_extras(tool: &Tool) -> Cow<'_, Map<String, Value>> {
+    match tool.extras.get(FORMAT_ID) {
+        Some(Value::Object(own)) => Cow::Borrowed(own),
+        _ => Cow::Owned(Map::new()),
     }
 }
 
