@@ -54,7 +54,7 @@ fn broken_plugins_fail_clearly_and_the_others_keep_working() {
     let lines = format!("{}{}", run.stdout, run.stderr);
     for (file, says) in [
         ("wrong_magic", "not the toolport magic"),
-        ("other_abi", "plugin speaks plugin ABI 99.x, this convert speaks ABI 1.2 and loads plugins of ABI 1.x"),
+        ("other_abi", "plugin speaks plugin ABI 99.x, this convert speaks ABI 1.3 and loads plugins of ABI 1.x"),
         ("other_model", "plugin uses model schema 2.0, this convert uses 1.2 and loads plugins of model schema 1.x"),
         ("no_entry", "does not export the symbol `toolport_plugin_entry`"),
     ] {
@@ -86,7 +86,7 @@ fn a_panicking_plugin_never_aborts_convert() {
 
 /// Plugins of another minor of the same ABI and model majors load and convert, in process and
 /// isolated: one built against 1.0 (a shorter table, no features, a writer that refuses
-/// unknown envelope fields) and one from ABI 1.3 (a longer table, a model of schema 1.2 with fields 1.1 lacks).
+/// unknown envelope fields) and one from ABI 1.4 (a longer table, a model of schema 1.2 with fields 1.1 lacks).
 /// Each case: the arguments after the input, the exit code, what stdout or the written
 /// `tools.txt` holds, what stderr must say.
 #[test]

@@ -7,6 +7,7 @@ mod conformance;
 mod curate;
 mod foundation;
 mod function_tools;
+mod handover;
 mod hostile;
 mod isolation;
 mod limits;

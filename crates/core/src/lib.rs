@@ -8,6 +8,7 @@ pub mod bundle;
 pub mod definitions;
 pub mod diagnostic;
 pub mod display;
+pub mod fingerprint;
 pub mod fit;
 pub mod format;
 pub mod json_kind;

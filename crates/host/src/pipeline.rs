@@ -606,8 +606,9 @@ pub struct Conversion {
 }
 
 /// Reads `bundle` with `from` and writes it with `to`. A loss `strict` refuses withholds the
-/// output (`true`: losses of meaning, see [`Strictness`]). Between two plugins the model
-/// passes as the reader's JSON, undecoded.
+/// output (`true`: losses of meaning, see [`Strictness`]). A plugin of this build hands its
+/// model over natively, which the writer borrows; between other plugins the model passes as
+/// the reader's JSON, undecoded.
 pub fn convert(
     from: &FormatEntry,
     to: &FormatEntry,
@@ -653,10 +654,18 @@ pub fn convert_staged(
     };
     let bundle = bundle.as_ref();
     let staged = curate.needs_model() || stage::has_fit_work(&to.info, fit);
-    // The model read: the reader's JSON between two plugins (with the writer it goes to),
-    // else the model itself.
-    let read = match (&from.plugin, &to.plugin) {
-        (Some(reader), Some(writer)) => {
+    // The model read: handed over natively by a plugin of this build, else the reader's JSON
+    // between two plugins (with the writer it goes to), else the model itself.
+    let native = from.plugin.as_ref().and_then(|reader| reader.read_native(bundle, options));
+    let read = match (native, &from.plugin, &to.plugin) {
+        (Some(Outcome { value, diagnostics: read }), _, _) => {
+            diagnostics.extend(read);
+            let Some(model) = value.filter(|_| !has_errors(&diagnostics)) else {
+                return Conversion { read_failed: true, ..failed(diagnostics) };
+            };
+            Read::Native(model)
+        }
+        (None, Some(reader), Some(writer)) => {
             let Outcome { value, diagnostics: read } = reader.read_raw(bundle, options);
             diagnostics.extend(read);
             let Some(raw) = value.filter(|_| !has_errors(&diagnostics)) else {
@@ -677,10 +686,14 @@ pub fn convert_staged(
     let mut curated_model = None;
     let written = match read {
         Read::Json(raw, writer) if !staged => writer.write_raw(&raw, options),
+        // Borrowed by the writer: natively by a plugin of this build, else as JSON.
+        Read::Native(model) if !staged => to.format.write(&model, options),
         Read::Model(model) if !staged => to.format.write(&model, options),
         read => {
             let (model, unknown, as_read) = match read {
                 Read::Model(model) => (model, Vec::new(), None),
+                // The stage takes the model by value: the host's copy, the reader's freed.
+                Read::Native(model) => ((*model).clone(), Vec::new(), None),
                 Read::Json(raw, writer) => match raw.decode() {
                     Ok((model, unknown)) => (model, unknown, Some((raw, writer))),
                     Err(e) => {
@@ -737,9 +750,11 @@ pub fn convert_staged(
     Conversion { output, diagnostics, status, read_failed: false, names_map }
 }
 
-/// What the reader gave: its model's JSON, undecoded, for a plugin writer (between two
-/// plugins), or the model itself (a format linked into the program on either side).
+/// What the reader gave: its model handed over natively (a plugin of this build), its model's
+/// JSON, undecoded, for a plugin writer (between two plugins otherwise), or the model itself
+/// (a format linked into the program on either side).
 enum Read<'w> {
+    Native(crate::plugin::NativeModel),
     Json(crate::plugin::RawModel, &'w crate::plugin::PluginFormat),
     Model(toolport_core::ToolSet),
 }

@@ -26,9 +26,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
-use toolport_plugin::abi::PluginDescription;
-
-use crate::plugin::PluginVersions;
+use toolport_plugin::abi::{PluginDescription, PluginVersions};
 
 /// The plugin functions a request can name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -506,7 +504,7 @@ mod tests {
     fn a_frame_longer_than_the_childs_memory_is_refused_unread() {
         let dir = tempfile::tempdir().unwrap();
         let description =
-            PluginDescription { name: "fake".into(), version: "0".into(), formats: Vec::new(), features: Vec::new() };
+            PluginDescription { name: "fake".into(), version: "0".into(), formats: Vec::new(), ..Default::default() };
         let hello = frame(
             &serde_json::to_vec(&Hello::Ok { description, versions: PluginVersions { abi: ABI, model: MODEL_SCHEMA } })
                 .unwrap(),

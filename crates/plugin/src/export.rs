@@ -1,6 +1,7 @@
 //! The plugin side of the ABI: turns calls through the C table into calls on safe
-//! [`Format`] values, catching every panic. Used by [`crate::declare_plugin!`], whose expansion
-//! holds the `unsafe` blocks; plugin authors call none of it.
+//! [`Format`] values, catching every panic, and builds the table itself ([`table`]). Used by
+//! [`crate::declare_plugin!`], whose expansion only names the plugin and exports the table;
+//! plugin authors call none of it.
 #![allow(unsafe_code)]
 
 use std::cell::RefCell;
@@ -11,7 +12,10 @@ use serde::Serialize;
 use toolport_core::{Diagnostic, Format, Outcome, ToolSet, codes};
 
 use crate::abi::texts::{self, CarriesBundle};
-use crate::abi::{DetectRequest, PluginDescription, RawBuffer, ReadRequest, WriteRequest, decode_model, features};
+use crate::abi::{
+    DetectRequest, NativeModel, NativeWriteRequest, PluginDescription, PluginTable, RawBuffer, ReadRequest,
+    WriteRequest, decode_model, features, native,
+};
 
 /// The formats one plugin library exports.
 #[doc(hidden)]
@@ -19,6 +23,8 @@ pub struct Plugin {
     name: &'static str,
     version: &'static str,
     formats: Vec<Box<dyn Format>>,
+    /// Its table has the native entries ([`table`]): listed as a feature, with the fingerprint.
+    native_model: bool,
 }
 
 impl std::fmt::Debug for Plugin {
@@ -29,7 +35,12 @@ impl std::fmt::Debug for Plugin {
 
 impl Plugin {
     pub fn new(name: &'static str, version: &'static str, formats: Vec<Box<dyn Format>>) -> Self {
-        Plugin { name, version, formats }
+        Plugin { name, version, formats, native_model: false }
+    }
+
+    /// The plugin as [`table`] exports it: with the model handed over natively.
+    pub fn with_native_model(self) -> Self {
+        Plugin { native_model: true, ..self }
     }
 
     fn format(&self, index: u32) -> Result<&dyn Format, Diagnostic> {
@@ -155,11 +166,18 @@ fn serve<'a, Req: serde::Deserialize<'a> + CarriesBundle, T: Serialize + Carries
 pub fn describe(plugin: fn() -> &'static Plugin) -> RawBuffer {
     respond_to("plugin panicked while describing itself", false, || {
         let plugin = plugin();
+        let mut features: Vec<String> = features::SDK.iter().map(|f| (*f).to_owned()).collect();
+        let mut build_fingerprint = String::new();
+        if plugin.native_model {
+            features.push(features::NATIVE_MODEL.to_owned());
+            build_fingerprint = native::fingerprint().to_owned();
+        }
         let description = PluginDescription {
             name: plugin.name.to_owned(),
             version: plugin.version.to_owned(),
             formats: plugin.formats.iter().map(|f| f.info()).collect(),
-            features: features::SDK.iter().map(|f| (*f).to_owned()).collect(),
+            features,
+            build_fingerprint,
         };
         Outcome::ok(description, Vec::new())
     })
@@ -214,6 +232,132 @@ pub unsafe fn write(plugin: fn() -> &'static Plugin, format: u32, request: *cons
         diagnostics.extend(outcome.diagnostics);
         Outcome { value: outcome.value, diagnostics }
     })
+}
+
+/// `read_native` for format number `format`: as [`read`], but the model stays here, its
+/// address stored in `*model` ([`native`]).
+///
+/// # Safety
+///
+/// As for [`detect`], and `model` is null or points to a writable pointer.
+#[doc(hidden)]
+pub unsafe fn read_native(
+    plugin: fn() -> &'static Plugin,
+    format: u32,
+    request: *const u8,
+    len: usize,
+    model: *mut *mut NativeModel,
+) -> RawBuffer {
+    // SAFETY: passed on from our caller's guarantee.
+    let request = unsafe { request_bytes(request, len) };
+    let mut read = None;
+    let answer = serve(plugin, format, request, |_, f, req: ReadRequest| {
+        let Outcome { value, diagnostics } = f.read(&req.bundle, &req.options);
+        read = value.map(Box::new);
+        Outcome { value: read.is_some().then_some(true), diagnostics }
+    });
+    if let Some(read) = read
+        && !model.is_null()
+    {
+        // SAFETY: `model` points to a writable pointer (our caller's guarantee). The model is
+        // this library's allocation until `free_model` takes it back.
+        unsafe { *model = Box::into_raw(read).cast::<NativeModel>() };
+    }
+    answer
+}
+
+/// `write_native` for format number `format`: writes the model at `model`, borrowed.
+///
+/// # Safety
+///
+/// As for [`detect`], and `model` is null or points to a `ToolSet` of a build with this
+/// library's fingerprint, alive and unchanged until this returns ([`native`]).
+#[doc(hidden)]
+pub unsafe fn write_native(
+    plugin: fn() -> &'static Plugin,
+    format: u32,
+    model: *const NativeModel,
+    request: *const u8,
+    len: usize,
+) -> RawBuffer {
+    // SAFETY: passed on from our caller's guarantee.
+    let request = unsafe { request_bytes(request, len) };
+    // SAFETY: the same fingerprint means the same compiler, flags, lock file, core source and
+    // model type identities: the pointee is laid out as this library's `ToolSet`. It is only
+    // read, and alive for the call (our caller's guarantee).
+    let model = unsafe { model.cast::<ToolSet>().as_ref() };
+    serve(plugin, format, request, |_, f, req: NativeWriteRequest| match model {
+        Some(model) => f.write(model, &req.options),
+        None => Outcome::fail(could_not_decode("no model")),
+    })
+}
+
+/// Frees a model this library's `read_native` handed over.
+///
+/// # Safety
+///
+/// As [`crate::abi::FreeModelFn`] requires: `model` came from this library's `read_native`,
+/// and is not used or freed again.
+#[doc(hidden)]
+pub unsafe extern "C" fn free_model(model: *mut NativeModel) {
+    if model.is_null() {
+        return;
+    }
+    // SAFETY: by our caller's guarantee it is the `Box<ToolSet>` `read_native` leaked, once.
+    let model = unsafe { Box::from_raw(model.cast::<ToolSet>()) };
+    // A panic must not unwind into the host.
+    let _ = catch_unwind(AssertUnwindSafe(move || drop(model)));
+}
+
+/// The plugin a library exports, named by [`crate::declare_plugin!`]: the table's entries are
+/// this module's functions for it, so the macro's expansion holds no `unsafe` block.
+#[doc(hidden)]
+pub trait Exports {
+    fn plugin() -> &'static Plugin;
+}
+
+/// The table of the plugin `E`, every entry (the native ones too) one of this module's.
+#[doc(hidden)]
+pub const fn table<E: Exports>() -> PluginTable {
+    extern "C" fn describe_entry<E: Exports>() -> RawBuffer {
+        describe(E::plugin)
+    }
+    // Each `unsafe` entry's safety contract is its `abi` function type's.
+    unsafe extern "C" fn detect_entry<E: Exports>(format: u32, request: *const u8, len: usize) -> RawBuffer {
+        // SAFETY: the host's `abi::CallFn` guarantee, passed on.
+        unsafe { detect(E::plugin, format, request, len) }
+    }
+    unsafe extern "C" fn read_entry<E: Exports>(format: u32, request: *const u8, len: usize) -> RawBuffer {
+        // SAFETY: the host's `abi::CallFn` guarantee, passed on.
+        unsafe { read(E::plugin, format, request, len) }
+    }
+    unsafe extern "C" fn write_entry<E: Exports>(format: u32, request: *const u8, len: usize) -> RawBuffer {
+        // SAFETY: the host's `abi::CallFn` guarantee, passed on.
+        unsafe { write(E::plugin, format, request, len) }
+    }
+    unsafe extern "C" fn read_native_entry<E: Exports>(
+        format: u32,
+        request: *const u8,
+        len: usize,
+        model: *mut *mut NativeModel,
+    ) -> RawBuffer {
+        // SAFETY: the host's `abi::ReadNativeFn` guarantee, passed on.
+        unsafe { read_native(E::plugin, format, request, len, model) }
+    }
+    unsafe extern "C" fn write_native_entry<E: Exports>(
+        format: u32,
+        model: *const NativeModel,
+        request: *const u8,
+        len: usize,
+    ) -> RawBuffer {
+        // SAFETY: the host's `abi::WriteNativeFn` guarantee, passed on.
+        unsafe { write_native(E::plugin, format, model, request, len) }
+    }
+    PluginTable::new(describe_entry::<E>, detect_entry::<E>, read_entry::<E>, write_entry::<E>, free).with_native_model(
+        read_native_entry::<E>,
+        write_native_entry::<E>,
+        free_model,
+    )
 }
 
 /// Frees a buffer this library returned.
@@ -358,5 +502,7 @@ mod tests {
         let description = outcome.value.unwrap();
         assert!(description.has_feature(features::MODEL_UNKNOWN_FIELDS), "{description:?}");
         assert_eq!(description.formats[0].id, "names");
+        // Only a plugin whose table has the native entries says it hands the model over natively.
+        assert!(!description.has_feature(features::NATIVE_MODEL) && description.build_fingerprint.is_empty());
     }
 }

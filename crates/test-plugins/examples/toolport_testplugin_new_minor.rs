@@ -1,4 +1,4 @@
-//! A plugin from a newer toolport: ABI 1.3, whose table appends an entry this host does not know
+//! A plugin from a newer toolport: ABI 1.4, whose table appends an entry this host does not know
 //! (`validate`, which aborts if called), and model schema 1.2, whose reader writes fields this
 //! host's model lacks (`deprecated` on tools, `const` on schemas, a `producer` in the envelope)
 //! and whose description has a feature and a field this host does not know. A host of an older
@@ -10,10 +10,10 @@
 use toolport_plugin::abi::{CallFn, PluginTable, RawBuffer, TableHeader};
 use toolport_test_plugins::{ToolNames, buffer};
 
-/// The ABI 1.3 table: today's, and one more entry.
+/// The ABI 1.4 table: today's, and one more entry.
 #[repr(C)]
 #[derive(Debug)]
-pub struct TableV1_3 {
+pub struct TableV1_4 {
     base: PluginTable,
     validate: CallFn,
 }
@@ -33,7 +33,7 @@ extern "C" fn describe() -> RawBuffer {
     buffer(
         br#"{"value": {"name": "new-minor", "version": "0.0.0", "homepage": "https://example.invalid",
             "features": ["model-unknown-fields", "validate"],
-            "formats": [{"id": "new-minor", "aliases": [], "description": "a plugin of ABI 1.3", "version": "0.0.0",
+            "formats": [{"id": "new-minor", "aliases": [], "description": "a plugin of ABI 1.4", "version": "0.0.0",
             "reads": true, "writes": true, "input": "file", "extensions": ["new"], "icon": "new.png"}]}, "diagnostics": []}"#
             .to_vec(),
     )
@@ -60,15 +60,15 @@ unsafe extern "C" fn write(format: u32, request: *const u8, len: usize) -> RawBu
     unsafe { toolport_plugin::export::write(plugin, format, request, len) }
 }
 
-/// An entry of ABI 1.3: a host of 1.2 must never call it.
+/// An entry of ABI 1.4: a host of 1.3 must never call it.
 extern "C" fn validate(_format: u32, _request: *const u8, _len: usize) -> RawBuffer {
     std::process::abort()
 }
 
-static TABLE: TableV1_3 = TableV1_3 {
+static TABLE: TableV1_4 = TableV1_4 {
     base: PluginTable {
-        header: TableHeader { table_size: size_of::<TableV1_3>() as u32, ..TableHeader::CURRENT },
-        abi_minor: 3,
+        header: TableHeader { table_size: size_of::<TableV1_4>() as u32, ..TableHeader::CURRENT },
+        abi_minor: toolport_plugin::abi::ABI_MINOR + 1,
         model_schema_minor: 2,
         ..PluginTable::new(describe, detect, read, write, toolport_plugin::export::free)
     },
@@ -76,6 +76,6 @@ static TABLE: TableV1_3 = TableV1_3 {
 };
 
 #[unsafe(no_mangle)]
-pub extern "C" fn toolport_plugin_entry() -> *const TableV1_3 {
+pub extern "C" fn toolport_plugin_entry() -> *const TableV1_4 {
     &TABLE
 }

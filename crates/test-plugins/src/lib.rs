@@ -1,9 +1,12 @@
 //! Deliberately broken plugins, one per example (each a cdylib), for the host's and the
 //! CLI's tests: every one must give a clear error naming its file while the others keep
 //! working. Also plugins of an older and a newer ABI minor, which must load and convert, and a
-//! well-behaved `Echo` format they share.
+//! well-behaved `Echo` format they share; and plugins that show how the model was handed over
+//! (natively or as JSON): one of another build, one that says which way its model went.
 
-use toolport_plugin::{Bundle, Format, FormatInfo, InputShape, Options, Outcome, ToolSet};
+use toolport_plugin::{
+    Bundle, Diagnostic, Format, FormatInfo, InputShape, Options, Outcome, ToolSet, VersionedToolSet, codes,
+};
 
 /// Builds the header of a table with chosen magic and ABI major, for the handshake tests.
 pub const fn header(magic: u64, abi_major: u32) -> toolport_plugin::abi::TableHeader {
@@ -68,6 +71,57 @@ impl Format for ToolNames {
     fn write(&self, model: &ToolSet, _options: &Options) -> Outcome<Bundle> {
         let names: Vec<&str> = model.tools.iter().map(|t| t.name.as_str()).collect();
         Outcome::ok(Bundle::single("tools.txt", names.join("\n") + "\n"), vec![])
+    }
+}
+
+/// A format `id` (extension `.model`) whose documents are the canonical model's JSON, as
+/// `convert inspect` prints it: a real reader and writer for plugins whose other parts are
+/// made up (another build's).
+#[derive(Debug)]
+pub struct CanonicalJson(pub &'static str);
+
+impl Format for CanonicalJson {
+    fn info(&self) -> FormatInfo {
+        FormatInfo { id: self.0.into(), extensions: vec!["model".into()], ..Echo(self.0).info() }
+    }
+
+    fn read(&self, input: &Bundle, _options: &Options) -> Outcome<ToolSet> {
+        let Some((file, text)) = input.entry_file() else {
+            return Outcome::fail(Diagnostic::error(codes::INPUT_INVALID, "", "no file"));
+        };
+        match serde_json::from_str::<VersionedToolSet>(text) {
+            Ok(model) => Outcome::ok(model.tool_set, vec![]),
+            Err(e) => Outcome::fail(Diagnostic::error(codes::INPUT_SYNTAX, "", format!("{file}: {e}"))),
+        }
+    }
+
+    fn write(&self, model: &ToolSet, _options: &Options) -> Outcome<Bundle> {
+        match serde_json::to_string_pretty(&model.versioned()) {
+            Ok(json) => Outcome::ok(Bundle::single("tools.model", json + "\n"), vec![]),
+            Err(e) => Outcome::fail(Diagnostic::error(codes::PLUGIN_FAILED, "", e.to_string())),
+        }
+    }
+}
+
+/// Format `handover`, which says how the model crossed: its reader reads any `.handover` file
+/// as one tool named `read_<how>`, and its writer writes `written <how>:` and the tool names to
+/// `tools.txt`, `how` being `natively` or `as_json`, whichever entry of the table was called.
+#[derive(Debug)]
+pub struct Handover(pub &'static str);
+
+impl Format for Handover {
+    fn info(&self) -> FormatInfo {
+        FormatInfo { id: "handover".into(), extensions: vec!["handover".into()], ..Echo("handover").info() }
+    }
+
+    fn read(&self, _input: &Bundle, _options: &Options) -> Outcome<ToolSet> {
+        let tool = toolport_plugin::Tool { name: format!("read_{}", self.0), ..Default::default() };
+        Outcome::ok(ToolSet { tools: vec![tool], ..ToolSet::default() }, vec![])
+    }
+
+    fn write(&self, model: &ToolSet, _options: &Options) -> Outcome<Bundle> {
+        let names: Vec<&str> = model.tools.iter().map(|t| t.name.as_str()).collect();
+        Outcome::ok(Bundle::single("tools.txt", format!("written {}: {}\n", self.0, names.join(" "))), vec![])
     }
 }
 

@@ -1,5 +1,7 @@
-//! One format of a loaded plugin behind the safe [`Format`] trait, and the raw path that passes a
-//! reader's model JSON to a writer without decoding it.
+//! One format of a loaded plugin behind the safe [`Format`] trait; the native path that hands a
+//! reader's model to a writer of the same build by pointer ([`PluginFormat::read_native`], and
+//! [`Format::write`] borrowing any model); and the raw path that passes a reader's model JSON
+//! to a writer without decoding it, for every other pair.
 
 use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
@@ -7,11 +9,11 @@ use std::sync::{Arc, OnceLock};
 use serde_json::value::RawValue;
 use toolport_core::{Bundle, Detection, Format, FormatInfo, MODEL_SCHEMA_MAJOR, Options, Outcome, ToolSet};
 use toolport_plugin::abi::{
-    DetectRequest, MODEL_SCHEMA, ModelJson, ModelVersion, ReadRequest, VersionedRef, WriteRequest, check_model_depth,
-    decode_model,
+    DetectRequest, MODEL_SCHEMA, ModelJson, ModelVersion, NativeWriteRequest, ReadRequest, VersionedRef, WriteRequest,
+    check_model_depth, decode_model,
 };
 
-use super::LoadedPlugin;
+use super::{LoadedPlugin, NativeModel};
 use crate::transport::Op;
 
 /// Who decodes models on the host's side, in messages.
@@ -102,12 +104,43 @@ impl PluginFormat {
 }
 
 impl PluginFormat {
+    /// The read request for `input`, in the form the plugin reads.
+    fn read_request(&self, input: &Bundle, options: &Options) -> serde_json::Result<Vec<u8>> {
+        self.plugin.encode_with_bundle(input, |bundle| {
+            serde_json::to_vec(&ReadRequest { bundle: Cow::Borrowed(bundle), options: Cow::Borrowed(options) })
+        })
+    }
+
+    /// Like [`Format::read`], but the model stays in the plugin, borrowed by the host
+    /// ([`NativeModel`]); `None` when the model is not handed over natively with this plugin
+    /// ([`LoadedPlugin::hands_over_natively`]).
+    pub fn read_native(&self, input: &Bundle, options: &Options) -> Option<Outcome<NativeModel>> {
+        let native = self.plugin.native.as_ref()?;
+        let request = match self.read_request(input, options) {
+            Ok(request) => request,
+            Err(e) => {
+                let failure = self.plugin.failure("read", &format!("could not encode the request: {e}"));
+                return Some(Outcome::fail(failure));
+            }
+        };
+        let (answer, model) = native.read(self.index, &request);
+        let outcome: Outcome<bool> = self.plugin.outcome_of(Op::Read, &answer);
+        let Outcome { value, mut diagnostics } = self.name_plugin(outcome, "read");
+        let model = match (value, model) {
+            (Some(true), Some(model)) => Some(model),
+            (Some(_), _) => {
+                diagnostics.push(self.plugin.failure("read", "said it read a model but handed none over"));
+                None
+            }
+            (None, _) => None,
+        };
+        Some(Outcome { value: model, diagnostics })
+    }
+
     /// Like [`Format::read`], but keeps the model as the plugin's JSON (its schema major
     /// checked) for [`PluginFormat::write_raw`].
     pub fn read_raw(&self, input: &Bundle, options: &Options) -> Outcome<RawModel> {
-        let request = self.plugin.encode_with_bundle(input, |bundle| {
-            serde_json::to_vec(&ReadRequest { bundle: Cow::Borrowed(bundle), options: Cow::Borrowed(options) })
-        });
+        let request = self.read_request(input, options);
         let answer = match self.plugin.exchange(Op::Read, self.index, request) {
             Ok(answer) => answer,
             Err(failure) => return self.name_plugin(Outcome::fail(failure), "read"),
@@ -219,9 +252,13 @@ impl Format for PluginFormat {
         self.detect_with(&DetectRequests::new(input))
     }
 
-    /// Reads through the plugin and decodes its model: fields of a newer minor are kept under
-    /// `extras["toolport-unknown"]` and reported, another major is refused.
+    /// Reads through the plugin: a model handed over natively is copied into the host's own;
+    /// one as JSON is decoded, fields of a newer minor kept under `extras["toolport-unknown"]`
+    /// and reported, another major refused.
     fn read(&self, input: &Bundle, options: &Options) -> Outcome<ToolSet> {
+        if let Some(Outcome { value, diagnostics }) = self.read_native(input, options) {
+            return Outcome { value: value.map(|model| (*model).clone()), diagnostics };
+        }
         let Outcome { value, mut diagnostics } = self.read_raw(input, options);
         let Some(raw) = value else { return Outcome { value: None, diagnostics } };
         match decode_model(raw.0.get().as_bytes(), HOST) {
@@ -236,7 +273,17 @@ impl Format for PluginFormat {
         }
     }
 
+    /// Writes `model`, which the plugin borrows by pointer when it is of this host's build, else
+    /// receives as JSON.
     fn write(&self, model: &ToolSet, options: &Options) -> Outcome<Bundle> {
+        if let Some(native) = &self.plugin.native {
+            let request = NativeWriteRequest { options: Cow::Borrowed(options) };
+            let outcome = match self.plugin.encode(&request) {
+                Ok(request) => self.plugin.outcome_of(Op::Write, &native.write(self.index, model, &request)),
+                Err(e) => Outcome::fail(self.plugin.failure("write", &format!("could not encode the request: {e}"))),
+            };
+            return self.name_plugin(outcome, "write");
+        }
         let model = VersionedRef::new(model, self.plugin.keeps_unknown_fields());
         let request = WriteRequest { model: ModelJson::Decoded(model), options: Cow::Borrowed(options) };
         let outcome = self.plugin.call(Op::Write, self.index, &request);

@@ -5,19 +5,33 @@
 //! layout; within the major, it reads only the entries the plugin's table has (its size says
 //! which), so plugins of an older or newer minor load. Libraries are leaked on purpose: they are
 //! never unloaded while the process runs (ABI rule 6), because buffers, threads or statics of a
-//! plugin may outlive any one call.
+//! plugin may outlive any one call, models handed over natively included.
+//!
+//! Also the calls that hand the model over natively ([`NativeEntries`], [`NativeModel`]):
+//! only for a plugin whose build fingerprint is this host's (`abi::native`).
 #![allow(unsafe_code)]
 
 use std::path::Path;
+use std::ptr::NonNull;
 use std::sync::Arc;
 
-use super::{LoadError, LoadedPlugin, PluginVersions};
+use super::{LoadError, LoadedPlugin};
 use crate::transport::{CallError, Op, Transport};
-use toolport_core::MODEL_SCHEMA_MAJOR;
+use toolport_core::{MODEL_SCHEMA_MAJOR, ToolSet};
 use toolport_plugin::abi::{
-    ABI_MAGIC, ABI_MAJOR, CallFn, DescribeFn, DescribeResponse, ENTRY_SYMBOL, FreeFn, MajorMinor, PluginTable,
-    RawBuffer, TableHeader, decode_message,
+    ABI_MAGIC, ABI_MAJOR, CallFn, DescribeFn, DescribeResponse, ENTRY_SYMBOL, FreeFn, FreeModelFn, MajorMinor,
+    NativeModel as OpaqueModel, PluginTable, PluginVersions, RawBuffer, ReadNativeFn, TableHeader, WriteNativeFn,
+    decode_message, features, native,
 };
+
+/// Set to `json` to pass the model between plugins as JSON even where both sides could hand
+/// it over natively (to compare outputs, or to rule the native path out).
+pub const MODEL_HANDOVER_VARIABLE: &str = "TOOLPORT_MODEL_HANDOVER";
+
+/// Whether `TOOLPORT_MODEL_HANDOVER` forces the model across as JSON.
+fn handover_forced_to_json() -> bool {
+    std::env::var(MODEL_HANDOVER_VARIABLE).is_ok_and(|v| v.eq_ignore_ascii_case("json"))
+}
 
 /// The functions of a plugin's table, copied out of it once the handshake checked it.
 #[derive(Clone, Copy, Debug)]
@@ -27,6 +41,8 @@ struct Entries {
     read: CallFn,
     write: CallFn,
     free: FreeFn,
+    /// Since ABI 1.3, when the table has all three.
+    native: Option<(ReadNativeFn, WriteNativeFn, FreeModelFn)>,
 }
 
 /// A plugin library loaded into this process: calls go straight through its C table.
@@ -95,6 +111,20 @@ unsafe fn read_table(
         read: function!(read: CallFn),
         write: function!(write: CallFn),
         free: function!(free: FreeFn),
+        native: None,
+    };
+    // SAFETY: our caller's guarantee; each entry's type is the one named, `Option` of a function
+    // pointer, so a null entry reads as `None`.
+    let native = unsafe {
+        (
+            entry::<Option<ReadNativeFn>>(table, size, std::mem::offset_of!(PluginTable, read_native)).flatten(),
+            entry::<Option<WriteNativeFn>>(table, size, std::mem::offset_of!(PluginTable, write_native)).flatten(),
+            entry::<Option<FreeModelFn>>(table, size, std::mem::offset_of!(PluginTable, free_model)).flatten(),
+        )
+    };
+    let entries = match native {
+        (Some(read), Some(write), Some(free)) => Entries { native: Some((read, write, free)), ..entries },
+        _ => entries,
     };
     // SAFETY: our caller's guarantee; each field's type is the one named.
     let (model_major, abi_minor, model_minor) = unsafe {
@@ -175,13 +205,94 @@ impl LoadedPlugin {
                 return Err(LoadError::Describe { path: path_buf, reason });
             }
         };
+        let native = entries
+            .native
+            .filter(|_| description.has_feature(features::NATIVE_MODEL))
+            .filter(|_| native::same_build(&description.build_fingerprint))
+            .filter(|_| !handover_forced_to_json())
+            .map(|(read, write, free_model)| NativeEntries { read, write, free_model, free: entries.free });
         Ok(Arc::new(LoadedPlugin {
             path: path_buf,
             description,
             versions,
             transport: Box::new(InProcess { entries }),
+            native,
             detect_failure: Default::default(),
         }))
+    }
+}
+
+/// The entries of an in-process plugin of this host's build ([`native::same_build`]) that hand
+/// the model over natively.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct NativeEntries {
+    read: ReadNativeFn,
+    write: WriteNativeFn,
+    free_model: FreeModelFn,
+    free: FreeFn,
+}
+
+impl NativeEntries {
+    /// `read_native`: the answer (an `Outcome<bool>`, unread) and the model the plugin handed over.
+    pub(super) fn read(&self, index: u32, request: &[u8]) -> (Vec<u8>, Option<NativeModel>) {
+        let mut model: *mut OpaqueModel = std::ptr::null_mut();
+        // SAFETY: an entry of a table the handshake checked, called as `abi::ReadNativeFn`
+        // requires: `request` is borrowed for the call, `model` a writable pointer.
+        let buffer = unsafe { (self.read)(index, request.as_ptr(), request.len(), &mut model) };
+        // Taken at once, so that it is freed whatever the answer says.
+        let model = NonNull::new(model).map(|model| NativeModel { model, free: self.free_model });
+        // SAFETY: the buffer was just returned by this table's function and is used nowhere else.
+        (unsafe { take(self.free, buffer) }, model)
+    }
+
+    /// `write_native` of `model` (the host's, or one a plugin of this build handed over).
+    pub(super) fn write(&self, index: u32, model: &ToolSet, request: &[u8]) -> Vec<u8> {
+        let model = std::ptr::from_ref(model).cast::<OpaqueModel>();
+        // SAFETY: as `abi::WriteNativeFn` requires: the plugin's fingerprint is this host's, so
+        // it lays `ToolSet` out as this host does; `model` and `request` are borrowed, alive
+        // and unchanged, for the whole call.
+        let buffer = unsafe { (self.write)(index, model, request.as_ptr(), request.len()) };
+        // SAFETY: the buffer was just returned by this table's function and is used nowhere else.
+        unsafe { take(self.free, buffer) }
+    }
+}
+
+/// A model an in-process plugin of this host's build read and still owns: the host borrows it
+/// (to write it, or to clone it for the stage between reading and writing) and gives it back
+/// to that plugin's `free_model` when dropped.
+pub struct NativeModel {
+    model: NonNull<OpaqueModel>,
+    free: FreeModelFn,
+}
+
+impl std::ops::Deref for NativeModel {
+    type Target = ToolSet;
+
+    fn deref(&self) -> &ToolSet {
+        // SAFETY: `read_native` stored the address of a `ToolSet` the plugin owns until
+        // `free_model`, which only `drop` calls; the plugin's fingerprint is this host's (same
+        // compiler, flags, lock file, core source and type identities), so its `ToolSet` is
+        // laid out as ours. Nobody changes it while this handle lives.
+        unsafe { self.model.cast::<ToolSet>().as_ref() }
+    }
+}
+
+impl Drop for NativeModel {
+    fn drop(&mut self) {
+        // SAFETY: the model came from this table's `read_native` and is freed once, here.
+        unsafe { (self.free)(self.model.as_ptr()) }
+    }
+}
+
+// SAFETY: the handle owns a `ToolSet` (which is Send and Sync) until it is dropped, and the
+// plugin's `free_model` may be called from any thread (it drops a `Box<ToolSet>`).
+unsafe impl Send for NativeModel {}
+// SAFETY: shared access only reads the `ToolSet`, which is Sync.
+unsafe impl Sync for NativeModel {}
+
+impl std::fmt::Debug for NativeModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NativeModel").field("tools", &self.tools.len()).finish()
     }
 }
 

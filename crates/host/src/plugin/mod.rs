@@ -1,7 +1,8 @@
 //! Loading one plugin library and calling it through the C ABI ([`toolport_plugin::abi`]).
 //!
 //! - `load`: loading a library into this process, the handshake, and calls straight through its
-//!   C table: the host's only `unsafe` besides `allocator`;
+//!   C table, the model handed over natively ([`NativeModel`]) included: the host's only
+//!   `unsafe` besides `allocator`;
 //! - `format`: one format of a plugin as a [`Format`](toolport_core::Format) ([`PluginFormat`]),
 //!   and the [`RawModel`] that passes a reader's JSON to a writer undecoded;
 //! - here: a [`LoadedPlugin`], the versions its table declares, why loading fails, and calls
@@ -13,6 +14,7 @@ mod load;
 mod tests;
 
 pub use format::{DetectRequests, PluginFormat, RawModel};
+pub use load::{MODEL_HANDOVER_VARIABLE, NativeModel};
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -23,14 +25,9 @@ use serde::{Deserialize, Serialize};
 use toolport_core::{Bundle, Diagnostic, MODEL_SCHEMA_MAJOR, Outcome, codes};
 
 use toolport_plugin::abi::texts::{self, CarriesBundle};
-use toolport_plugin::abi::{ABI, ABI_MAGIC, ABI_MAJOR, MODEL_SCHEMA, MajorMinor, PluginDescription, features};
-
-/// The versions a plugin's table declares (minors are 0 in ABI 1.0 tables, which lack them).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PluginVersions {
-    pub abi: MajorMinor,
-    pub model: MajorMinor,
-}
+use toolport_plugin::abi::{
+    ABI, ABI_MAGIC, ABI_MAJOR, MODEL_SCHEMA, MajorMinor, PluginDescription, PluginVersions, features,
+};
 
 /// Why a plugin could not be loaded. Each message names the file and says what to do.
 #[derive(Debug, thiserror::Error)]
@@ -83,6 +80,9 @@ pub struct LoadedPlugin {
     /// The ABI and model versions its table declares.
     pub versions: PluginVersions,
     transport: Box<dyn Transport>,
+    /// The entries that hand the model over natively: only in process, with this host's build
+    /// fingerprint, and unless `TOOLPORT_MODEL_HANDOVER=json`.
+    native: Option<load::NativeEntries>,
     /// Why detection failed (a crash, a time-out), if it did: the plugin is not asked to
     /// detect again in this run, so one hanging `detect` cannot stall every input.
     detect_failure: std::sync::Mutex<Option<String>>,
@@ -105,6 +105,7 @@ impl LoadedPlugin {
             description,
             versions,
             transport: Box::new(transport),
+            native: None,
             detect_failure: Default::default(),
         }))
     }
@@ -117,6 +118,12 @@ impl LoadedPlugin {
     /// Whether the plugin runs in its own process.
     pub fn isolated(&self) -> bool {
         self.transport.isolated()
+    }
+
+    /// Whether the model is handed over natively to and from this plugin: it is in process,
+    /// of this host's build, and JSON is not forced.
+    pub fn hands_over_natively(&self) -> bool {
+        self.native.is_some()
     }
 
     /// Whether the plugin keeps model fields it does not know ([`features::MODEL_UNKNOWN_FIELDS`]);

@@ -18,14 +18,14 @@ fn v(major: u32, minor: u32) -> MajorMinor {
 /// Each test plugin: the versions and features the handshake finds, or what its refusal says.
 #[test]
 fn the_handshake_reads_only_what_each_minor_has() {
-    let features: &[&str] = features::SDK;
+    let features: &[&str] = &[features::SDK, &[features::NATIVE_MODEL]].concat();
     /// ABI, model, features.
     type Loaded<'a> = (MajorMinor, MajorMinor, &'a [&'a str]);
     let cases: [(&str, Result<Loaded, &str>); 6] = [
         ("old_minor", Ok((v(1, 0), v(1, 0), &[]))),
-        ("new_minor", Ok((v(1, 3), v(1, 2), &["model-unknown-fields", "validate"]))),
+        ("new_minor", Ok((v(1, 4), v(1, 2), &["model-unknown-fields", "validate"]))),
         ("panics", Ok((ABI, MODEL_SCHEMA, features))),
-        ("other_abi", Err("plugin speaks plugin ABI 99.x, this convert speaks ABI 1.2 and loads plugins of ABI 1.x")),
+        ("other_abi", Err("plugin speaks plugin ABI 99.x, this convert speaks ABI 1.3 and loads plugins of ABI 1.x")),
         ("other_model", Err("plugin uses model schema 2.0, this convert uses 1.")),
         ("wrong_magic", Err("not the toolport magic")),
     ];
@@ -134,4 +134,23 @@ fn plugins_from_folders_others_can_write_load_only_beside_convert_or_when_allowe
     std::fs::copy(&library, dir.path().join("bin/plugins").join(library.file_name().unwrap())).unwrap();
     std::fs::set_permissions(dir.path().join("bin/plugins"), std::fs::Permissions::from_mode(0o777)).unwrap();
     assert_eq!(discover(beside), (1, Vec::new()));
+}
+
+/// A plugin of another build fingerprint (whose native entries abort if called) is handed the
+/// model as JSON and hands its own over as JSON, however much it says it could do natively.
+#[test]
+fn a_plugin_of_another_build_gets_and_gives_the_model_as_json() {
+    let plugin = LoadedPlugin::load(&test_plugin("other_build")).unwrap();
+    assert!(plugin.description.has_feature(features::NATIVE_MODEL));
+    assert!(!plugin.hands_over_natively());
+    let format = &plugin.formats()[0];
+    assert!(format.read_native(&Bundle::default(), &Options::default()).is_none());
+    let model = toolport_core::ToolSet {
+        title: Some("t".into()),
+        tools: vec![toolport_core::Tool { name: "a".into(), ..Default::default() }],
+        ..Default::default()
+    };
+    let written = format.write(&model, &Options::default()).value.unwrap();
+    assert!(written.files["tools.model"].contains(r#""name": "a""#));
+    assert_eq!(format.read(&written, &Options::default()).value.unwrap(), model);
 }

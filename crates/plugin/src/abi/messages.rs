@@ -11,7 +11,7 @@ use toolport_core::{
 use super::{MajorMinor, decode_message};
 
 /// What `describe` returns.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct PluginDescription {
     /// The plugin crate's name.
     pub name: String,
@@ -21,6 +21,10 @@ pub struct PluginDescription {
     /// What the plugin can do ([`features`](super::features)); empty for plugins built with SDK 1.0.
     #[serde(default)]
     pub features: Vec<String>,
+    /// Since 1.3, with [`features::NATIVE_MODEL`](super::features::NATIVE_MODEL): the
+    /// plugin's build fingerprint ([`native::fingerprint`](super::native::fingerprint)).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub build_fingerprint: String,
 }
 
 impl PluginDescription {

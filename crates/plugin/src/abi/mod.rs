@@ -19,7 +19,8 @@
 //! version. Within a major, everything only grows:
 //!
 //! - A minor may append entries to the end of [`PluginTable`]; `table_size` in the header says
-//!   which a plugin has ([`PluginTable::SIZE_1_0`], [`PluginTable::SIZE_1_1`]), and the host
+//!   which a plugin has ([`PluginTable::SIZE_1_0`], [`PluginTable::SIZE_1_1`],
+//!   [`PluginTable::SIZE_1_3`]), and the host
 //!   reads or calls no entry beyond it. A host reads only the entries it knows from a longer
 //!   table.
 //! - A minor may add optional fields to requests, responses, the description and the model.
@@ -35,10 +36,13 @@
 //! (the same C signature) and appended `abi_minor` and `model_schema_minor`; its `describe`
 //! lists features. 1.2 adds a second form of message, file texts beside the JSON instead of
 //! inside it ([`texts`]), used only between sides with
-//! [`features::TEXTS_BESIDE_JSON`].
+//! [`features::TEXTS_BESIDE_JSON`]. 1.3 appends `read_native`, `write_native` and
+//! `free_model`: the model handed over by pointer between a host and in-process plugins of
+//! one build ([`native`], [`features::NATIVE_MODEL`]); JSON stays the form for every other pair.
 
 mod decode;
 mod messages;
+pub mod native;
 mod table;
 pub mod texts;
 
@@ -47,7 +51,8 @@ pub use messages::{
     DescribeResponse, DetectRequest, DetectResponse, ModelJson, ModelVersion, PluginDescription, ReadRequest,
     ReadResponse, VersionedRef, WriteRequest, WriteResponse,
 };
-pub use table::{CallFn, DescribeFn, FreeFn, PluginTable, RawBuffer, TableHeader};
+pub use native::{FreeModelFn, NativeModel, NativeWriteRequest, ReadNativeFn, WriteNativeFn};
+pub use table::{CallFn, DescribeFn, FreeFn, PluginTable, PluginVersions, RawBuffer, TableHeader};
 
 use serde::{Deserialize, Serialize};
 use toolport_core::{MODEL_SCHEMA_MAJOR, MODEL_SCHEMA_MINOR};
@@ -57,7 +62,7 @@ pub const ABI_MAGIC: u64 = u64::from_be_bytes(*b"TOOLPORT");
 /// The ABI major version this SDK speaks: a host loads only plugins of its own major.
 pub const ABI_MAJOR: u32 = 1;
 /// The ABI minor version this SDK speaks: what its table and messages add within the major.
-pub const ABI_MINOR: u32 = 2;
+pub const ABI_MINOR: u32 = 3;
 /// The ABI this SDK speaks.
 pub const ABI: MajorMinor = MajorMinor { major: ABI_MAJOR, minor: ABI_MINOR };
 /// The model schema version this SDK reads and writes.
@@ -93,6 +98,12 @@ pub mod features {
     /// ([`texts`](super::texts)) and answers such a request in the same form. A host sends that
     /// form only to plugins with this feature.
     pub const TEXTS_BESIDE_JSON: &str = "texts-beside-json";
+
+    /// The plugin hands over and borrows the model natively ([`native`](super::native)):
+    /// its table has `read_native`, `write_native` and `free_model`, and its description
+    /// carries its build's fingerprint. A host uses them only in process and only when the
+    /// fingerprint is its own. Listed by plugins made with `declare_plugin!`.
+    pub const NATIVE_MODEL: &str = "native-model";
 
     /// The features every plugin built with this SDK has.
     pub const SDK: &[&str] = &[MODEL_UNKNOWN_FIELDS, TEXTS_BESIDE_JSON];

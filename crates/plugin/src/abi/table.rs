@@ -2,7 +2,8 @@
 
 use toolport_core::{MODEL_SCHEMA_MAJOR, MODEL_SCHEMA_MINOR};
 
-use super::{ABI_MAGIC, ABI_MAJOR, ABI_MINOR};
+use super::native::{FreeModelFn, ReadNativeFn, WriteNativeFn};
+use super::{ABI_MAGIC, ABI_MAJOR, ABI_MINOR, MajorMinor};
 
 /// The part of the table every ABI version shares, read before anything else.
 #[repr(C)]
@@ -17,7 +18,7 @@ pub struct TableHeader {
 
 impl TableHeader {
     pub const CURRENT: TableHeader =
-        TableHeader { magic: ABI_MAGIC, abi_major: ABI_MAJOR, table_size: PluginTable::SIZE_1_1 };
+        TableHeader { magic: ABI_MAGIC, abi_major: ABI_MAJOR, table_size: PluginTable::SIZE_1_3 };
 }
 
 /// A byte buffer owned by the side that allocated it.
@@ -81,13 +82,20 @@ pub struct PluginTable {
     pub abi_minor: u32,
     /// Since 1.1: [`toolport_core::MODEL_SCHEMA_MINOR`] of the plugin's SDK (0 when absent).
     pub model_schema_minor: u32,
+    /// Since 1.3, null when the plugin cannot: the model handed over natively
+    /// ([`native`](super::native)), used only by a host of the same build.
+    pub read_native: Option<ReadNativeFn>,
+    pub write_native: Option<WriteNativeFn>,
+    pub free_model: Option<FreeModelFn>,
 }
 
 impl PluginTable {
     /// Size of an ABI 1.0 table: up to and including `free`.
     pub const SIZE_1_0: u32 = std::mem::offset_of!(PluginTable, abi_minor) as u32;
-    /// Size of an ABI 1.1 table: up to and including `model_schema_minor`.
-    pub const SIZE_1_1: u32 = std::mem::size_of::<PluginTable>() as u32;
+    /// Size of an ABI 1.1 (and 1.2) table: up to and including `model_schema_minor`.
+    pub const SIZE_1_1: u32 = std::mem::offset_of!(PluginTable, read_native) as u32;
+    /// Size of an ABI 1.3 table: up to and including `free_model`.
+    pub const SIZE_1_3: u32 = std::mem::size_of::<PluginTable>() as u32;
 
     /// The table of this SDK's ABI and model versions around the given functions.
     pub const fn new(describe: DescribeFn, detect: CallFn, read: CallFn, write: CallFn, free: FreeFn) -> Self {
@@ -101,6 +109,22 @@ impl PluginTable {
             free,
             abi_minor: ABI_MINOR,
             model_schema_minor: MODEL_SCHEMA_MINOR,
+            read_native: None,
+            write_native: None,
+            free_model: None,
         }
     }
+
+    /// The table with the entries that hand the model over natively.
+    pub const fn with_native_model(self, read: ReadNativeFn, write: WriteNativeFn, free: FreeModelFn) -> Self {
+        PluginTable { read_native: Some(read), write_native: Some(write), free_model: Some(free), ..self }
+    }
+}
+
+/// The versions a plugin's table declares (minors are 0 in ABI 1.0 tables, which lack them):
+/// read by a host's loader, and sent by an isolated plugin's host process in its hello.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct PluginVersions {
+    pub abi: MajorMinor,
+    pub model: MajorMinor,
 }

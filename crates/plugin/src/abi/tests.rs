@@ -94,11 +94,13 @@ fn another_model_major_is_refused_naming_both_versions() {
 }
 
 #[test]
-fn a_1_0_table_is_the_prefix_of_a_1_1_table() {
+fn each_minors_table_is_the_prefix_of_the_next() {
     let free_end = std::mem::offset_of!(PluginTable, free) + std::mem::size_of::<FreeFn>();
     assert_eq!(PluginTable::SIZE_1_0 as usize, free_end);
     assert_eq!(PluginTable::SIZE_1_1, PluginTable::SIZE_1_0 + 8);
-    assert_eq!(TableHeader::CURRENT.table_size, PluginTable::SIZE_1_1);
+    // 1.3's three native entries, appended without padding.
+    assert_eq!(PluginTable::SIZE_1_3, PluginTable::SIZE_1_1 + 3 * 8);
+    assert_eq!(TableHeader::CURRENT.table_size, PluginTable::SIZE_1_3);
 }
 
 /// A bundle's texts beside the JSON decode to the bundle sent, whatever they hold; plain JSON
@@ -173,4 +175,17 @@ fn damaged_messages_with_texts_beside_are_refused() {
     }
     let error = texts::decode::<WriteResponse>(&header(1, &[0], r#"{"value": null}"#)).map(|_| ()).unwrap_err();
     assert!(error.contains("beside a message that carries no bundle"), "{error}");
+}
+
+/// A build in a workspace has a fingerprint; only the very same one is the same build, and an
+/// empty one (a build without a lock file) matches nothing, not even itself.
+#[test]
+fn only_the_same_fingerprint_is_the_same_build() {
+    let ours = super::native::fingerprint();
+    assert_eq!(toolport_core::fingerprint::BUILD_FINGERPRINT.len(), 32);
+    assert!(ours.starts_with(toolport_core::fingerprint::BUILD_FINGERPRINT) && ours.contains("TypeId("), "{ours}");
+    assert!(super::native::same_build(ours));
+    for other in ["", " ", &ours[1..], &format!("{ours} ")] {
+        assert!(!super::native::same_build(other), "{other:?}");
+    }
 }
