@@ -17,7 +17,7 @@ impl Reader<'_> {
         let mut residue = Residue::default();
         let index = match root.get("tagValues") {
             Some(value) => self.read_tag_values(value, &mut set, &mut residue),
-            None => ValueSetIndex { by_reference: IndexMap::new(), entries: IndexMap::new() },
+            None => ValueSetIndex::empty(),
         };
         let tools_key = match (root.contains_key("tools"), root.contains_key("functions")) {
             (true, true) => {
