@@ -1,7 +1,6 @@
 //! The document's root: namespace, title, description, which key holds the tools (`tools` or
 //! the older `functions`), handlers and the keys kept as written.
 
-use indexmap::IndexMap;
 use serde_json::{Map, Value};
 use toolport_plugin::source::child;
 use toolport_plugin::{Severity, ToolSet, codes};
