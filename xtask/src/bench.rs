@@ -414,6 +414,27 @@ const SCALING: &[ScalingCase] = &[
         generate: shared_chain,
     },
     ScalingCase {
+        name: "a chain of definitions shared by N operations -> anthropic (strict check per tool)",
+        base: 400,
+        file: "chain.json",
+        args: &["--from", "openapi", "--to", "anthropic"],
+        generate: shared_chain,
+    },
+    ScalingCase {
+        name: "a value set of 20,000 values used by N fields -> mcp (enum per field)",
+        base: 25,
+        file: "value-set.json",
+        args: &["--from", "gloodata", "--to", "mcp"],
+        generate: shared_value_set,
+    },
+    ScalingCase {
+        name: "a value set of 20,000 values used by N fields -> openapi (enum per field)",
+        base: 25,
+        file: "value-set.json",
+        args: &["--from", "gloodata", "--to", "openapi"],
+        generate: shared_value_set,
+    },
+    ScalingCase {
         name: "enums of N values, plain and in a union -> raycast",
         base: 15_000,
         file: "enums.json",
@@ -497,6 +518,20 @@ fn shared_chain(n: usize) -> Input {
         "{{\"openapi\": \"3.0.3\", \"info\": {{\"title\": \"t\", \"version\": \"1\"}}, \"paths\": {{{}}}, \"components\": {{\"schemas\": {{{}}}}}}}",
         paths.join(", "),
         schemas.join(", ")
+    ))
+}
+
+/// A Gloodata document whose `n` tools each have a field of the value set `Big` (20,000
+/// labelled values): a writer that lists the set's values in every field writes it `n` times.
+fn shared_value_set(n: usize) -> Input {
+    let entries: Vec<String> = (0..20_000).map(|i| format!("[\"v{i}\", \"value {i}\"]")).collect();
+    let tools: Vec<String> = (0..n)
+        .map(|i| format!("\"tool{i}\": {{\"title\": \"Tool {i}\", \"schema\": {{\"fields\": {{\"pick\": {{\"type\": \"string\", \"description\": \"a pick\"}}}}}}, \"ui\": {{\"prefix\": \"Pick\", \"args\": {{\"pick\": {{\"prefix\": \"pick\", \"dtypeName\": \"Big\"}}}}}}, \"examples\": [\"pick {i}\"]}}"))
+        .collect();
+    Input::File(format!(
+        "{{\"ns\": \"bench\", \"title\": \"Bench\", \"tools\": {{{}}}, \"tagValues\": {{\"Big\": {{\"id\": \"Big\", \"name\": \"Big\", \"entries\": [{}]}}}}}}",
+        tools.join(", "),
+        entries.join(", ")
     ))
 }
 

@@ -23,7 +23,7 @@ use indexmap::IndexMap;
 use serde_json::Value;
 
 use crate::schema_merge::{self, MergePolicy};
-use crate::{AdditionalProperties, Schema, ToolSet};
+use crate::{AdditionalProperties, Schema, ToolSet, ValueSet};
 
 mod expand;
 
@@ -46,7 +46,7 @@ pub fn schema_weight(schema: &Schema) -> usize {
 }
 
 /// The weight ([`schema_weight`]) of a model's schemas: its tools' parameter and output
-/// schemas and its definitions, about the bytes they took in the input.
+/// schemas, its definitions and its value sets, about the bytes they took in the input.
 pub fn model_weight(model: &ToolSet) -> usize {
     let tools: usize = model
         .tools
@@ -54,7 +54,15 @@ pub fn model_weight(model: &ToolSet) -> usize {
         .flat_map(|tool| tool.parameters.iter().map(|p| &p.schema).chain(tool.output.iter().flat_map(|o| &o.schema)))
         .map(schema_weight)
         .sum();
-    tools + model.definitions.values().map(schema_weight).sum::<usize>()
+    tools
+        + model.definitions.values().map(schema_weight).sum::<usize>()
+        + model.value_sets.values().map(value_set_weight).sum::<usize>()
+}
+
+/// The bytes a value set's values and labels take as an `enum` (and its labels) written
+/// into a schema: what each schema that lists them instead of naming the set costs.
+pub fn value_set_weight(set: &ValueSet) -> usize {
+    set.entries.iter().map(|e| value_bytes(&e.value) + e.label.as_ref().map_or(0, |l| l.len() + 3)).sum()
 }
 
 /// What one schema node weighs without its children ([`schema_weight`]): a fixed part for its
@@ -213,34 +221,60 @@ fn collect(schema: &Schema, definitions: &IndexMap<String, Schema>, seen: &mut I
 }
 
 /// The first definition `schema` reaches that refers to itself (directly or through others),
-/// when there is one: targets that forbid recursive schemas report it.
+/// when there is one: targets that forbid recursive schemas report it. To ask about many
+/// schemas of one document, use one [`Recursion`]: each definition is then walked once.
 pub fn recursive(schema: &Schema, definitions: &IndexMap<String, Schema>) -> Option<String> {
-    // `active`: the definitions being walked (a set: a chain of definitions can be long).
-    fn walk<'d>(
-        schema: &'d Schema,
-        definitions: &'d IndexMap<String, Schema>,
-        active: &mut HashSet<&'d str>,
-        done: &mut HashSet<&'d str>,
-    ) -> Option<String> {
+    Recursion::new(definitions).first_in(schema)
+}
+
+/// [`recursive`] for many schemas over the same definitions. A definition whose walk met no
+/// recursion reaches none (every definition it reaches was walked too), so it is remembered
+/// and never walked again: N tools sharing a chain of N definitions cost N walks, not N².
+#[derive(Debug)]
+pub struct Recursion<'d> {
+    definitions: &'d IndexMap<String, Schema>,
+    /// Definitions known to reach no recursion.
+    done: HashSet<&'d str>,
+    /// How many times a definition was walked (what the memory saves, for tests).
+    walked: usize,
+}
+
+impl<'d> Recursion<'d> {
+    pub fn new(definitions: &'d IndexMap<String, Schema>) -> Self {
+        Recursion { definitions, done: HashSet::new(), walked: 0 }
+    }
+
+    /// How many definitions were walked so far, over every call.
+    pub fn walked(&self) -> usize {
+        self.walked
+    }
+
+    /// The first definition `schema` reaches that refers to itself ([`recursive`]).
+    pub fn first_in(&mut self, schema: &Schema) -> Option<String> {
+        // `active`: the definitions being walked (a set: a chain of definitions can be long).
+        self.walk(schema, &mut HashSet::new())
+    }
+
+    fn walk(&mut self, schema: &Schema, active: &mut HashSet<&'d str>) -> Option<String> {
         if let Some(name) = &schema.reference {
             if active.contains(name.as_str()) {
                 return Some(name.clone());
             }
-            if !done.contains(name.as_str())
-                && let Some((name, definition)) = definitions.get_key_value(name)
+            if !self.done.contains(name.as_str())
+                && let Some((name, definition)) = self.definitions.get_key_value(name)
             {
+                self.walked += 1;
                 active.insert(name);
-                let found = walk(definition, definitions, active, done);
+                let found = self.walk(definition, active);
                 active.remove(name.as_str());
                 if found.is_some() {
                     return found;
                 }
-                done.insert(name);
+                self.done.insert(name);
             }
         }
-        children(schema).find_map(|c| walk(c, definitions, active, done))
+        children(schema).find_map(|c| self.walk(c, active))
     }
-    walk(schema, definitions, &mut HashSet::new(), &mut HashSet::new())
 }
 
 /// Whether `schema` or any schema inside it has a reference.

@@ -139,24 +139,30 @@ pub fn judge(batch: &Batch, out: &Path) -> Result<(), String> {
     if !batch.interrupted() {
         expected.extend(batch.inputs.iter().flatten().map(|(p, _)| p.clone()));
     }
-    let mut found = std::collections::BTreeSet::new();
-    list_files(out, out, &mut found);
+    let found: std::collections::BTreeSet<String> = files_under(out).into_keys().collect();
     if found != expected {
         return Err(format!("the folder holds {found:?}, not {expected:?} (staging or strays left)"));
     }
     Ok(())
 }
 
-fn list_files(root: &Path, dir: &Path, found: &mut std::collections::BTreeSet<String>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    for entry in entries.filter_map(Result::ok) {
-        let path = entry.path();
-        if entry.file_type().is_ok_and(|t| t.is_dir()) {
-            list_files(root, &path, found);
-        } else {
-            found.insert(path.strip_prefix(root).unwrap_or(&path).to_string_lossy().into_owned());
+/// Each file under `root` (its path relative to `root`) with its bytes.
+pub fn files_under(root: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    fn walk(root: &Path, dir: &Path, found: &mut std::collections::BTreeMap<String, Vec<u8>>) {
+        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        for entry in entries.filter_map(Result::ok) {
+            let path = entry.path();
+            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                walk(root, &path, found);
+            } else {
+                let name = path.strip_prefix(root).unwrap_or(&path).to_string_lossy().into_owned();
+                found.insert(name, std::fs::read(&path).unwrap_or_default());
+            }
         }
     }
+    let mut found = std::collections::BTreeMap::new();
+    walk(root, root, &mut found);
+    found
 }
 
 /// Runs one case in a new folder: prepared, run (in a child process started from `child`,

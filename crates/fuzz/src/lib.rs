@@ -11,6 +11,8 @@
 #[cfg(unix)]
 pub mod commit;
 #[cfg(unix)]
+pub mod signal;
+#[cfg(unix)]
 pub mod walk;
 
 use std::path::{Path, PathBuf};

@@ -5,4 +5,6 @@
 mod commit;
 mod regressions;
 #[cfg(unix)]
+mod signal;
+#[cfg(unix)]
 mod walk;

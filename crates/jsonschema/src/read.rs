@@ -31,9 +31,10 @@ pub fn read(value: &Value, dialect: Dialect) -> (Schema, Vec<Diagnostic>) {
     // Reading tolerates recursion: one note per recursive definition, at its place.
     let mut references: Vec<(&String, &String)> = reader.names.iter().map(|(r, n)| (n, r)).collect();
     references.sort_by_key(|(name, _)| definitions.get_index_of(*name));
+    let mut recursion = toolport_core::definitions::Recursion::new(&definitions);
     for (name, reference) in references {
         let probe = Schema { reference: Some(name.clone()), ..Schema::default() };
-        if toolport_core::definitions::recursive(&probe, &definitions).as_ref() == Some(name) {
+        if recursion.first_in(&probe).as_ref() == Some(name) {
             diagnostics.push(Diagnostic::info(
                 codes::INPUT_TOLERATED,
                 percent_decode(reference.trim_start_matches('#')),

@@ -5,6 +5,7 @@
 
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
+use toolport_core::definitions::{Budget, value_set_weight};
 use toolport_core::source::child;
 use toolport_core::{AdditionalProperties, Diagnostic, EnumValue, Schema, SchemaType, ValueSet, codes};
 
@@ -26,11 +27,19 @@ pub struct Writer<'a> {
     definitions: Option<&'a IndexMap<String, Schema>>,
     /// `$ref` prefix for [`Schema::reference`]; `None` inlines the definitions.
     reference_prefix: Option<&'static str>,
+    /// The document's expansion budget, charged for every value set written out as an enum.
+    budget: Option<&'a Budget>,
 }
 
 impl<'a> Writer<'a> {
     pub fn new(dialect: Dialect) -> Self {
-        Writer { dialect, value_sets: None, definitions: None, reference_prefix: reference_prefix(dialect) }
+        Writer {
+            dialect,
+            value_sets: None,
+            definitions: None,
+            reference_prefix: reference_prefix(dialect),
+            budget: None,
+        }
     }
 
     /// The tool set's definitions (`ToolSet::definitions`): needed to inline references
@@ -52,6 +61,15 @@ impl<'a> Writer<'a> {
     /// reference them without listing values.
     pub fn with_value_sets(mut self, value_sets: &'a IndexMap<String, ValueSet>) -> Self {
         self.value_sets = Some(value_sets);
+        self
+    }
+
+    /// The document's expansion budget ([`Budget`]): each value set written out as a
+    /// schema's `enum` is charged its weight (`definitions::value_set_weight`), so a large set
+    /// used by many fields cannot multiply the output; once spent, a schema is written without
+    /// the set's values, with a `loss/schema` naming the set.
+    pub fn with_budget(mut self, budget: &'a Budget) -> Self {
+        self.budget = Some(budget);
         self
     }
 
@@ -100,10 +118,25 @@ impl<'a> Writer<'a> {
         let kept = s.extras.get(EXTRAS_KEY).and_then(Value::as_object);
         let one_of = kept.is_some_and(|e| e.get(ONE_OF_MARK) == Some(&Value::Bool(true)));
         let mut enumeration: Option<Vec<EnumValue>> = s.enumeration.clone();
+        let mut values_cut = false;
         if enumeration.is_none()
-            && let Some(set) = s.value_set.as_ref().and_then(|id| self.value_sets?.get(id))
+            && let Some((id, set)) = s.value_set.as_ref().and_then(|id| Some((id, self.value_sets?.get(id)?)))
         {
-            enumeration = Some(set.entries.clone());
+            match self.budget {
+                Some(budget) if !budget.take(value_set_weight(set)) => {
+                    values_cut = true;
+                    out.push(Diagnostic::loss(
+                        codes::LOSS_SCHEMA,
+                        child(path, "value_set"),
+                        format!(
+                            "{}; the {} values of value set `{id}` were left out of this schema (it accepts any value)",
+                            budget.describe(),
+                            set.entries.len()
+                        ),
+                    ));
+                }
+                _ => enumeration = Some(set.entries.clone()),
+            }
         }
         let mut kind = s.kind;
         let stringify_enum = d == Dialect::Gemini
@@ -123,7 +156,7 @@ impl<'a> Writer<'a> {
             ));
             kind = Some(SchemaType::String);
         }
-        Object { s, path, m, kept, one_of, enumeration, stringify_enum, enum_has_null, kind }
+        Object { s, path, m, kept, one_of, enumeration, values_cut, stringify_enum, enum_has_null, kind }
     }
 
     /// `type` and nullability; says whether the alternatives were written as a type array.
@@ -241,7 +274,7 @@ impl<'a> Writer<'a> {
         if let Some(id) = &s.value_set {
             if d.is_rich() {
                 o.m.insert(VALUE_SET.into(), Value::from(id.as_str()));
-            } else if o.enumeration.is_none() {
+            } else if o.enumeration.is_none() && !o.values_cut {
                 out.push(Diagnostic::loss(
                     codes::LOSS_SCHEMA,
                     child(o.path, "value_set"),
@@ -530,6 +563,8 @@ struct Object<'s> {
     one_of: bool,
     /// The enum written: the schema's own, else its value set's entries.
     enumeration: Option<Vec<EnumValue>>,
+    /// The value set's entries were left out for the expansion budget (already reported).
+    values_cut: bool,
     /// Gemini allows only string enums: the values are written as strings.
     stringify_enum: bool,
     enum_has_null: bool,

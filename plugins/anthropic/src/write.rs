@@ -35,6 +35,8 @@ pub fn document(model: &ToolSet, options: &Options) -> (Value, Vec<Diagnostic>) 
     let mut descriptions = descriptions(model, ID, Need::Optional, &mut diagnostics).into_iter();
     let mut input_examples = input_examples(model, &mut diagnostics);
     let set_extras = extras_object(&model.extras, ID);
+    // One check for every tool: tools sharing definitions walk each of them once.
+    let mut recursion = definitions::Recursion::new(&model.definitions);
     let tools: Vec<Value> = model
         .tools
         .iter()
@@ -43,7 +45,8 @@ pub fn document(model: &ToolSet, options: &Options) -> (Value, Vec<Diagnostic>) 
         .map(|(i, (tool, name))| {
             let examples = input_examples.shift_remove(&i).unwrap_or_default();
             let written = Written { description: descriptions.next().flatten(), examples };
-            write_tool(tool, name, written, &child("/tools", i.to_string()), writer, options, &mut diagnostics)
+            let path = child("/tools", i.to_string());
+            write_tool(tool, name, written, &path, (writer, &mut recursion), options, &mut diagnostics)
         })
         .collect();
     (by_shape(tools, &set_extras, Shape::Array, "tools"), diagnostics)
@@ -62,7 +65,7 @@ fn write_tool(
     name: &str,
     written: Written,
     path: &str,
-    writer: SchemaWriter,
+    (writer, recursion): (SchemaWriter, &mut definitions::Recursion),
     options: &Options,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Value {
@@ -81,8 +84,8 @@ fn write_tool(
         let at = child(path, "parameters");
         // Strict schemas are written without `$ref`s, inlined; a recursive definition cannot be
         // inlined, so it stays a `$ref` and strict mode is refused below (`make_strict`).
-        let recursive = tool.parameters.iter().find_map(|p| definitions::recursive(&p.schema, writer.definitions));
-        let writer = if strict && recursive.is_none() { writer.inlined() } else { writer };
+        let inlined = strict && tool.parameters.iter().all(|p| recursion.first_in(&p.schema).is_none());
+        let writer = if inlined { writer.inlined() } else { writer };
         let mut input = schema::write_input(writer, &tool.parameters, &extras, "input_schema", &at, diagnostics);
         if carried.closed {
             carry::close_root(&mut input);

@@ -78,3 +78,35 @@ fn a_tool_with_100_000_parameters_is_written_whole() {
     // and display hints.
     check(tools, n, &spots, &[("changed/schema", n / 2), ("generated/content", tools)]);
 }
+
+/// A value set of 20,000 values used by 400 fields: each field used to get its own copy of the
+/// values as its enum (a 0.6 MB document read as a 400-fold model, and written so by every
+/// target). Copies are charged to a budget of a few times the sets' own size; the fields
+/// past it keep only their value set, which writers expand within their own budget.
+#[test]
+fn a_large_value_set_used_by_many_fields_is_not_copied_into_each() {
+    let entries: Vec<Value> = (0..20_000).map(|i| json!([format!("v{i}"), format!("value {i}")])).collect();
+    let tools: serde_json::Map<String, Value> = (0..400)
+        .map(|t| {
+            let tool = json!({"title": format!("Tool {t}"), "schema": {"fields": {"pick": {"type": "string"}}},
+                "ui": {"prefix": "Pick", "args": {"pick": {"prefix": "pick", "dtypeName": "Big"}}}});
+            (format!("tool{t}"), tool)
+        })
+        .collect();
+    let doc =
+        json!({"ns": "vs", "title": "VS", "tools": tools, "tagValues": {"Big": {"id": "Big", "entries": entries}}});
+    let text = doc.to_string();
+    let outcome = Gloodata.read(&toolport_plugin::Bundle::single("doc.json", text.clone()), &Options::default());
+    let model = outcome.value.expect("the document reads");
+    let copied = model.tools.iter().filter(|t| t.parameters[0].schema.enumeration.is_some()).count();
+    assert!(copied > 0, "fields within the budget still list the values");
+    assert!(model.tools.iter().all(|t| t.parameters[0].schema.value_set.as_deref() == Some("Big")));
+    let values: usize =
+        model.tools.iter().filter_map(|t| t.parameters[0].schema.enumeration.as_ref()).map(Vec::len).sum();
+    let bytes = serde_json::to_string(&model).unwrap().len();
+    assert!(
+        bytes < 20 * text.len(),
+        "the model takes {bytes} bytes for a {} byte document ({values} values copied)",
+        text.len()
+    );
+}

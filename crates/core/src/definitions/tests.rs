@@ -211,6 +211,25 @@ fn finds_recursion_and_resolves_a_model() {
     assert_eq!(free_name("Id", |n| model.definitions.contains_key(n)), "Id_2");
 }
 
+#[test]
+fn one_recursion_check_walks_each_definition_of_a_shared_chain_once() {
+    // D0 -> D1 -> ... -> D199, and a recursive Loop beside it.
+    let mut defs: IndexMap<String, Schema> = (0..200)
+        .map(|i| {
+            let next = if i + 1 < 200 { vec![("next", reference(&format!("D{}", i + 1)))] } else { Vec::new() };
+            (format!("D{i}"), object(&next))
+        })
+        .collect();
+    defs.insert("Loop".to_owned(), object(&[("again", reference("Loop"))]));
+    let mut check = Recursion::new(&defs);
+    for _ in 0..200 {
+        assert_eq!(check.first_in(&reference("D0")), None);
+    }
+    assert_eq!(check.walked(), 200, "each definition of the chain is walked once over 200 tools");
+    assert_eq!(check.first_in(&object(&[("a", reference("D5")), ("b", reference("Loop"))])).as_deref(), Some("Loop"));
+    assert_eq!(check.first_in(&reference("Loop")).as_deref(), Some("Loop"), "a recursion is found every time");
+}
+
 /// Resolves a model of one tool (parameter `schema`, output schema `output`) for a writer that
 /// carries the schema fields `fields` (and the tool's `output` when `output_carried`); compares
 /// the parameter's and the output's JSON and the diagnostics (code, path).

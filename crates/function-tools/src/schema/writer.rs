@@ -167,7 +167,10 @@ impl<'a> SchemaWriter<'a> {
     }
 
     fn writer(&self) -> Writer<'a> {
-        let writer = Writer::new(self.dialect).with_value_sets(self.value_sets).with_definitions(self.definitions);
+        let writer = Writer::new(self.dialect)
+            .with_value_sets(self.value_sets)
+            .with_definitions(self.definitions)
+            .with_budget(&self.expansion.budget);
         if self.inline { writer.with_reference_prefix(None) } else { writer }
     }
 
@@ -372,7 +375,8 @@ fn on_parameter(mut diagnostic: Diagnostic, path: &str, root: &Schema) -> Diagno
 #[cfg(test)]
 mod tests {
     use serde_json::json;
-    use toolport_core::Property;
+    use toolport_core::definitions::value_set_weight;
+    use toolport_core::{EnumValue, Property};
 
     use super::*;
 
@@ -476,6 +480,39 @@ mod tests {
         assert_eq!(second["properties"]["x"], json!({"type": "object", "description": "a A"}));
         let got: Vec<&str> = diagnostics.iter().map(|d| d.path.as_str()).collect();
         assert_eq!(got, ["/tools/1/parameters/0/schema/reference"]);
+    }
+
+    /// A value set written out as each field's `enum` costs its values at every use: a large
+    /// set used by many fields is charged to the document's budget and, once it is spent,
+    /// written without its values, each such field a located `loss/schema` naming the set.
+    #[test]
+    fn value_sets_written_as_enums_are_charged_to_the_budget() {
+        let mut model = ToolSet::default();
+        let entries = (0..100).map(|i| EnumValue::new(Value::from(format!("v{i}")))).collect();
+        model.value_sets.insert("Big".into(), ValueSet { entries, ..ValueSet::default() });
+        let weight = value_set_weight(&model.value_sets["Big"]);
+        // Room for two copies of the set.
+        let expansion = Expansion::with_budget(Budget::with_limit(2 * weight));
+        let writer = SchemaWriter::for_model(Dialect::JsonSchema, &model, &expansion);
+        let field = Schema { value_set: Some("Big".into()), ..Schema::of(SchemaType::String) };
+        let mut diagnostics = Vec::new();
+        let written: Vec<Value> = (0..3)
+            .map(|i| {
+                writer.parameters(
+                    &[Parameter::new("pick", field.clone())],
+                    &format!("/tools/{i}/parameters"),
+                    &mut diagnostics,
+                )
+            })
+            .collect();
+        let values = |w: &Value| w["properties"]["pick"]["enum"].as_array().map_or(0, Vec::len);
+        assert_eq!(written.iter().map(values).collect::<Vec<_>>(), [100, 100, 0]);
+        assert_eq!(expansion.budget().spent(), 2 * weight);
+        // (Each tool also reports its `x-toolport-value-set` cleaned away, at its parameters.)
+        let cuts: Vec<&Diagnostic> = diagnostics.iter().filter(|d| d.path.ends_with("/value_set")).collect();
+        let got: Vec<(&str, &str)> = cuts.iter().map(|d| (d.code.as_str(), d.path.as_str())).collect();
+        assert_eq!(got, [("loss/schema", "/tools/2/parameters/0/schema/value_set")]);
+        assert!(cuts[0].message.contains("100 values of value set `Big`"), "{}", cuts[0].message);
     }
 
     /// A change to one parameter's schema is reported at that parameter and names it: its

@@ -1,7 +1,6 @@
 //! The document's root: namespace, title, description, which key holds the tools (`tools` or
 //! the older `functions`), handlers and the keys kept as written.
 
-use indexmap::IndexMap;
 use serde_json::{Map, Value};
 use toolport_plugin::source::child;
 use toolport_plugin::{Severity, ToolSet, codes};
@@ -17,7 +16,7 @@ impl Reader<'_> {
         let mut residue = Residue::default();
         let index = match root.get("tagValues") {
             Some(value) => self.read_tag_values(value, &mut set, &mut residue),
-            None => ValueSetIndex { by_reference: IndexMap::new(), entries: IndexMap::new() },
+            None => ValueSetIndex::empty(),
         };
         let tools_key = match (root.contains_key("tools"), root.contains_key("functions")) {
             (true, true) => {

@@ -2,7 +2,9 @@
 
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
+use toolport_plugin::definitions::{Budget, value_set_weight};
 use toolport_plugin::json_kind::kind_of;
+use toolport_plugin::limits::{EXPANSION_FACTOR, MIN_EXPANSION_BYTES};
 use toolport_plugin::source::child;
 use toolport_plugin::{EnumValue, Parameter, Severity, ToolSet, ValueSet, codes};
 
@@ -15,11 +17,23 @@ pub(super) struct ValueSetIndex {
     pub(super) by_reference: IndexMap<String, String>,
     /// Map key → the set's entries.
     pub(super) entries: IndexMap<String, Vec<EnumValue>>,
+    /// What copying sets' entries into fields' enums may cost ([`link_value_set`]): a large
+    /// set used by many fields would otherwise multiply the model (and every output) by the
+    /// number of fields. A field past it keeps only its `value_set`, which writers expand
+    /// within their own budget, reporting where they cut.
+    pub(super) copies: Budget,
+}
+
+impl ValueSetIndex {
+    /// An index of no sets yet.
+    pub(super) fn empty() -> Self {
+        ValueSetIndex { by_reference: IndexMap::new(), entries: IndexMap::new(), copies: Budget::with_limit(0) }
+    }
 }
 
 impl Reader<'_> {
     pub(super) fn read_tag_values(&mut self, value: &Value, set: &mut ToolSet, residue: &mut Residue) -> ValueSetIndex {
-        let mut index = ValueSetIndex { by_reference: IndexMap::new(), entries: IndexMap::new() };
+        let mut index = ValueSetIndex::empty();
         let Value::Object(sets) = value else {
             self.wrong_type("/tagValues", "tagValues", "an object keyed by value set id", value, residue);
             return index;
@@ -48,6 +62,8 @@ impl Reader<'_> {
             }
             set.value_sets.insert(key.clone(), value_set);
         }
+        let weight: usize = set.value_sets.values().map(value_set_weight).sum();
+        index.copies = Budget::with_limit(weight.saturating_mul(EXPANSION_FACTOR).max(MIN_EXPANSION_BYTES));
         index
     }
 
@@ -95,7 +111,12 @@ impl Reader<'_> {
 /// field that lists no `enum` of its own gets the set's entries, marked so the writer leaves
 /// `enum` out.
 pub(super) fn link_value_set(parameter: &mut Parameter, set_key: &str, index: &ValueSetIndex) {
-    let Some(entries) = index.entries.get(set_key).cloned() else { return };
+    let Some(entries) = index.entries.get(set_key) else { return };
+    let weight = value_set_weight(&ValueSet { entries: entries.clone(), ..ValueSet::default() });
+    if parameter.schema.enumeration.is_none() && !index.copies.take(weight) {
+        return;
+    }
+    let entries = entries.clone();
     match &mut parameter.schema.enumeration {
         Some(values) => {
             for value in values.iter_mut() {
