@@ -8,6 +8,7 @@ pub mod clean;
 pub mod common;
 pub mod descriptions;
 pub mod names;
+pub mod output;
 pub mod properties;
 pub mod read;
 pub mod schema;
