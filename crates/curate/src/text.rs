@@ -86,6 +86,6 @@ mod tests {
             assert_eq!(document.locate(pointer), place, "{pointer}");
         }
         let document = Document::parse("o.json", "{\"tools\": {\"a\": {\"name\": 1}}}").unwrap();
-        assert_eq!(document.locate("/tools/a/name/deeper"), (1, 29));
+        assert_eq!(document.locate("/tools/a/name/deeper"), (1, 26));
     }
 }

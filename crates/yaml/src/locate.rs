@@ -147,7 +147,7 @@ mod tests {
                 ("/actions/0/update", Some((4, 5))),
                 ("/actions/1/target", Some((5, 5))),
                 ("/actions/1/remove", Some((6, 5))),
-                ("/actions/2/1/a", Some((7, 12))),
+                ("/actions/2/1/a", Some((7, 10))),
                 ("/actions/0/remove", None),
                 ("/actions/3", None),
             ],
