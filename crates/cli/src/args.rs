@@ -173,7 +173,7 @@ pub struct GlobalArgs {
 pub struct FormatOptions {
     /// A format setting, KEY=VALUE (repeatable): strict=true (openai, anthropic),
     /// form=responses (openai), schema=json (gemini), syntax=json (openapi),
-    /// base_url=https://... (vertex), output_schema=shallow (mcp), output_name=NAME (all).
+    /// base_url=https://... (vertex), output_schema=shallow (gemini, mcp, openapi, vertex), output_name=NAME (all).
     /// `convert formats FORMAT` lists a format's options; an unknown key or value is an error.
     #[arg(long = "option", value_name = "KEY=VALUE", value_parser = parse_key_value)]
     pub options: Vec<(String, String)>,

@@ -121,10 +121,14 @@ fn an_overlay_renames_describes_hides_pins_and_marks_tools_for_every_target() {
     assert_eq!(entry["http"]["servers"], json!(["https://pets.example.com/v1"]));
 
     // Raycast asks before the destructive call, with the overlay's message.
-    let run = run_in(dir.path(), &["--to", "raycast", "pets.yaml", "--overlay", "overlay.yaml", "-o", "ext"]);
+    let run = run_in(dir.path(), &["--to", "raycast", "pets.yaml", "--overlay", "overlay.yaml", "-o", "ext", "-v"]);
     run.expect_code(0);
     let delete = std::fs::read_to_string(dir.path().join("ext/src/tools/delete-pet.ts")).unwrap();
     assert!(delete.contains("Delete this pet?") && delete.contains("Destructive"), "{delete}");
+    // Its generated request sends the pinned value, so nothing is lost.
+    let list = std::fs::read_to_string(dir.path().join("ext/src/tools/list-all-pets.ts")).unwrap();
+    assert!(list.contains("appendQuery(url, \"limit\", 20, \"form\", true);"), "{list}");
+    assert!(!run.stderr.contains("pinned"), "{}", run.stderr);
 }
 
 #[test]
@@ -142,7 +146,8 @@ fn an_overlay_naming_what_the_source_lacks_is_refused_with_its_place() {
             "has no parameter `limt` (did you mean `limit`?)",
             "overlay.yaml:4:7",
         ),
-        ("tools:\n  deletePet:\n    parameters:\n      petId: {hidden: true}\n", "is required", "overlay.yaml:4:7"),
+        // Flow style too: the place is the key `hidden` inside the braces.
+        ("tools:\n  deletePet:\n    parameters:\n      petId: {hidden: true}\n", "is required", "overlay.yaml:4:15"),
         (
             "tools:\n  listPets:\n    descripton: x\n",
             "no key `descripton` (did you mean `description`?)",

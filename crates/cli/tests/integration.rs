@@ -12,5 +12,6 @@ mod hostile;
 mod isolation;
 mod limits;
 mod matrix;
+mod output_schemas;
 mod support;
 mod third_party;

@@ -408,7 +408,7 @@ mod tests {
             Err(&[
                 "3:5 `listPets` cannot be renamed `other`: the source has a tool of that name",
                 "5:7 tool `listPets` has no parameter `limt` (did you mean `limit`?)",
-                "6:7 parameter `id` of `listPets` is required: a call without it fails, so pin it to a value (`value:`) rather than hide it",
+                "6:12 parameter `id` of `listPets` is required: a call without it fails, so pin it to a value (`value:`) rather than hide it",
             ]),
         );
         check(

@@ -9,6 +9,7 @@ pub mod common;
 pub mod descriptions;
 pub mod names;
 pub mod other_tools;
+pub mod output;
 pub mod properties;
 pub mod read;
 pub mod schema;

@@ -16,13 +16,19 @@
 //! - time and memory are linear in the input;
 //! - every error has a line and a column, including a second document in the stream.
 //!
+//! [`Locator`] (`locate.rs`) places a value by JSON pointer in a YAML text, as core's
+//! `source::Locator` does in JSON, from the same parser's events.
+//!
 //! Writing (`write.rs`) is a small emitter over `serde_json::Value` that keeps serde_yaml's
 //! layout and quotes every string a YAML 1.1 or 1.2 reader would otherwise retype.
 #![forbid(unsafe_code)]
 
+mod locate;
 mod read;
 mod scalar;
 mod write;
+
+pub use locate::Locator;
 
 use serde::Serialize;
 use toolport_core::source::Parsed;

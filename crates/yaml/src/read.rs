@@ -136,7 +136,7 @@ fn parse_events(text: &str) -> Result<(Value, Vec<Tolerated>), Failure> {
 /// `!`) keeps a plain scalar a string, `!!int`, `!!float`, `!!bool` and `!!null` resolve even a
 /// quoted one; `!!binary` and `!!timestamp` values are their text. Any other tag is said, and
 /// the scalar is read as the text it is.
-fn scalar(text: &str, style: ScalarStyle, tag: Option<&Tag>) -> (Value, Option<String>) {
+pub(crate) fn scalar(text: &str, style: ScalarStyle, tag: Option<&Tag>) -> (Value, Option<String>) {
     let resolve = match tag.map(|tag| (known_tag(tag), tag)) {
         None => style == ScalarStyle::Plain,
         Some((Some("str" | "binary" | "timestamp" | "!"), _)) => false,

@@ -13,7 +13,10 @@
 //! (string enums only, `nullable`, `anyOf`, limited `format`), each forced change reported;
 //! a declaration without a description or title gets one made from its name, with a warning
 //! (the Gemini API's reference marks `description` required).
-//! Options: `schema=json` writes `parametersJsonSchema`/`responseJsonSchema` (JSON Schema) instead.
+//! Options: `schema=json` writes `parametersJsonSchema`/`responseJsonSchema` (JSON Schema) instead;
+//! `output_schema=full|shallow|none` (default: `full` for a model read from Gemini, else
+//! `shallow`: a result's definitions are inlined, so Stripe's responses written whole are 27 MB)
+//! says how much of each result schema is written (`function_tools::output`).
 
 mod read;
 mod spelling;
@@ -46,12 +49,18 @@ impl Format for Gemini {
         FormatInfo {
             aliases: vec!["gemini-functions".into(), "function-declarations".into()],
             description: "Gemini function declarations (functionDeclarations; JSON)".into(),
-            options: Some(vec![OptionSpec::one_of(
-                "schema",
-                &["gemini", "json"],
-                "the source's form, else gemini",
-                "gemini: `parameters`/`response` in Gemini's OpenAPI subset; json: `parametersJsonSchema`/`responseJsonSchema` in JSON Schema",
-            )]),
+            options: Some(vec![
+                OptionSpec::one_of(
+                    "schema",
+                    &["gemini", "json"],
+                    "the source's form, else gemini",
+                    "gemini: `parameters`/`response` in Gemini's OpenAPI subset; json: `parametersJsonSchema`/`responseJsonSchema` in JSON Schema",
+                ),
+                function_tools::output::option_spec(
+                    "full for a model read from Gemini, else shallow",
+                    "each declaration's `response` (or `responseJsonSchema`)",
+                ),
+            ]),
             limits: PlatformLimits(vec![
                 Limit::at_most(LimitKind::ToolsPerRequest, 512, sources::GEMINI_FUNCTION_CALLING),
                 Limit::kept_name(LimitKind::ToolName, &NAME_RULES, sources::GEMINI_FUNCTION_DECLARATION),

@@ -7,6 +7,7 @@ use toolport_plugin::function_tools::carry::{self, Holds};
 use toolport_plugin::function_tools::common::{Shape, extras_object};
 use toolport_plugin::function_tools::descriptions::{Need, descriptions};
 use toolport_plugin::function_tools::names::tool_names;
+use toolport_plugin::function_tools::output::{Mode, Shortened};
 use toolport_plugin::function_tools::properties::sanitize_property_names;
 use toolport_plugin::function_tools::schema::{self, Expansion, SchemaWriter};
 use toolport_plugin::function_tools::write::{by_shape, give_back_kept, report_output_fields, wrapped};
@@ -38,14 +39,18 @@ pub fn document(model: &ToolSet, options: &Options) -> (Value, Vec<Diagnostic>) 
     let snake = set_extras.get(SNAKE_CASE) == Some(&Value::Bool(true));
     let expansion = Expansion::for_model(model);
     let schemas = SchemaWriter::for_model(Dialect::Gemini, model, &expansion);
+    let outputs = Mode::from_options(options, Mode::by_source(model, ID), &mut diagnostics);
+    let mut context = Context { options, outputs: Shortened::new(outputs) };
     let mut declarations: Vec<(usize, Value)> = Vec::new();
     for (i, (tool, name)) in model.tools.iter().zip(&names).enumerate() {
         let extras = extras_object(&tool.extras, ID);
         let group = extras.get("group").and_then(Value::as_u64).unwrap_or(0) as usize;
         let path = child("/tools", i.to_string());
         let named = Named { name, description: descriptions.next().flatten(), snake };
-        declarations.push((group, write_declaration(schemas, tool, named, &extras, &path, options, &mut diagnostics)));
+        declarations
+            .push((group, write_declaration(schemas, tool, named, &extras, &path, &mut context, &mut diagnostics)));
     }
+    context.outputs.report(&mut diagnostics);
     let document = match set_extras.get("shape").and_then(Value::as_str) {
         Some("tools") => wrapped("tools", grouped(declarations, &set_extras, snake), &set_extras),
         _ => {
@@ -102,6 +107,13 @@ struct Named<'n> {
     snake: bool,
 }
 
+/// What every declaration of one document is written with.
+struct Context<'o> {
+    options: &'o Options,
+    /// What the `output_schema` option left out or shortened of the results.
+    outputs: Shortened,
+}
+
 /// `schemas` is the document's writer; each schema is written in the dialect its key asks for.
 fn write_declaration(
     schemas: SchemaWriter,
@@ -109,17 +121,18 @@ fn write_declaration(
     named: Named,
     extras: &Map<String, Value>,
     path: &str,
-    options: &Options,
+    context: &mut Context,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Value {
-    let json_schema = match options.get("schema") {
+    let json_schema = match context.options.get("schema") {
         Some("json") => true,
         Some(_) => false,
         None => extras.get("jsonSchema") == Some(&Value::Bool(true)),
     };
     let upper = extras.get("upperCaseTypes") == Some(&Value::Bool(true));
     let mut out = Map::new();
-    out.insert("name".into(), named.name.into());
+    let name = named.name;
+    out.insert("name".into(), name.into());
     if let Some(description) = named.description {
         out.insert("description".into(), description.into());
     }
@@ -146,7 +159,7 @@ fn write_declaration(
     }
     if let Some(output) = &tool.output
         && let Some((key, value)) =
-            write_response(schemas, output, extras, &child(path, "output"), options, diagnostics)
+            write_response(schemas, output, name, extras, &child(path, "output"), context, diagnostics)
     {
         out.insert(written(key, snake).into(), value);
     }
@@ -154,19 +167,23 @@ fn write_declaration(
     Value::Object(out)
 }
 
-/// The key and schema of a declaration's result (`response`, or `responseJsonSchema` when
-/// asked for or read); the output's other fields are reported lost.
+/// The key and schema of the result of the declaration written as `tool` (`response`, or
+/// `responseJsonSchema` when asked for or read), as much of it as the `output_schema` option
+/// asks for; the output's other fields are reported lost.
 fn write_response(
     schemas: SchemaWriter,
     output: &Output,
+    tool: &str,
     extras: &Map<String, Value>,
     path: &str,
-    options: &Options,
+    context: &mut Context,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<(&'static str, Value)> {
     report_output_fields(output, path, "Gemini describes a result only by its schema", diagnostics);
-    let schema = output.schema.as_ref()?;
-    let json_response = match options.get("schema") {
+    let at = child(path, "schema");
+    let schema = output.schema.clone()?;
+    let schema = context.outputs.apply(tool, schema, schemas.definitions, false, &at, schemas.expansion.budget())?;
+    let json_response = match context.options.get("schema") {
         Some("json") => true,
         Some(_) => false,
         None => extras.get("responseJsonSchema") == Some(&Value::Bool(true)),
@@ -174,8 +191,7 @@ fn write_response(
     let (key, dialect) =
         if json_response { ("responseJsonSchema", Dialect::JsonSchema) } else { ("response", Dialect::Gemini) };
     let writer = SchemaWriter { dialect, ..schemas };
-    let at = child(path, "schema");
-    let mut value = schema::write_single(writer, schema, extras, key, &at, diagnostics);
+    let mut value = schema::write_single(writer, &schema, extras, key, &at, diagnostics);
     if !json_response {
         subset::enforce(&mut value, &at, diagnostics);
     }

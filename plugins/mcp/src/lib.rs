@@ -27,8 +27,7 @@ use toolport_plugin::jsonschema::Dialect;
 use toolport_plugin::names::NameRules;
 use toolport_plugin::platform_limits::sources;
 use toolport_plugin::{
-    Bundle, Detection, Format, FormatInfo, Hints, Limit, LimitKind, OptionSpec, Options, Outcome, PlatformLimits,
-    ToolSet,
+    Bundle, Detection, Format, FormatInfo, Hints, Limit, LimitKind, Options, Outcome, PlatformLimits, ToolSet,
 };
 
 const DIALECT: Dialect = Dialect::JsonSchema;
@@ -72,11 +71,9 @@ impl Format for Mcp {
         FormatInfo {
             aliases: vec!["mcp-tools".into()],
             description: "MCP tools: a tools/list result, an array of tools or one tool (JSON)".into(),
-            options: Some(vec![OptionSpec::one_of(
-                "output_schema",
-                &["full", "shallow", "none"],
+            options: Some(vec![function_tools::output::option_spec(
                 "full for a model read from MCP, else shallow",
-                "each tool's `outputSchema`: full (with every definition it reaches), shallow (the result's own object, definitions loosened), none (left out)",
+                "each tool's `outputSchema`",
             )]),
             limits: PlatformLimits(vec![
                 Limit::kept_name(LimitKind::ToolName, &MCP_NAME, sources::MCP_TOOLS),

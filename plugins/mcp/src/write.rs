@@ -7,6 +7,7 @@ use toolport_plugin::function_tools::carry::{self, Holds};
 use toolport_plugin::function_tools::common::{Shape, extras_object};
 use toolport_plugin::function_tools::descriptions::{Need, descriptions};
 use toolport_plugin::function_tools::names::tool_names;
+use toolport_plugin::function_tools::output::{self as outputs, Shortened};
 use toolport_plugin::function_tools::schema::{self, Expansion, SchemaWriter};
 use toolport_plugin::function_tools::write::{by_shape, give_back_kept, report_output_fields};
 use toolport_plugin::loss::{Carried, uncarried};
@@ -27,9 +28,9 @@ const CARRIED: Carried = Carried {
 /// What every tool of one document is written with.
 struct Context<'a> {
     writer: SchemaWriter<'a>,
-    outputs: output::Mode,
-    /// Output schemas that lost definitions to `shallow`, and those wrapped as `{result}`.
-    shallowed: usize,
+    /// What the `output_schema` option left out or shortened.
+    outputs: Shortened,
+    /// Output schemas wrapped as `{result}`.
     wrapped: usize,
 }
 
@@ -37,44 +38,25 @@ struct Context<'a> {
 pub fn document(model: &ToolSet, options: &Options) -> (Value, Vec<Diagnostic>) {
     let mut diagnostics = uncarried(model, ID, &CARRIED);
     carry::name_foreign_losses(model, ID, Holds { strict: false, closed: true }, &mut diagnostics);
-    let outputs = output::Mode::from_options(options, model, &mut diagnostics);
+    let mode = outputs::Mode::from_options(options, outputs::Mode::by_source(model, ID), &mut diagnostics);
     let names = tool_names(model, MCP_NAME, ID, &mut diagnostics);
     let descriptions = descriptions(model, ID, Need::Optional, &mut diagnostics);
     let set_extras = extras_object(&model.extras, ID);
     let expansion = Expansion::for_model(model);
     let writer = SchemaWriter::for_model(DIALECT, model, &expansion);
-    let mut context = Context { writer, outputs, shallowed: 0, wrapped: 0 };
+    let mut context = Context { writer, outputs: Shortened::new(mode), wrapped: 0 };
     let mut tools = Vec::with_capacity(model.tools.len());
     for (i, ((tool, name), description)) in model.tools.iter().zip(&names).zip(descriptions).enumerate() {
         let path = child("/tools", i.to_string());
         tools.push(write_tool(tool, name, description, &path, &mut context, &mut diagnostics));
     }
-    let with_outputs = model.tools.iter().filter(|t| t.output.as_ref().is_some_and(|o| o.schema.is_some())).count();
-    report_outputs(&context, with_outputs, &mut diagnostics);
+    context.outputs.report(&mut diagnostics);
+    report_wrapped(&context, &mut diagnostics);
     (by_shape(tools, &set_extras, Shape::Wrapped, "tools"), diagnostics)
 }
 
-/// What the document's output schemas lost or had changed, said once for all of them.
-fn report_outputs(context: &Context, with_outputs: usize, diagnostics: &mut Vec<Diagnostic>) {
-    if context.outputs == output::Mode::None && with_outputs > 0 {
-        diagnostics.push(Diagnostic::loss(
-            codes::LOSS_SCHEMA,
-            "",
-            format!("`{}=none`: the output schemas of {with_outputs} tools were left out", output::OPTION),
-        ));
-    }
-    if context.shallowed > 0 {
-        diagnostics.push(Diagnostic::loss(
-            codes::LOSS_SCHEMA,
-            "",
-            format!(
-                "`{}=shallow`: {} output schemas were written without the definitions they refer to, each use of one a loose schema with its description (`--option {}=full` writes them whole)",
-                output::OPTION,
-                context.shallowed,
-                output::OPTION
-            ),
-        ));
-    }
+/// The results wrapped as `{result}`, said once for all of them.
+fn report_wrapped(context: &Context, diagnostics: &mut Vec<Diagnostic>) {
     if context.wrapped > 0 {
         diagnostics.push(Diagnostic::warning(
             codes::CHANGED_SCHEMA,
@@ -122,7 +104,7 @@ fn write_tool(
         out.insert("inputSchema".into(), input);
     }
     if let Some(output) = &tool.output
-        && let Some(schema) = write_output(output, &extras, &child(path, "output"), context, diagnostics)
+        && let Some(schema) = write_output(output, name, &extras, &child(path, "output"), context, diagnostics)
     {
         out.insert("outputSchema".into(), schema);
     }
@@ -165,26 +147,24 @@ fn write_icons(
     }
 }
 
-/// The `outputSchema` of `output` (at model path `path`), an object schema, unless the
-/// `output_schema` option leaves it out; the output's other fields are reported lost.
+/// The `outputSchema` of `output` (at model path `path`) of the tool written as `tool`, an
+/// object schema, unless the `output_schema` option leaves it out; the output's other fields
+/// are reported lost.
 fn write_output(
     output: &Output,
+    tool: &str,
     extras: &Map<String, Value>,
     path: &str,
     context: &mut Context,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Value> {
     report_output_fields(output, path, "MCP describes a tool's output only by `outputSchema`", diagnostics);
-    let schema = output.schema.as_ref().filter(|_| context.outputs != output::Mode::None)?;
+    let schema = output.schema.as_ref()?;
     let writer = context.writer;
     let at = child(path, "schema");
-    let (mut root, wrapped) = output::object_root(schema, writer.definitions);
+    let (root, wrapped) = output::object_root(schema, writer.definitions);
+    let root = context.outputs.apply(tool, root, writer.definitions, wrapped, &at, writer.expansion.budget())?;
     context.wrapped += usize::from(wrapped);
-    if context.outputs == output::Mode::Shallow {
-        let (cut, shallowed) = output::shallow(root, writer.definitions, wrapped, &at, writer.expansion.budget());
-        root = cut;
-        context.shallowed += usize::from(shallowed);
-    }
     // The source's own schema comes back when it still says the same (an MCP round trip).
     Some(schema::write_single(writer, &root, extras, "outputSchema", &at, diagnostics))
 }

@@ -49,12 +49,15 @@ impl Format for OpenApi {
             writes: true,
             input: InputShape::File,
             extensions: vec!["json".into(), "yaml".into(), "yml".into()],
-            options: Some(vec![OptionSpec::one_of(
-                "syntax",
-                &["yaml", "json"],
-                "the source's syntax, else yaml",
-                "the syntax of the written document (and its file name's extension)",
-            )]),
+            options: Some(vec![
+                OptionSpec::one_of(
+                    "syntax",
+                    &["yaml", "json"],
+                    "the source's syntax, else yaml",
+                    "the syntax of the written document (and its file name's extension)",
+                ),
+                toolport_plugin::function_tools::output::option_spec("full", "each operation's response schema"),
+            ]),
             limits: Default::default(),
         }
     }
@@ -98,8 +101,11 @@ impl Format for OpenApi {
     fn write(&self, model: &ToolSet, options: &Options) -> Outcome<Bundle> {
         let parts =
             write::VertexParts { fallback_title: Some(options.output_title("API")), ..write::VertexParts::default() };
+        let mut diagnostics = Vec::new();
+        let model = write::output_schemas(model, options, &mut diagnostics);
+        let model = &*model;
         let written = write::document(model, write::Mode::OpenApi, &parts);
-        let mut diagnostics = written.diagnostics;
+        diagnostics.extend(written.diagnostics);
         let source_syntax = model.extras.get(ID).and_then(|e| e.get("syntax")).and_then(Value::as_str);
         let syntax = options.get("syntax").or(source_syntax).unwrap_or("yaml");
         let name = options.output_name("openapi");

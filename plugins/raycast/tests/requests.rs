@@ -15,8 +15,9 @@ use toolport_plugin::{Format, Options, ToolSet};
 use toolport_testkit::render;
 
 /// Tools as an OpenAPI reader gives them: locations, content types and the serialisation
-/// hints (`style`, `explode`, a form body's `encoding`) kept beside the model.
-fn model() -> ToolSet {
+/// hints (`style`, `explode`, a form body's `encoding`) kept beside the model, and values an
+/// overlay pinned. The tsc check type-checks what it is written as.
+pub(crate) fn model() -> ToolSet {
     let deep = json!({"openapi": {"param": {"style": "deepObject", "explode": true}}});
     let range = json!({"any_of": [
         {"type": "object", "properties": [{"name": "gt", "schema": {"type": "integer"}}, {"name": "lt", "schema": {"type": "integer"}}]},
@@ -97,7 +98,23 @@ fn model() -> ToolSet {
                     {"name": "note", "location": "body", "schema": {"type": "string", "nullable": true}}
                 ]
             },
-            {"name": "summarize", "parameters": [{"name": "text", "required": true, "schema": {"type": "string"}}]}
+            {
+                "name": "add-member",
+                "http": {"method": "POST", "path": "/orgs/{org}/members", "body_content_type": "application/json"},
+                "parameters": [{"name": "name", "location": "body", "required": true, "schema": {"type": "string"}}],
+                "pinned": [
+                    {"name": "org", "location": "path", "value": "acme corp"},
+                    {"name": "limit", "location": "query", "value": 20},
+                    {"name": "X-Api-Version", "location": "header", "value": "2"},
+                    {"name": "role", "location": "body", "value": "member"},
+                    {"name": "notify", "value": {"email": false}}
+                ]
+            },
+            {
+                "name": "summarize",
+                "parameters": [{"name": "text", "required": true, "schema": {"type": "string"}}],
+                "pinned": [{"name": "style", "value": "short"}]
+            }
         ]
     }))
     .expect("model")
@@ -171,6 +188,16 @@ fn cases() -> Vec<Case> {
             content_type: None,
             body: Some("[[\"purpose\",\"fine-tune\"],[\"labels\",\"x\"],[\"labels\",\"y\"]]"),
         },
+        // Pinned values (an overlay's) are sent where the parameters they replace went; one
+        // without a location goes where a parameter would (a POST's body).
+        Case {
+            tool: "add-member",
+            input: json!({"name": "Ada"}),
+            method: "POST",
+            url: "https://api.example.com/v1/orgs/acme%20corp/members?limit=20",
+            content_type: Some("application/json"),
+            body: Some("{\"name\":\"Ada\",\"role\":\"member\",\"notify\":{\"email\":false}}"),
+        },
         // JSON bodies: maps (and maps inside arrays) parsed from their JSON text.
         Case {
             tool: "set-config",
@@ -221,11 +248,13 @@ fn generated_tools_send_what_the_api_expects() {
     let item = &sent[4];
     assert_eq!(item["headers"]["X-Trace"], "t", "{item}");
     assert_eq!(item["headers"]["Cookie"], "session=s", "{item}");
+    let member = &sent[cases.iter().position(|c| c.tool == "add-member").unwrap()];
+    assert_eq!(member["headers"]["X-Api-Version"], "2", "a pinned header is sent: {member}");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     // Every case's tool is a request; the tool without an HTTP binding is a visible stub.
     let stubs: Vec<&str> =
         outcome.diagnostics.iter().filter(|d| d.code == "generated/stub").map(|d| d.path.as_str()).collect();
-    assert_eq!(stubs, ["/tools/7"], "{}", render(&outcome.diagnostics));
+    assert_eq!(stubs, ["/tools/8"], "{}", render(&outcome.diagnostics));
 }
 
 #[test]
@@ -242,6 +271,8 @@ fn get_bodies_and_undeclared_path_parameters_are_reported() {
         ("generated/content", "/tools/3/http", "`{project_id}`"),
         ("changed/schema", "/tools/2/parameters/2/schema", "written as `string` holding JSON"),
         ("changed/schema", "/tools/2/parameters/0/schema/nullable", "`null` is left out"),
+        // A pinned value has a request to go into only where the tool has an HTTP binding.
+        ("loss/http", "/tools/8/pinned/0", "no HTTP request to send pinned `style` in"),
     ];
     for (code, path, text) in wanted {
         assert!(
@@ -250,4 +281,11 @@ fn get_bodies_and_undeclared_path_parameters_are_reported() {
             render(&outcome.diagnostics)
         );
     }
+    let sent_pinned = outcome.diagnostics.iter().filter(|d| d.path.starts_with("/tools/7/pinned"));
+    assert_eq!(
+        sent_pinned.count(),
+        0,
+        "pinned values the request sends are no loss:\n{}",
+        render(&outcome.diagnostics)
+    );
 }

@@ -65,10 +65,11 @@ fn inputs() -> Vec<(String, PathBuf)> {
     out
 }
 
-/// Models written in process: the writer's HTTP model, the raycast fixtures, and the fixture
+/// Models written in process: the writer's HTTP model, the requests' (pinned values too), the raycast fixtures, and the fixture
 /// extension changed after reading (its carried tool files rewritten where the model changed).
 fn models() -> Vec<(String, ToolSet)> {
-    let mut models = vec![("http-model".to_owned(), common::http_model())];
+    let mut models =
+        vec![("http-model".to_owned(), common::http_model()), ("requests-model".to_owned(), crate::requests::model())];
     for name in ["forms", "types", "ai-yaml"] {
         let model = Raycast.read(&load(&fixture(&format!("raycast/{name}"))), &Options::default()).value.expect("read");
         models.push((format!("fixture-{name}"), model));

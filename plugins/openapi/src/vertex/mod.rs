@@ -45,11 +45,14 @@ impl Format for Vertex {
             writes: true,
             input: InputShape::FileWithSiblings,
             extensions: vec!["json".into(), "yaml".into(), "yml".into()],
-            options: Some(vec![OptionSpec::url(
-                "base_url",
-                "the source's server, else the first tool's, else https://example.invalid",
-                "the API's server URL, written when the source names no server (a skydeck or MCP source, say)",
-            )]),
+            options: Some(vec![
+                OptionSpec::url(
+                    "base_url",
+                    "the source's server, else the first tool's, else https://example.invalid",
+                    "the API's server URL, written when the source names no server (a skydeck or MCP source, say)",
+                ),
+                toolport_plugin::function_tools::output::option_spec("full", "each operation's response schema"),
+            ]),
             limits: PlatformLimits(vec![
                 Limit::at_most(LimitKind::ToolsPerRequest, 128, sources::VERTEX_FUNCTION_CALLING)
                     .note("functions the operations become"),

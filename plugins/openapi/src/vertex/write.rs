@@ -39,8 +39,11 @@ pub(super) fn write_body(set: &ToolSet, options: &Options) -> Result<(Value, Vec
         base_url: options.get("base_url"),
         fallback_title: Some(options.output_title("Extension")),
     };
+    let mut out = Vec::new();
+    let set = write::output_schemas(set, options, &mut out);
+    let set = &*set;
     let written = write::document(&without_runtime_defaults(set), Mode::Vertex, &parts);
-    let mut out = written.diagnostics;
+    out.extend(written.diagnostics);
     let yaml = toolport_plugin::yaml::to_string(&written.document)
         .map_err(|e| vec![Diagnostic::error(codes::PLUGIN_FAILED, "", format!("YAML output failed: {e}"))])?;
 

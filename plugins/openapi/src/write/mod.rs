@@ -36,6 +36,7 @@ mod x_toolport;
 
 pub(crate) use document::document;
 pub(crate) use operation::OpWriter;
+pub(crate) use responses::output_schemas;
 pub(crate) use security::security_schemes;
 pub(crate) use servers::servers_value;
 

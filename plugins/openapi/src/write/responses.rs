@@ -1,14 +1,36 @@
 //! The responses: the modelled one (the tool's output) under its status, the source's others
 //! as written, and a `200` where an operation needs one.
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value, json};
-use toolport_plugin::{Diagnostic, Tool, codes};
+use toolport_plugin::function_tools::output;
+use toolport_plugin::{Diagnostic, Options, Tool, ToolSet, codes};
 
 use super::Mode;
 use super::operation::OpWriter;
 
 /// The description of a response the model says nothing about.
 const SUCCESS: &str = "Successful response";
+
+/// `model` with its tools' output schemas as the `output_schema` option asks (`full` unless
+/// told: response schemas refer to `components.schemas`, where each is written once), what was
+/// shortened reported into `out`. A changed tool's response the source referred to
+/// (`$ref: '#/components/responses/…'`, kept as written) is written from the model instead.
+pub(crate) fn output_schemas<'m>(model: &'m ToolSet, options: &Options, out: &mut Vec<Diagnostic>) -> Cow<'m, ToolSet> {
+    let mode = output::Mode::from_options(options, output::Mode::Full, out);
+    let (mut changed, shortened) = output::apply_to_model(model, mode);
+    shortened.report(out);
+    if let Cow::Owned(set) = &mut changed {
+        for tool in &mut set.tools {
+            let responses = tool.extras.get_mut(crate::ID).and_then(|e| e.get_mut("responses"));
+            if let Some(Value::Object(record)) = responses {
+                record.remove("ref");
+            }
+        }
+    }
+    changed
+}
 
 impl OpWriter<'_> {
     /// The `responses`, or `None` when there are none to write. `ext` is the tool's

@@ -11,11 +11,19 @@ use toolport_plugin::{
     AdditionalProperties, Diagnostic, HttpBinding, ParamLocation, Parameter, Schema, Server, Tool, ToolSet, codes,
 };
 
-/// How one input value goes on the wire.
+/// Where a value sent comes from.
+#[derive(Debug)]
+pub(super) enum Arg {
+    /// The input property of this name.
+    Input(String),
+    /// A value an overlay pinned (`Tool::pinned`): every call sends it, the model never sees it.
+    Pinned(Value),
+}
+
+/// How one value goes on the wire.
 #[derive(Debug)]
 pub(super) struct Wire {
-    /// The input property.
-    pub(super) key: String,
+    pub(super) arg: Arg,
     /// The name the API knows it by.
     pub(super) name: String,
     pub(super) location: ParamLocation,
@@ -34,8 +42,8 @@ pub(super) enum BodyKind {
 #[derive(Debug)]
 pub(super) enum Body {
     None,
-    /// One input value is the whole body.
-    Whole(String),
+    /// One value is the whole body.
+    Whole(Arg),
     /// Input values are the body's fields.
     Fields(Vec<Wire>),
 }
@@ -89,8 +97,71 @@ fn holds_nothing(schema: &Schema) -> bool {
         && matches!(schema.additional_properties, Some(AdditionalProperties::Allowed(false)))
 }
 
+/// The values a request sends, sorted by where they go.
+#[derive(Default)]
+struct Sent {
+    params: Vec<Wire>,
+    fields: Vec<Wire>,
+    whole: Option<Arg>,
+    /// Wire names sent in the path.
+    path_names: HashSet<String>,
+}
+
+impl Sent {
+    /// `wire` where its location puts it; `is_whole`: it is the whole body.
+    fn add(&mut self, wire: Wire, is_whole: bool) {
+        match wire.location {
+            ParamLocation::Body if is_whole => self.whole = Some(wire.arg),
+            ParamLocation::Body => self.fields.push(wire),
+            ParamLocation::Path => {
+                self.path_names.insert(wire.name.clone());
+                self.params.push(wire)
+            }
+            _ => self.params.push(wire),
+        }
+    }
+}
+
+/// Where a value goes that says nothing of it: a path placeholder of its name, else the body
+/// of a method that takes one, else the query.
+fn default_location(name: &str, placeholders: &[String], takes_body: bool) -> ParamLocation {
+    if placeholders.iter().any(|p| p == name) {
+        ParamLocation::Path
+    } else if takes_body {
+        ParamLocation::Body
+    } else {
+        ParamLocation::Query
+    }
+}
+
+/// The OpenAPI `style` and `explode` of a value at `location`, OpenAPI's defaults for what the
+/// source did not say.
+fn styled(location: ParamLocation, style: Option<String>, explode: Option<bool>) -> (String, bool) {
+    let default_style = match location {
+        ParamLocation::Path | ParamLocation::Header => "simple",
+        _ => "form",
+    };
+    let style = style.unwrap_or_else(|| default_style.to_owned());
+    let explode = explode.unwrap_or(style == "form");
+    (style, explode)
+}
+
+/// The request of `tool`, `None` when it has no HTTP binding (or no server). Pinned arguments
+/// of a tool without one have no request to go into: each is reported lost.
 pub(super) fn plan(model: &ToolSet, tool: &Tool, path: &str, diagnostics: &mut Vec<Diagnostic>) -> Option<Request> {
-    let http = tool.http.as_ref()?;
+    let Some(http) = tool.http.as_ref() else {
+        for (i, pinned) in tool.pinned.iter().enumerate() {
+            diagnostics.push(Diagnostic::loss(
+                codes::LOSS_HTTP,
+                child(&child(path, "pinned"), i.to_string()),
+                format!(
+                    "the tool has no HTTP request to send pinned `{}` in: its generated body throws \"not implemented\"",
+                    pinned.name
+                ),
+            ));
+        }
+        return None;
+    };
     let server = server(model, http, path, diagnostics)?;
     let method = http.method.to_ascii_uppercase();
     let no_body = matches!(method.as_str(), "GET" | "HEAD");
@@ -98,21 +169,12 @@ pub(super) fn plan(model: &ToolSet, tool: &Tool, path: &str, diagnostics: &mut V
     let kind = body_kind(http.body_content_type.as_deref());
     let placeholders: Vec<String> =
         http.path.split('{').skip(1).filter_map(|s| s.split_once('}').map(|(name, _)| name.to_owned())).collect();
-    let mut params = Vec::new();
-    let mut fields = Vec::new();
-    let mut whole = None;
+    let mut sent = Sent::default();
     let mut dropped = Vec::new();
-    let mut path_names = HashSet::new();
     for (i, parameter) in tool.parameters.iter().enumerate() {
         let (wire_name, style, explode) = hints(parameter);
         let name = wire_name.unwrap_or_else(|| parameter.name.clone());
-        let location = parameter.location.unwrap_or(if placeholders.contains(&name) {
-            ParamLocation::Path
-        } else if takes_body {
-            ParamLocation::Body
-        } else {
-            ParamLocation::Query
-        });
+        let location = parameter.location.unwrap_or_else(|| default_location(&name, &placeholders, takes_body));
         let at = child(&child(path, "parameters"), i.to_string());
         let is_whole = http.body_parameter.as_deref() == Some(parameter.name.as_str());
         let mut location = location;
@@ -133,26 +195,30 @@ pub(super) fn plan(model: &ToolSet, tool: &Tool, path: &str, diagnostics: &mut V
             ));
             location = ParamLocation::Query;
         }
-        if location == ParamLocation::Path {
-            path_names.insert(name.clone());
-        }
-        let default_style = match location {
-            ParamLocation::Path | ParamLocation::Header => "simple",
-            _ => "form",
-        };
-        let style = style.unwrap_or_else(|| default_style.to_owned());
-        let explode = explode.unwrap_or(style == "form");
-        let wire = Wire { key: parameter.name.clone(), name, location, style, explode };
-        match location {
-            ParamLocation::Body if is_whole => whole = Some(wire.key),
-            ParamLocation::Body => fields.push(wire),
-            _ => params.push(wire),
-        }
+        let (style, explode) = styled(location, style, explode);
+        sent.add(Wire { arg: Arg::Input(parameter.name.clone()), name, location, style, explode }, is_whole);
     }
+    // Pinned values go where the parameters they replace went, sent as written.
+    for (i, pinned) in tool.pinned.iter().enumerate() {
+        let name = pinned.name.clone();
+        let mut location = pinned.location.unwrap_or_else(|| default_location(&name, &placeholders, takes_body));
+        if location == ParamLocation::Body && no_body {
+            diagnostics.push(Diagnostic::warning(
+                codes::LOSS_HTTP,
+                child(&child(path, "pinned"), i.to_string()),
+                format!("{method} sends no body (fetch refuses one): this pinned value is sent in the query string"),
+            ));
+            location = ParamLocation::Query;
+        }
+        let is_whole = http.body_parameter.as_deref() == Some(pinned.name.as_str());
+        let (style, explode) = styled(location, None, None);
+        sent.add(Wire { arg: Arg::Pinned(pinned.value.clone()), name, location, style, explode }, is_whole);
+    }
+    let Sent { mut params, fields, whole, path_names } = sent;
     let undeclared = undeclared(&placeholders, &path_names, path, diagnostics);
     for name in &undeclared {
         params.push(Wire {
-            key: name.clone(),
+            arg: Arg::Input(name.clone()),
             name: name.clone(),
             location: ParamLocation::Path,
             style: "simple".into(),
@@ -160,7 +226,7 @@ pub(super) fn plan(model: &ToolSet, tool: &Tool, path: &str, diagnostics: &mut V
         });
     }
     let body = match (whole, fields.is_empty()) {
-        (Some(key), _) => Body::Whole(key),
+        (Some(arg), _) => Body::Whole(arg),
         (None, false) => Body::Fields(fields),
         (None, true) => Body::None,
     };

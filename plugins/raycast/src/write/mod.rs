@@ -45,7 +45,8 @@ const CARRIED: Carried = Carried {
         "value_sets",
         "extras",
     ],
-    tool: &["title", "description", "usage_notes", "icon", "confirmation", "hints", "http"],
+    // Pinned arguments are sent by the generated request (`write::http`).
+    tool: &["title", "description", "usage_notes", "icon", "confirmation", "hints", "http", "pinned"],
     parameter: &["required", "location"],
     schema: &[
         "type",

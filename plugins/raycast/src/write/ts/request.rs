@@ -8,7 +8,7 @@
 
 use toolport_plugin::ParamLocation;
 
-use super::super::http::{Body, BodyKind, Request};
+use super::super::http::{Arg, Body, BodyKind, Request};
 use super::syntax::{json_string, property_key, template_text};
 use crate::extension::REQUEST_CALL;
 
@@ -18,9 +18,13 @@ pub const HELPER_PATH: &str = "src/lib/http.ts";
 /// `src/lib/http.ts`: how values are serialised (OpenAPI's parameter styles) and responses read.
 pub const HELPER: &str = include_str!("http.ts");
 
-/// `args["name"]`: the input value, after JSON text is parsed.
-fn arg(key: &str) -> String {
-    format!("args[{}]", json_string(key))
+/// The expression of a value sent: `args["name"]`, the input value after JSON text is parsed,
+/// or a pinned value as a literal.
+fn arg(arg: &Arg) -> String {
+    match arg {
+        Arg::Input(key) => format!("args[{}]", json_string(key)),
+        Arg::Pinned(value) => value.to_string(),
+    }
 }
 
 /// The helpers a tool's body uses, for its import line.
@@ -80,7 +84,7 @@ pub(super) fn body(request: &Request, json_paths: &[Vec<String>], has_input: boo
             Some(p) => url.push_str(&format!(
                 "${{pathValue({}, {}, {}, {})}}",
                 json_string(&p.name),
-                arg(&p.key),
+                arg(&p.arg),
                 json_string(&p.style),
                 p.explode
             )),
@@ -93,12 +97,16 @@ pub(super) fn body(request: &Request, json_paths: &[Vec<String>], has_input: boo
     out.push_str("  const headers: Record<string, string> = { Accept: \"application/json\" };\n");
     let mut cookies = Vec::new();
     for p in &request.params {
-        let value = arg(&p.key);
+        let value = arg(&p.arg);
         let name = json_string(&p.name);
         let style = json_string(&p.style);
         match p.location {
             ParamLocation::Query => {
                 out.push_str(&format!("  appendQuery(url, {name}, {value}, {style}, {});\n", p.explode));
+            }
+            // A pinned value is always there; an input value may be left out.
+            ParamLocation::Header if matches!(p.arg, Arg::Pinned(_)) => {
+                out.push_str(&format!("  headers[{name}] = headerValue({value}, {});\n", p.explode))
             }
             ParamLocation::Header => out.push_str(&format!(
                 "  if ({value} !== undefined) headers[{name}] = headerValue({value}, {});\n",
@@ -117,10 +125,10 @@ pub(super) fn body(request: &Request, json_paths: &[Vec<String>], has_input: boo
     let mut init = format!("method: {}, headers", json_string(&request.method));
     let value = match &request.body {
         Body::None => None,
-        Body::Whole(key) => Some(arg(key)),
+        Body::Whole(value) => Some(arg(value)),
         Body::Fields(fields) => {
             let entries: Vec<String> =
-                fields.iter().map(|f| format!("{}: {}", property_key(&f.name), arg(&f.key))).collect();
+                fields.iter().map(|f| format!("{}: {}", property_key(&f.name), arg(&f.arg))).collect();
             Some(format!("{{ {} }}", entries.join(", ")))
         }
     };
