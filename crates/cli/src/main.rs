@@ -81,7 +81,7 @@ fn main() -> ExitCode {
         Err(e) => Err(anyhow::anyhow!("could not start the run: {e}")),
     };
     // Interrupted: 128 + the signal's number, as shells expect, whatever the run's outcome.
-    if let Some(interrupt) = run::interrupt::interrupted() {
+    if let Some(interrupt) = run::interrupt::exit_interrupt() {
         if let Err(e) = &outcome {
             eprintln!("error: {e:#}");
         }

@@ -123,9 +123,21 @@ pub fn check(case: &SignalCase, convert: &Path, full: &BTreeMap<String, Vec<u8>>
         // Killed by the signal before convert's handling was installed (its first moments):
         // nothing may have been placed.
         (None, None) if report.is_none() => false,
+        // Signalled before the run began (plugins loading): it ends at once and says so.
+        (None, Some(code)) if report.is_none() && code == 128 + signal_number(&case.signal) => {
+            if !stderr.contains("no run under way") {
+                return Err(format!("exit {code} before the run began, without saying so: {stderr}"));
+            }
+            false
+        }
         (_, code) => return Err(format!("exit {code:?} without a report saying it was interrupted: {stderr}")),
     };
     judge(case, &dir.path().join("out"), full, placed)
+}
+
+/// The number of a signal the cases send.
+fn signal_number(name: &str) -> i32 {
+    if name == "INT" { 2 } else { 15 }
 }
 
 /// Checks the output folder: each input all new (as in `full`) when `placed`, else all old

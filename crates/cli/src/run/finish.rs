@@ -120,7 +120,7 @@ pub(super) fn finish(
     }
     let mut summary = Summary::of(&reports);
     summary.interrupted =
-        interrupt::interrupted().map(|interrupt| Interrupted { signal: interrupt.to_string(), outputs_placed: placed });
+        interrupt::settle().map(|interrupt| Interrupted { signal: interrupt.to_string(), outputs_placed: placed });
     if !global.quiet {
         eprintln!("{}", summary.line());
     }

@@ -49,6 +49,26 @@ pub fn interrupted() -> Option<Interrupt> {
     Some(SIGNAL.load(Ordering::SeqCst)).filter(|&n| n != 0).map(Interrupt)
 }
 
+/// The interruption a run's summary states, -1 until the summary is made ([`settle`]).
+static SETTLED: AtomicI32 = AtomicI32::new(-1);
+
+/// The interruption the run's summary and report state, fixed now: a signal that comes later
+/// (while the report is written) does not make the exit code disagree with the report.
+pub fn settle() -> Option<Interrupt> {
+    let signal = SIGNAL.load(Ordering::SeqCst);
+    SETTLED.store(signal, Ordering::SeqCst);
+    Some(signal).filter(|&n| n != 0).map(Interrupt)
+}
+
+/// The interruption the process exits with: the one the run's summary stated, else any.
+pub fn exit_interrupt() -> Option<Interrupt> {
+    match SETTLED.load(Ordering::SeqCst) {
+        -1 => interrupted(),
+        0 => None,
+        n => Some(Interrupt(n)),
+    }
+}
+
 /// Takes the signals for the whole process. Call first in `main`.
 pub fn listen() {
     #[cfg(unix)]
@@ -119,6 +139,9 @@ fn stop_now() {
         eprintln!(
             "interrupted by {interrupt}: stopped without waiting for the conversions under way; nothing was placed, and no report was written"
         );
+    } else {
+        // Before a run starts (loading plugins) or outside one: nothing to take back or report.
+        eprintln!("interrupted by {interrupt}: ended at once, no run under way");
     }
     // Plugins are not dropped on this path: their processes, and what those started, end here.
     toolport_host::transport::end_all_children();
