@@ -110,7 +110,9 @@ fn argument(parameter: &Parameter, tool: &str, path: &str, diagnostics: &mut Vec
     if let Some(description) = &schema.description {
         out.insert("description".into(), description.as_str().into());
     }
-    if !(extras.get("noRequired") == Some(&Value::Bool(true)) && !parameter.required) {
+    // A source that left `required` out (not required) gets it left out again.
+    let spelled_without = extras.get("noRequired") == Some(&Value::Bool(true));
+    if parameter.required || !spelled_without {
         out.insert("required".into(), parameter.required.into());
     }
     if schema.kind != Some(SchemaType::String) {
