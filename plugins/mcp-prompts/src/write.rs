@@ -2,6 +2,8 @@
 //! parameters string arguments, its `prompt` the message template in `_meta`
 //! ([`crate::MESSAGES_META`]).
 
+use std::collections::HashSet;
+
 use serde_json::{Map, Value, json};
 use toolport_plugin::function_tools::common::extras_object;
 use toolport_plugin::function_tools::descriptions::{Need, descriptions};
@@ -89,13 +91,10 @@ pub fn document(model: &ToolSet, _options: &Options) -> (Value, Vec<Diagnostic>)
 /// The names the template's placeholders use that no parameter has, each once, in order: a
 /// prompt's arguments are what `prompts/get` fills the template with.
 fn unfilled(template: &str, parameters: &[Parameter]) -> Vec<String> {
-    let mut names: Vec<String> = Vec::new();
-    for placeholder in placeholders(template) {
-        if !parameters.iter().any(|p| p.name == placeholder.name) && !names.contains(&placeholder.name) {
-            names.push(placeholder.name);
-        }
-    }
-    names
+    // Sets, not scans: a template may hold many thousands of placeholders.
+    let found = placeholders(template);
+    let mut seen: HashSet<&str> = parameters.iter().map(|p| p.name.as_str()).collect();
+    found.iter().filter(|p| seen.insert(p.name.as_str())).map(|p| p.name.clone()).collect()
 }
 
 /// A parameter as a string argument; another type is written as a string, with a warning.

@@ -67,3 +67,13 @@ fn a_placeholder_without_a_parameter_becomes_an_optional_argument() {
     assert_eq!(names, ["topic", "tone", "who"]);
     assert_eq!(diagnostics.matches("generated/content").count(), 2, "{diagnostics}");
 }
+
+#[test]
+fn a_template_of_many_placeholders_is_written_in_linear_time() {
+    // 40,000 distinct placeholders, each used twice: a scan per placeholder would be 10^9 steps.
+    let template: String = (0..40_000).map(|i| format!("{{{{p{i}}}}} {{{{p{i}}}}} ")).collect();
+    let (document, _) = check(json!({"tools": [{"name": "many", "prompt": template}]}));
+    let arguments = document["prompts"][0]["arguments"].as_array().unwrap();
+    assert_eq!(arguments.len(), 40_000);
+    assert_eq!(arguments[39_999]["name"], "p39999");
+}
