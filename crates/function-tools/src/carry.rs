@@ -1,5 +1,5 @@
-//! What travels between the function formats (MCP, OpenAI, Anthropic, Gemini) beyond the
-//! canonical model, read from one another's extras here, the one place that knows all four:
+//! What travels between the function formats (MCP, OpenAI, Anthropic, Gemini, Bedrock) beyond the
+//! canonical model, read from one another's extras here, the one place that knows them all:
 //! a closed input schema (`additionalProperties: false` at its root) and strict mode, and the
 //! names of what cannot travel, in place of a generic `loss/extras`.
 
@@ -15,10 +15,13 @@ pub const INPUT_KEYS: &[(&str, &[&str])] = &[
     ("anthropic", &["input_schema"]),
     ("mcp", &["inputSchema"]),
     ("gemini", &["parametersJsonSchema", "parameters"]),
+    // Bedrock's tools hold `toolSpec.inputSchema.json`: no bare key of a tool object, so this
+    // extras key never names Bedrock as the owner of another document's key.
+    ("bedrock", &["inputSchemaJson"]),
 ];
 
 /// Formats with a per-tool `strict` flag.
-const STRICT_FORMATS: &[&str] = &["openai", "anthropic"];
+const STRICT_FORMATS: &[&str] = &["openai", "anthropic", "bedrock"];
 
 /// Extras keys that only say how the source spelled its document (shape, form, key choices):
 /// no data is lost with them.
@@ -226,6 +229,16 @@ fn lost_parts(extras: &Map<String, Value>, format: &str, keys: &[&str], target: 
                     .collect();
                 lost.push(format!("{format}'s built-in tools {}, which are not functions", tools.join(", ")));
             }
+            "request" => {
+                let names: Vec<String> = value
+                    .as_object()
+                    .into_iter()
+                    .flat_map(|m| m.keys())
+                    .filter(|k| *k != "toolConfig")
+                    .map(|k| format!("`{k}`"))
+                    .collect();
+                lost.push(format!("{format}'s request keys {} around the tools", names.join(", ")));
+            }
             "keep" | "keepOuter" | "document" => {
                 let names: Vec<String> =
                     value.as_object().into_iter().flat_map(|m| m.keys()).map(|k| format!("`{k}`")).collect();
@@ -372,14 +385,34 @@ mod tests {
             ),
         ];
         for (tool_extras, set_extras, holds, expect) in cases {
-            let mut model = ToolSet::default();
-            model.tools.push(tool("openai", tool_extras));
-            model.extras.insert("openai".into(), set_extras);
-            let mut diagnostics = loss::uncarried(&model, "mcp", &loss::Carried::default());
-            name_foreign_losses(&model, "mcp", holds, &mut diagnostics);
-            let got: Vec<&str> =
-                diagnostics.iter().filter(|d| d.code == codes::LOSS_EXTRAS).map(|d| d.message.as_str()).collect();
-            assert_eq!(got, expect);
+            assert_eq!(named_losses("openai", tool_extras, set_extras, holds), expect);
         }
+    }
+
+    #[test]
+    fn bedrocks_request_items_and_strictness_are_named_or_carried() {
+        let set_extras = json!({"shape": "wrapped",
+            "request": {"modelId": "m", "messages": [], "toolConfig": null},
+            "document": {"toolChoice": {"auto": {}}},
+            "otherTools": [{"at": 1, "tool": {"systemTool": {"name": "nova_grounding"}}}, {"at": 2, "tool": {"cachePoint": {"type": "default"}}}]});
+        let tool_extras = json!({"strict": true, "inputSchemaJsonRoot": {"additionalProperties": false}});
+        assert_eq!(
+            named_losses("bedrock", tool_extras.clone(), set_extras, Holds { strict: true, closed: true }),
+            vec![
+                "mcp cannot hold bedrock's request keys `modelId`, `messages` around the tools; bedrock's document keys `toolChoice`; bedrock's built-in tools `systemTool` (`nova_grounding`), `cachePoint`, which are not functions: left out"
+            ]
+        );
+        let strictness = strictness(&tool("bedrock", tool_extras), "openai");
+        assert_eq!(strictness, Strictness { closed: true, strict: true });
+    }
+
+    /// The `loss/extras` messages an mcp write gives for `format`'s extras, once named.
+    fn named_losses(format: &str, tool_extras: Value, set_extras: Value, holds: Holds) -> Vec<String> {
+        let mut model = ToolSet::default();
+        model.tools.push(tool(format, tool_extras));
+        model.extras.insert(format.into(), set_extras);
+        let mut diagnostics = loss::uncarried(&model, "mcp", &loss::Carried::default());
+        name_foreign_losses(&model, "mcp", holds, &mut diagnostics);
+        diagnostics.into_iter().filter(|d| d.code == codes::LOSS_EXTRAS).map(|d| d.message).collect()
     }
 }

@@ -30,6 +30,11 @@ const DIALECT: Dialect = Dialect::JsonSchema;
 
 const ID: &str = "bedrock";
 
+/// The key of a tool's extras that keeps `inputSchema.json` (verbatim, or its root's other
+/// keys under `inputSchemaJsonRoot`), as function_tools' `carry::INPUT_KEYS` lists it: what
+/// strictness other formats carry is read there.
+const SCHEMA_KEY: &str = "inputSchemaJson";
+
 /// Bedrock Converse tool names (`ToolSpecification.name`: 1 to 64 of `[a-zA-Z0-9_-]`).
 pub const NAME_RULES: NameRules = NameRules::WORD_DASH_64;
 

@@ -12,7 +12,7 @@ use toolport_plugin::function_tools::{carry, other_tools, schema};
 use toolport_plugin::source::child;
 use toolport_plugin::{Diagnostic, Outcome, Tool, ToolSet, codes};
 
-use crate::{DIALECT, ID, NAME_RULES};
+use crate::{DIALECT, ID, NAME_RULES, SCHEMA_KEY};
 
 const EXPECTED: &str = "expected Bedrock Converse tools: a request with `toolConfig`, a tool configuration \
     {\"tools\": [{\"toolSpec\": {...}}]}, an array of tools, or one tool";
@@ -125,7 +125,7 @@ fn read_tool(source: &Source, value: &Value, path: &str, diagnostics: &mut Vec<D
             let json_at = child(&at, "json");
             let extras = &mut kept.extras;
             tool.parameters =
-                schema::read_input(source, &union["json"], DIALECT, &json_at, "inputSchema", extras, diagnostics);
+                schema::read_input(source, &union["json"], DIALECT, &json_at, SCHEMA_KEY, extras, diagnostics);
             let others = without(union, "json");
             if !others.is_empty() {
                 kept.extras.insert("inputSchemaUnion".into(), Value::Object(others));

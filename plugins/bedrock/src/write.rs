@@ -14,7 +14,7 @@ use toolport_plugin::loss::{Carried, uncarried};
 use toolport_plugin::source::child;
 use toolport_plugin::{Diagnostic, Options, Tool, ToolSet, codes};
 
-use crate::{DIALECT, ID, NAME_RULES};
+use crate::{DIALECT, ID, NAME_RULES, SCHEMA_KEY};
 
 const CARRIED: Carried = Carried {
     tool_set: &["definitions"],
@@ -100,7 +100,7 @@ fn write_tool(
     let carried = carry::strictness(tool, ID);
     if !(extras.get("noInputSchema") == Some(&Value::Bool(true)) && tool.parameters.is_empty()) {
         let at = child(path, "parameters");
-        let mut input = schema::write_input(writer, &tool.parameters, &extras, "inputSchema", &at, diagnostics);
+        let mut input = schema::write_input(writer, &tool.parameters, &extras, SCHEMA_KEY, &at, diagnostics);
         if carried.closed {
             carry::close_root(&mut input);
         }
