@@ -20,6 +20,8 @@
 //! - `fuzz [--seconds N] [--seed S] [--format ID]...`: mutation fuzzing of every reader (fuzz.rs).
 //! - `new-plugin NAME --path DIR`: scaffold a standalone plugin crate outside the workspace.
 
+#[cfg(test)]
+mod architecture;
 mod bench;
 mod fuzz;
 mod install;

@@ -1,0 +1,250 @@
+//! ARCHITECTURE.md's claims that a test can hold, checked against the workspace itself: every
+//! crate has a row in the code map, depends only on what its row lists (and, for the crates of
+//! this workspace, on everything it lists), and `unsafe` is allowed only where the invariants
+//! name it. The dependencies come from `cargo metadata`, not from reading Cargo.toml by hand.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{Context, Result, bail};
+use serde_json::Value;
+
+/// One row of the code map: the crate's path column and the names its "may depend on" lists.
+struct Row {
+    paths: Vec<String>,
+    allowed: BTreeSet<String>,
+    /// A row shared by many crates (`plugins/<format>`) allows; it does not promise each name.
+    shared: bool,
+}
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask sits in the workspace").to_owned()
+}
+
+/// The code map's rows, from the table under "## Code map".
+fn code_map(text: &str) -> Vec<Row> {
+    let section = text.split("## Code map").nth(1).unwrap_or_default();
+    section
+        .lines()
+        .take_while(|line| !line.starts_with("## ") && !line.starts_with("### "))
+        .filter(|line| line.starts_with("| `"))
+        .map(|line| {
+            let columns: Vec<&str> = line.trim_matches('|').split(" | ").collect();
+            let paths = columns[1].split(", ").map(|path| path.trim().trim_end_matches('/').to_owned()).collect();
+            let shared = columns[1].contains('<');
+            Row { paths, allowed: listed_names(columns.last().copied().unwrap_or_default()), shared }
+        })
+        .collect()
+}
+
+/// The names a "may depend on" cell lists: items split at commas and semicolons, remarks in
+/// parentheses left out, each item's last word (so "own parsers: json5" names json5), and a
+/// closing sentence ("Never another format.") read as prose.
+fn listed_names(cell: &str) -> BTreeSet<String> {
+    let mut plain = String::new();
+    let mut depth = 0usize;
+    for ch in cell.chars() {
+        match ch {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => plain.push(ch),
+            _ => {}
+        }
+    }
+    let plain = plain.split(". ").next().unwrap_or_default();
+    plain
+        .split([',', ';'])
+        .filter_map(|item| item.split_whitespace().last())
+        .map(|word| word.trim_end_matches('.').to_owned())
+        .filter(|word| !word.is_empty() && word != "std")
+        .collect()
+}
+
+/// A dependency as the code map names it: our own crates without their `toolport(er)-` prefix.
+fn short_name(dependency: &Value) -> String {
+    let name = dependency["rename"].as_str().or(dependency["name"].as_str()).unwrap_or_default();
+    name.strip_prefix("toolporter-").or_else(|| name.strip_prefix("toolport-")).unwrap_or(name).to_owned()
+}
+
+fn metadata(root: &Path) -> Result<Value> {
+    let output = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(["metadata", "--format-version", "1", "--no-deps", "--offline"])
+        .current_dir(root)
+        .output()
+        .context("running cargo metadata")?;
+    if !output.status.success() {
+        bail!("cargo metadata failed: {}", String::from_utf8_lossy(&output.stderr));
+    }
+    Ok(serde_json::from_slice(&output.stdout)?)
+}
+
+/// Where a crate sits relative to the workspace root, as the code map's path column writes it.
+fn crate_path(root: &Path, package: &Value) -> String {
+    let manifest = Path::new(package["manifest_path"].as_str().unwrap_or_default());
+    let dir = manifest.parent().unwrap_or(manifest);
+    dir.strip_prefix(root).unwrap_or(dir).to_string_lossy().into_owned()
+}
+
+/// Does a path column entry (`plugins/<format>/plugin`) cover this crate's path?
+fn covers(pattern: &str, path: &str) -> Option<String> {
+    match pattern.split_once("<format>") {
+        None => (pattern == path).then(String::new),
+        Some((before, after)) => {
+            let format = path.strip_prefix(before)?.strip_suffix(after)?;
+            (!format.is_empty() && !format.contains('/')).then(|| format.to_owned())
+        }
+    }
+}
+
+/// What is wrong between the code map and the crates' real dependencies, one line each.
+fn dependency_mismatches(root: &Path, architecture: &str, metadata: &Value) -> Vec<String> {
+    let rows = code_map(architecture);
+    let mut problems = Vec::new();
+    for package in metadata["packages"].as_array().into_iter().flatten() {
+        let name = package["name"].as_str().unwrap_or_default();
+        let path = crate_path(root, package);
+        let Some((row, format)) = rows
+            .iter()
+            .find_map(|row| row.paths.iter().find_map(|pattern| covers(pattern, &path)).map(|format| (row, format)))
+        else {
+            problems.push(format!("{name} ({path}) has no row in the code map"));
+            continue;
+        };
+        let mut allowed = row.allowed.clone();
+        // Words that stand for a family: "its format" in a plugin's row, "every format library".
+        if allowed.remove("format") {
+            allowed.insert(format!("format-{format}"));
+        }
+        let every_format = allowed.remove("library");
+        let actual: BTreeSet<String> = package["dependencies"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|dependency| dependency["kind"].is_null())
+            .map(short_name)
+            .collect();
+        for dependency in &actual {
+            let listed = allowed.contains(dependency) || (every_format && dependency.starts_with("format-"));
+            if !listed {
+                problems.push(format!("{name} ({path}) depends on {dependency}, which its code-map row does not list"));
+            }
+        }
+        if !row.shared {
+            for listed in allowed.difference(&actual) {
+                problems.push(format!("{name} ({path}): the code map lists {listed}, which it does not depend on"));
+            }
+        }
+    }
+    problems
+}
+
+/// Source files that allow `unsafe_code`, relative to the root.
+fn files_allowing_unsafe(root: &Path) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut folders: Vec<PathBuf> = ["crates", "plugins", "xtask"].iter().map(|dir| root.join(dir)).collect();
+    while let Some(folder) = folders.pop() {
+        let Ok(entries) = std::fs::read_dir(&folder) else { continue };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let Ok(kind) = entry.file_type() else { continue };
+            if kind.is_dir() && entry.file_name() != "target" && entry.file_name() != "node_modules" {
+                folders.push(path);
+            } else if path.extension().is_some_and(|ext| ext == "rs")
+                && std::fs::read_to_string(&path).is_ok_and(|text| text.contains(concat!("allow(", "unsafe_code)")))
+            {
+                found.push(path.strip_prefix(root).unwrap_or(&path).to_string_lossy().into_owned());
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// The places the invariant "core does no I/O and has no `unsafe`" names, as files.
+const UNSAFE_PLACES: &[(&str, &str)] = &[
+    ("crates/plugin/src/export.rs", "`toolport-plugin::export`"),
+    ("crates/plugin/src/lib.rs", "`declare_plugin!`"),
+    ("crates/host/src/plugin/load.rs", "`toolport-host::plugin::load`"),
+    ("crates/host/src/allocator.rs", "`toolport-host::allocator`"),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn listed_names_reads_a_cell_as_the_code_map_writes_it() {
+        let names =
+            listed_names("plugin (the SDK: core, yaml), serde; own parsers: json5 (raycast). Never another format.");
+        assert_eq!(names, ["json5", "plugin", "serde"].map(String::from).into());
+    }
+
+    #[test]
+    fn every_crate_depends_only_on_what_its_code_map_row_lists() {
+        let root = workspace_root();
+        let architecture = std::fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
+        let problems = dependency_mismatches(&root, &architecture, &metadata(&root).unwrap());
+        assert!(problems.is_empty(), "ARCHITECTURE.md's code map is not true:\n{}", problems.join("\n"));
+    }
+
+    #[test]
+    fn a_dependency_the_code_map_does_not_list_is_found() {
+        let root = workspace_root();
+        let architecture = std::fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
+        let mut metadata = metadata(&root).unwrap();
+        let core = metadata["packages"]
+            .as_array_mut()
+            .unwrap()
+            .iter_mut()
+            .find(|package| package["name"] == "toolporter-core")
+            .unwrap();
+        core["dependencies"]
+            .as_array_mut()
+            .unwrap()
+            .push(serde_json::json!({"name": "toolporter-host", "rename": "toolport-host", "kind": null}));
+        let problems = dependency_mismatches(&root, &architecture, &metadata);
+        assert_eq!(problems, ["toolporter-core (crates/core) depends on host, which its code-map row does not list"]);
+    }
+
+    #[test]
+    fn the_code_map_names_every_xtask_task() {
+        let architecture = std::fs::read_to_string(workspace_root().join("ARCHITECTURE.md")).unwrap();
+        let row = architecture.lines().find(|line| line.starts_with("| `xtask` |")).unwrap();
+        let listed = row.split('`').nth(3).unwrap().strip_prefix("cargo xtask ").unwrap();
+        let names: Vec<&str> = crate::tasks::TASKS.iter().map(|task| task.name).collect();
+        assert_eq!(listed.split(" | ").collect::<Vec<_>>(), names, "the xtask row's task list");
+    }
+
+    #[test]
+    fn unsafe_is_allowed_only_where_the_invariants_say() {
+        let root = workspace_root();
+        let architecture = std::fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
+        let invariants = architecture.split("## Invariants").nth(1).unwrap();
+        for (_, named) in UNSAFE_PLACES {
+            assert!(invariants.contains(named), "the invariants no longer name {named}");
+        }
+        let unexpected: Vec<String> = files_allowing_unsafe(&root)
+            .into_iter()
+            .filter(|file| !UNSAFE_PLACES.iter().any(|(place, _)| place == file))
+            // The deliberately broken plugins: "and the broken test plugins".
+            .filter(|file| !file.starts_with("crates/test-plugins/"))
+            .collect();
+        assert!(
+            unexpected.is_empty(),
+            "`unsafe` allowed where ARCHITECTURE.md's invariants do not say: {unexpected:?}"
+        );
+        assert!(invariants.contains("the broken test plugins"));
+        // The workspace's deny reaches only crates that take the workspace's lints.
+        let workspace = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+        assert!(workspace.contains("unsafe_code = \"deny\""));
+        for package in metadata(&root).unwrap()["packages"].as_array().unwrap() {
+            let manifest = std::fs::read_to_string(package["manifest_path"].as_str().unwrap()).unwrap();
+            assert!(
+                manifest.contains("[lints]\nworkspace = true"),
+                "{} does not take the workspace's lints",
+                package["name"]
+            );
+        }
+    }
+}
