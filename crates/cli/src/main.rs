@@ -183,6 +183,7 @@ fn program_name() -> &'static str {
 /// Discovers plugins. Load failures are reported (each names its file) and the rest is used;
 /// finding no format at all is a usage error listing the places searched.
 fn load_registry(global: &GlobalArgs) -> Result<Registry> {
+    toolport_host::plugin::check_model_handover_variable().map_err(UsageError)?;
     let mut config = DiscoveryConfig::from_environment(global.plugin_dirs.clone());
     config.allow_unsafe_dirs |= global.allow_unsafe_plugin_dirs;
     config.isolation.mode = match global.isolate.as_str() {

@@ -102,6 +102,23 @@ fn the_model_is_handed_over_natively_only_in_process_between_plugins_of_one_buil
 /// and hands its own over as JSON, in process: a document through it and back is what the
 /// built-in formats make of it directly.
 #[test]
+fn a_handover_setting_that_is_not_one_is_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = workspace_root().join("fixtures/mcp/weather-tool.json");
+    let input = input.to_str().unwrap();
+    let misspelt = run_with(dir.path(), &[("TOOLPORT_MODEL_HANDOVER", "jsn")], &["--to", "openai", input]);
+    misspelt.expect_code(2);
+    assert!(
+        misspelt.stderr.contains("TOOLPORT_MODEL_HANDOVER=\"jsn\" is not a setting: use `json`"),
+        "{}",
+        misspelt.stderr
+    );
+    for setting in ["native", "JSON", ""] {
+        run_with(dir.path(), &[("TOOLPORT_MODEL_HANDOVER", setting)], &["--to", "openai", input]).expect_code(0);
+    }
+}
+
+#[test]
 fn a_plugin_of_another_build_gets_and_gives_the_model_as_json() {
     let plugins = plugin_dir(&["other_build"]);
     let dir = tempfile::tempdir().unwrap();

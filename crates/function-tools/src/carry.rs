@@ -227,7 +227,9 @@ fn lost_parts(extras: &Map<String, Value>, format: &str, keys: &[&str], target: 
                     .flatten()
                     .map(|other| crate::other_tools::describe(other.get("tool").unwrap_or(other)))
                     .collect();
-                lost.push(format!("{format}'s built-in tools {}, which are not functions", tools.join(", ")));
+                // OpenAI calls its entries built-in tools; Bedrock's are a cache marker and system tools.
+                let kind = if format == "openai" { "built-in tools" } else { "tool-list entries" };
+                lost.push(format!("{format}'s {kind} {}, which are not functions", tools.join(", ")));
             }
             "request" => {
                 let names: Vec<String> = value
@@ -399,7 +401,7 @@ mod tests {
         assert_eq!(
             named_losses("bedrock", tool_extras.clone(), set_extras, Holds { strict: true, closed: true }),
             vec![
-                "mcp cannot hold bedrock's request keys `modelId`, `messages` around the tools; bedrock's document keys `toolChoice`; bedrock's built-in tools `systemTool` (`nova_grounding`), `cachePoint`, which are not functions: left out"
+                "mcp cannot hold bedrock's request keys `modelId`, `messages` around the tools; bedrock's document keys `toolChoice`; bedrock's tool-list entries `systemTool` (`nova_grounding`), `cachePoint`, which are not functions: left out"
             ]
         );
         let strictness = strictness(&tool("bedrock", tool_extras), "openai");

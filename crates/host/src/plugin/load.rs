@@ -33,6 +33,21 @@ fn handover_forced_to_json() -> bool {
     std::env::var(MODEL_HANDOVER_VARIABLE).is_ok_and(|v| v.eq_ignore_ascii_case("json"))
 }
 
+/// `TOOLPORT_MODEL_HANDOVER` checked before a run: `json`, `native` (the default) or unset;
+/// anything else is a mistake to say, not a value to read as the default.
+pub fn check_model_handover_variable() -> Result<(), String> {
+    match std::env::var(MODEL_HANDOVER_VARIABLE) {
+        Err(std::env::VarError::NotPresent) => Ok(()),
+        Ok(v) if v.is_empty() || v.eq_ignore_ascii_case("json") || v.eq_ignore_ascii_case("native") => Ok(()),
+        Ok(v) => Err(format!(
+            "{MODEL_HANDOVER_VARIABLE}={v:?} is not a setting: use `json` (the model crosses between plugins as JSON) or `native` (the default), or unset it"
+        )),
+        Err(std::env::VarError::NotUnicode(v)) => {
+            Err(format!("{MODEL_HANDOVER_VARIABLE}={v:?} is not a setting: use `json` or `native`, or unset it"))
+        }
+    }
+}
+
 /// The functions of a plugin's table, copied out of it once the handshake checked it.
 #[derive(Clone, Copy, Debug)]
 struct Entries {

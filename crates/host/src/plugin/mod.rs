@@ -14,7 +14,7 @@ mod load;
 mod tests;
 
 pub use format::{DetectRequests, PluginFormat, RawModel};
-pub use load::{MODEL_HANDOVER_VARIABLE, NativeModel};
+pub use load::{MODEL_HANDOVER_VARIABLE, NativeModel, check_model_handover_variable};
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
