@@ -40,6 +40,26 @@ def test_text_bytes_and_path_sources_convert_alike():
     assert "get_weather" in json.dumps(tool)
 
 
+def test_a_document_as_python_objects_converts_as_its_text_does():
+    text = (FIXTURES / "openai" / "chat-tools.json").read_text(encoding="utf-8")
+    tools = json.loads(text)
+    from_objects = toolport.convert(tools, to="anthropic")
+    assert from_objects.source_format == "openai"
+    assert from_objects.json() == toolport.convert(text, to="anthropic").json()
+    assert [t["name"] for t in from_objects.json()] == [t["function"]["name"] for t in tools]
+    # A dict holding more than text is a document; Document() makes any object one.
+    mcp = json.loads((FIXTURES / "mcp" / "weather-tool.json").read_text(encoding="utf-8"))
+    assert toolport.convert(mcp, to="openai").json() == toolport.convert(toolport.Document(mcp), to="openai").json()
+    assert toolport.inspect(tools)["tool_set"]["tools"][0]["name"] == tools[0]["function"]["name"]
+
+
+def test_python_objects_json_cannot_hold_are_a_type_error():
+    with pytest.raises(TypeError, match="not JSON data"):
+        toolport.convert([{"type": "function", "function": {"name": "f", "parameters": {1: "x"}}}], to="mcp")
+    with pytest.raises(TypeError, match="not JSON data"):
+        toolport.convert([object()], to="mcp")
+
+
 def test_status_and_diagnostics_are_typed():
     result = toolport.convert(FIXTURES / "gloodata" / "show-map.json", to="skydeck")
     assert result.status in ("converted", "converted_with_losses")

@@ -12,8 +12,15 @@ process through the ``toolport-plugin-host`` shipped with this package.
 
 Sources: ``str`` is the text of one document, ``bytes`` its encoded text, a ``pathlib.Path``
 (any ``os.PathLike``) a file or folder read by the command line's own loader (same limits and
-errors), and a ``dict`` of relative path -> text the files of a folder format such as a
-Raycast extension. Nothing is written unless :meth:`Result.write` is called.
+errors), a ``list`` (or a ``dict`` holding anything but text: ``{"tools": [...]}``) one
+document as Python objects, ``Document(obj)`` any object as one document, and a ``dict`` of
+relative path -> text the files of a folder format such as a Raycast extension. Python objects
+are read in Rust, not through the json module; :meth:`Result.json` gives the output back as
+objects. Nothing is written unless :meth:`Result.write` is called.
+
+    tools = [{"type": "function", "function": {"name": "get_weather", "parameters": {...}}}]
+    anthropic_tools = toolport.convert(tools, to="anthropic").json()
+
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ from . import _toolport
 __all__ = [
     "ConversionError",
     "Diagnostic",
+    "Document",
     "Format",
     "InputError",
     "LossError",
@@ -47,10 +55,20 @@ __all__ = [
 
 __version__ = "0.1.0"
 
-#: One input: the text of a document, its bytes, a path to a file or folder, or a folder's
+@dataclass(frozen=True)
+class Document:
+    """One document given as Python objects (dicts with str keys, lists, str, int, float, bool,
+    None), whatever its shape: needed only for a dict whose values are all text, which would
+    otherwise be read as a folder's files."""
+
+    value: Any
+
+
+#: One input: the text of a document, its bytes, a path to a file or folder, a document as
+#: Python objects (a list, a dict holding more than text, or any ``Document``), or a folder's
 #: files as a mapping of relative path to text (or bytes: files that are not UTF-8 text are
 #: present but not read, as when the folder is read from disk).
-Source = Union[str, bytes, "os.PathLike[str]", Mapping[str, Union[str, bytes]]]
+Source = Union[str, bytes, "os.PathLike[str]", List[Any], Document, Mapping[str, Any]]
 
 #: An option's value; booleans become ``true``/``false`` as on the command line.
 OptionValue = Union[str, bool, int, float]
@@ -205,7 +223,7 @@ class Result:
         return next(iter(self.files.values()))
 
     def json(self) -> Any:
-        """The one file, parsed as JSON."""
+        """The one file as Python objects (dicts and lists), parsed as JSON."""
         return json.loads(self.text)
 
     def write(self, directory: "Union[str, os.PathLike[str]]", force: bool = False) -> List[Path]:
@@ -231,6 +249,12 @@ def _source(source: Source) -> Dict[str, Any]:
         return {"data": bytes(source)}
     if isinstance(source, os.PathLike):
         return {"path": os.fspath(source)}
+    if isinstance(source, Document):
+        return {"document": source.value}
+    if isinstance(source, (list, tuple)):
+        return {"document": source}
+    if isinstance(source, Mapping) and not all(isinstance(content, (str, bytes)) for content in source.values()):
+        return {"document": source}
     if isinstance(source, Mapping):
         files: Dict[str, str] = {}
         binary_files: Dict[str, bytes] = {}
@@ -245,7 +269,9 @@ def _source(source: Source) -> Dict[str, Any]:
                     continue
             files[name] = content
         return {"files": files, "binary_files": binary_files}
-    raise TypeError(f"a source is str (text), bytes, a path or a dict of files, not {type(source).__name__}")
+    raise TypeError(
+        f"a source is str (text), bytes, a path, a document as lists and dicts, or a dict of files, not {type(source).__name__}"
+    )
 
 
 def _options(options: Optional[Mapping[str, OptionValue]]) -> List[Tuple[str, str]]:

@@ -1,6 +1,6 @@
 # Types of the extension module built from crates/python (the untyped layer under toolport/__init__.py).
 from os import PathLike
-from typing import Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 _Path = Union[str, PathLike[str]]
 
@@ -12,6 +12,7 @@ def convert(
     *,
     path: Optional[_Path] = None,
     data: Optional[bytes] = None,
+    document: Any = None,
     files: Optional[Dict[str, str]] = None,
     binary_files: Dict[str, bytes] = ...,
     from_: Optional[str] = None,
@@ -32,6 +33,7 @@ def inspect(
     *,
     path: Optional[_Path] = None,
     data: Optional[bytes] = None,
+    document: Any = None,
     files: Optional[Dict[str, str]] = None,
     binary_files: Dict[str, bytes] = ...,
     from_: Optional[str] = None,

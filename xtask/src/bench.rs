@@ -17,7 +17,8 @@
 //!   bytes written at each size and the growth from 1x to 8x (linear is about 8x);
 //! - with `--peers` (`--peers-only` runs just this): OpenAPI to MCP side by side with
 //!   openapi-mcp-generator and FastMCP, installed at pinned versions into target/peers
-//!   (bench/peers.rs).
+//!   (bench/peers.rs), and OpenAI tool lists translated to Anthropic's form inside Python by
+//!   `toolport.convert` and by LiteLLM (bench/translation.rs).
 //!
 //! Timings are wall clock on this machine; only the ratios are meant to be compared.
 
@@ -30,6 +31,7 @@ use anyhow::{Context, Result, bail};
 use crate::{cargo, root};
 
 mod peers;
+mod translation;
 
 const BATCH: usize = 10_000;
 
@@ -68,6 +70,8 @@ pub fn run(args: &[String]) -> Result<()> {
     }
     if args.iter().any(|a| a == "--peers-only") {
         peers::run(&convert, &work)?;
+        println!();
+        translation::run(&convert, &toolport_python()?, &work)?;
         let _ = std::fs::remove_dir_all(&work);
         return Ok(());
     }
@@ -84,12 +88,14 @@ pub fn run(args: &[String]) -> Result<()> {
     println!();
     large_specs(&convert, &baseline, &work)?;
     println!();
-    python_api(&convert, &work)?;
+    let python = python_api(&convert, &work)?;
     println!();
     scaling(&convert, &work, "")?;
     println!();
     if args.iter().any(|a| a == "--peers") {
         peers::run(&convert, &work)?;
+        println!();
+        translation::run(&convert, &python.map_or_else(toolport_python, Ok)?, &work)?;
         println!();
     }
     println!("(work files in {}; removed)", work.display());
@@ -248,14 +254,13 @@ print(statistics.median(times))
 /// release builds, files written by both, alternating, median of 3): the whole `python` process
 /// (start-up, import, convert, write) and the conversion inside Python alone, each as a ratio
 /// to `convert`.
-fn python_api(convert: &Path, work: &Path) -> Result<()> {
+fn python_api(convert: &Path, work: &Path) -> Result<Option<PathBuf>> {
     let spec = root().join("../shared/corpus/openapi/stripe/spec3.json");
     if !spec.exists() {
         println!("Python API: {} missing, skipped", spec.display());
-        return Ok(());
+        return Ok(None);
     }
-    let wheel = crate::setup::python_wheel(true)?;
-    let python = crate::setup::python_venv(&root().join("target/python/bench-venv"), &wheel, None)?;
+    let python = toolport_python()?;
     let script = work.join("python-api.py");
     std::fs::write(&script, PYTHON_API_SCRIPT)?;
     let (mut cli, mut api) = (Vec::new(), Vec::new());
@@ -285,7 +290,13 @@ fn python_api(convert: &Path, work: &Path) -> Result<()> {
         inside,
         inside / secs(cli_time)
     );
-    Ok(())
+    Ok(Some(python))
+}
+
+/// A Python with the release wheel installed (target/python/bench-venv), built now.
+fn toolport_python() -> Result<PathBuf> {
+    let wheel = crate::setup::python_wheel(true)?;
+    crate::setup::python_venv(&root().join("target/python/bench-venv"), &wheel, None)
 }
 
 /// One scaling case: a generator of an input with `n` units, the file or folder name it

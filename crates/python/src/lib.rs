@@ -109,12 +109,25 @@ fn on_conversion_stack<T: Send>(f: impl FnOnce() -> T + Send) -> Result<T, Strin
     })
 }
 
+/// A document given as Python objects (dicts, lists, strings, numbers, booleans, None) as JSON
+/// text for the readers, walked in Rust (pythonize), not through Python's json module; what JSON
+/// cannot hold is a TypeError naming it.
+fn document_json(document: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    let value: serde_json::Value = pythonize::depythonize(document).map_err(|e| {
+        pyo3::exceptions::PyTypeError::new_err(format!(
+            "the document is not JSON data (dicts with str keys, lists, str, int, float, bool, None): {e}"
+        ))
+    })?;
+    serde_json::to_vec(&value).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
 /// One input as the Python side hands it over.
 enum Source<'a> {
     /// A file or folder, read by the host's input loader.
     Path(PathBuf),
-    /// A document's bytes (text is passed encoded), read like standard input.
-    Data(&'a [u8]),
+    /// A document's bytes (text is passed encoded; a Python object as its JSON), read like
+    /// standard input.
+    Data(std::borrow::Cow<'a, [u8]>),
     /// A folder's files (a Raycast extension): relative path → text, and relative path → bytes
     /// for the files that are not text (icons), as the loader keeps them.
     Files(BTreeMap<String, String>, BTreeMap<String, Vec<u8>>),
@@ -124,14 +137,16 @@ impl<'a> Source<'a> {
     fn new(
         path: Option<PathBuf>,
         data: Option<&'a [u8]>,
+        document: Option<&Bound<'_, PyAny>>,
         files: Option<BTreeMap<String, String>>,
         binary_files: BTreeMap<String, Vec<u8>>,
     ) -> PyResult<Self> {
-        match (path, data, files) {
-            (Some(path), None, None) => Ok(Source::Path(path)),
-            (None, Some(data), None) => Ok(Source::Data(data)),
-            (None, None, Some(files)) => Ok(Source::Files(files, binary_files)),
-            _ => Err(PyValueError::new_err("give exactly one of path, data and files")),
+        match (path, data, document, files) {
+            (Some(path), None, None, None) => Ok(Source::Path(path)),
+            (None, Some(data), None, None) => Ok(Source::Data(data.into())),
+            (None, None, Some(document), None) => Ok(Source::Data(document_json(document)?.into())),
+            (None, None, None, Some(files)) => Ok(Source::Files(files, binary_files)),
+            _ => Err(PyValueError::new_err("give exactly one of path, data, document and files")),
         }
     }
 
@@ -307,13 +322,14 @@ type Converted<'py> = (
 
 /// Converts one input to format `to`.
 #[pyfunction]
-#[pyo3(signature = (to, *, path=None, data=None, files=None, binary_files=BTreeMap::new(), from_=None, options=Vec::new(), strict="off", plugin_dirs=Vec::new(), plugin_host=None, isolate="auto", select=Vec::new(), exclude=Vec::new(), overlay=None, names_map=false, split=None))]
+#[pyo3(signature = (to, *, path=None, data=None, document=None, files=None, binary_files=BTreeMap::new(), from_=None, options=Vec::new(), strict="off", plugin_dirs=Vec::new(), plugin_host=None, isolate="auto", select=Vec::new(), exclude=Vec::new(), overlay=None, names_map=false, split=None))]
 #[allow(clippy::too_many_arguments)]
 fn convert<'py>(
     py: Python<'py>,
     to: &str,
     path: Option<PathBuf>,
     data: Option<&[u8]>,
+    document: Option<Bound<'_, PyAny>>,
     files: Option<BTreeMap<String, String>>,
     binary_files: BTreeMap<String, Vec<u8>>,
     from_: Option<&str>,
@@ -328,7 +344,7 @@ fn convert<'py>(
     names_map: bool,
     split: Option<&str>,
 ) -> PyResult<Converted<'py>> {
-    let source = Source::new(path, data, files, binary_files)?;
+    let source = Source::new(path, data, document.as_ref(), files, binary_files)?;
     let overlay_text = overlay
         .as_ref()
         .map(|p| std::fs::read_to_string(p).map(|text| (p.display().to_string(), text)))
@@ -406,12 +422,13 @@ type Inspected = (String, Option<String>, Option<String>, String, Option<String>
 
 /// Reads one input into the canonical model.
 #[pyfunction]
-#[pyo3(signature = (*, path=None, data=None, files=None, binary_files=BTreeMap::new(), from_=None, options=Vec::new(), plugin_dirs=Vec::new(), plugin_host=None, isolate="auto"))]
+#[pyo3(signature = (*, path=None, data=None, document=None, files=None, binary_files=BTreeMap::new(), from_=None, options=Vec::new(), plugin_dirs=Vec::new(), plugin_host=None, isolate="auto"))]
 #[allow(clippy::too_many_arguments)]
 fn inspect(
     py: Python<'_>,
     path: Option<PathBuf>,
     data: Option<&[u8]>,
+    document: Option<Bound<'_, PyAny>>,
     files: Option<BTreeMap<String, String>>,
     binary_files: BTreeMap<String, Vec<u8>>,
     from_: Option<&str>,
@@ -420,7 +437,7 @@ fn inspect(
     plugin_host: Option<PathBuf>,
     isolate: &str,
 ) -> PyResult<Inspected> {
-    let source = Source::new(path, data, files, binary_files)?;
+    let source = Source::new(path, data, document.as_ref(), files, binary_files)?;
     let registry = self::registry(plugin_dirs, plugin_host, isolate)?;
     let run = || -> Result<_, Refusal> {
         let (format, bundle) = load(&registry, &source, from_)?;

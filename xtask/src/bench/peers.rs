@@ -328,7 +328,7 @@ fn install_fastmcp(peers: &Path) -> Result<PathBuf> {
     Ok(python)
 }
 
-fn install_step(command: &mut Command, what: &str) -> Result<()> {
+pub(super) fn install_step(command: &mut Command, what: &str) -> Result<()> {
     let status = command.status().with_context(|| format!("{what}: could not start"))?;
     if !status.success() {
         bail!("{what} failed ({status})");
