@@ -308,27 +308,34 @@ fn install_openapi_mcp_generator(peers: &Path) -> Result<PathBuf> {
 
 /// The Python of a virtual environment in `peers`/venv with FastMCP at its pinned version (once).
 fn install_fastmcp(peers: &Path) -> Result<PathBuf> {
-    let venv = peers.join("venv");
+    install_pinned(&peers.join("venv"), "fastmcp", FASTMCP)
+}
+
+/// A Python package at a pinned version in its own venv, installed once (a stamp says which).
+pub(super) fn install_pinned(venv: &Path, package: &str, version: &str) -> Result<PathBuf> {
     let python = venv.join("bin/python");
-    let stamp = venv.join("fastmcp.installed");
-    if std::fs::read_to_string(&stamp).is_ok_and(|done| done == FASTMCP) {
+    let stamp = venv.join(format!("{package}.installed"));
+    if std::fs::read_to_string(&stamp).is_ok_and(|done| done == version) {
         return Ok(python);
     }
-    println!("installing FastMCP {FASTMCP} into {} (once)", venv.display());
-    let _ = std::fs::remove_dir_all(&venv);
+    println!("installing {package} {version} into {} (once)", venv.display());
+    let _ = std::fs::remove_dir_all(venv);
     let system_python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
-    install_step(Command::new(system_python).args(["-m", "venv", path(&venv)]), "creating the FastMCP venv")?;
+    install_step(
+        Command::new(system_python).args(["-m", "venv", path(venv)]),
+        &format!("creating the {package} venv"),
+    )?;
     install_step(
         Command::new(&python)
             .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check"])
-            .arg(format!("fastmcp=={FASTMCP}")),
-        "pip install fastmcp",
+            .arg(format!("{package}=={version}")),
+        &format!("pip install {package}"),
     )?;
-    std::fs::write(stamp, FASTMCP)?;
+    std::fs::write(stamp, version)?;
     Ok(python)
 }
 
-pub(super) fn install_step(command: &mut Command, what: &str) -> Result<()> {
+fn install_step(command: &mut Command, what: &str) -> Result<()> {
     let status = command.status().with_context(|| format!("{what}: could not start"))?;
     if !status.success() {
         bail!("{what} failed ({status})");

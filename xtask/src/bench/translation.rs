@@ -118,25 +118,5 @@ fn per_call(python: &Path, script: &Path, who: &str, listing: &Path) -> Result<(
 }
 
 fn install_litellm(peers: &Path) -> Result<PathBuf> {
-    let venv = peers.join("litellm-venv");
-    let python = venv.join("bin/python");
-    let stamp = venv.join("litellm.installed");
-    if std::fs::read_to_string(&stamp).is_ok_and(|done| done == LITELLM) {
-        return Ok(python);
-    }
-    println!("installing LiteLLM {LITELLM} into {} (once)", venv.display());
-    let _ = std::fs::remove_dir_all(&venv);
-    let system_python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
-    super::peers::install_step(
-        Command::new(system_python).args(["-m", "venv", path(&venv)]),
-        "creating the LiteLLM venv",
-    )?;
-    super::peers::install_step(
-        Command::new(&python)
-            .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check"])
-            .arg(format!("litellm=={LITELLM}")),
-        "pip install litellm",
-    )?;
-    std::fs::write(stamp, LITELLM)?;
-    Ok(python)
+    super::peers::install_pinned(&peers.join("litellm-venv"), "litellm", LITELLM)
 }
