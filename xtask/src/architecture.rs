@@ -169,6 +169,102 @@ const UNSAFE_PLACES: &[(&str, &str)] = &[
     ("crates/host/src/allocator.rs", "`toolport-host::allocator`"),
 ];
 
+/// The `use` declarations of a Rust file, each as one line of text (rustfmt may wrap them).
+fn use_declarations(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut current: Option<String> = None;
+    for line in text.lines() {
+        let line = line.trim();
+        if current.is_none()
+            && (line.starts_with("use ") || line.starts_with("pub(super) use ") || line.starts_with("pub(crate) use "))
+        {
+            current = Some(String::new());
+        }
+        if let Some(declaration) = current.as_mut() {
+            declaration.push_str(line);
+            if line.ends_with(';') {
+                found.push(current.take().unwrap());
+            }
+        }
+    }
+    found
+}
+
+/// The first segments of each path a `use super::…` declaration names: `use super::{a::B, c};`
+/// gives `a` and `c`, `use super::operation::X;` gives `operation`.
+fn super_imports(declaration: &str) -> Vec<String> {
+    let Some(rest) = declaration.split_once("super::").map(|(_, rest)| rest.trim_end_matches(';')) else {
+        return Vec::new();
+    };
+    let items = match rest.strip_prefix('{') {
+        Some(group) => {
+            let group = group.strip_suffix('}').unwrap_or(group);
+            // Split at the group's own commas, not those of nested groups.
+            let (mut items, mut depth, mut start) = (Vec::new(), 0, 0);
+            for (i, ch) in group.char_indices() {
+                match ch {
+                    '{' => depth += 1,
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => {
+                        items.push(&group[start..i]);
+                        start = i + 1;
+                    }
+                    _ => {}
+                }
+            }
+            items.push(&group[start..]);
+            items
+        }
+        None => vec![rest],
+    };
+    items
+        .iter()
+        .map(|item| item.trim().split("::").next().unwrap_or_default().to_owned())
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+/// Sibling files that import each other through `use super::…` (module A names module B and B
+/// names A), in every folder of `src/` trees: the circles between files the code map forbids.
+fn import_circles(root: &Path) -> Vec<String> {
+    let mut circles = Vec::new();
+    let mut folders: Vec<PathBuf> = ["crates", "plugins"].iter().map(|dir| root.join(dir)).collect();
+    while let Some(folder) = folders.pop() {
+        let Ok(entries) = std::fs::read_dir(&folder) else { continue };
+        let mut modules: Vec<(String, BTreeSet<String>)> = Vec::new();
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if entry.file_type().is_ok_and(|kind| kind.is_dir()) {
+                if entry.file_name() != "target" && entry.file_name() != "node_modules" {
+                    folders.push(path);
+                }
+                continue;
+            }
+            let Some(module) = path.file_name().and_then(|n| n.to_str()).and_then(|n| n.strip_suffix(".rs")) else {
+                continue;
+            };
+            if matches!(module, "mod" | "lib" | "main") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            // Only the module's own code: its tests may reach anywhere.
+            let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+            let names = use_declarations(code).iter().flat_map(|d| super_imports(d)).collect();
+            modules.push((module.to_owned(), names));
+        }
+        for (a, a_names) in &modules {
+            for (b, b_names) in &modules {
+                if a < b && a_names.contains(b) && b_names.contains(a) {
+                    let folder = folder.strip_prefix(root).unwrap_or(&folder).display().to_string();
+                    circles.push(format!("{folder}: {a}.rs and {b}.rs import each other"));
+                }
+            }
+        }
+    }
+    circles.sort();
+    circles
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -214,6 +310,28 @@ mod tests {
         let listed = row.split('`').nth(3).unwrap().strip_prefix("cargo xtask ").unwrap();
         let names: Vec<&str> = crate::tasks::TASKS.iter().map(|task| task.name).collect();
         assert_eq!(listed.split(" | ").collect::<Vec<_>>(), names, "the xtask row's task list");
+    }
+
+    #[test]
+    fn super_imports_name_the_sibling_modules() {
+        assert_eq!(
+            super_imports("use super::{OperationContext, body, parameter::{A, b}};"),
+            ["OperationContext", "body", "parameter"]
+        );
+        assert_eq!(super_imports("use super::operation::OpWriter;"), ["operation"]);
+        assert!(super_imports("use crate::ID;").is_empty());
+        let wrapped = "use super::{\n    a,\n    b,\n};\nfn f() {}";
+        assert_eq!(use_declarations(wrapped), ["use super::{a,b,};"]);
+    }
+
+    #[test]
+    fn no_two_files_import_each_other() {
+        let circles = import_circles(&workspace_root());
+        assert!(
+            circles.is_empty(),
+            "circles between files (move the shared type to the file that owns it, or to a neutral one):\n{}",
+            circles.join("\n")
+        );
     }
 
     #[test]

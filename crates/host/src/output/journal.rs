@@ -4,7 +4,7 @@
 //! Written into the staging folder before the first file is placed, it names every staged file
 //! (its name there, which file it is: device and inode, and where it goes), then each folder
 //! the commit makes, before it is made; it is removed once the commit has ended. A
-//! run that finds it in an abandoned staging folder ([`undo`]) takes back every file still in
+//! run that finds it in an abandoned staging folder (staging.rs, from [`read`]) takes back every file still in
 //! place as the very file that was staged (restoring the file it replaced, kept beside it in
 //! the staging folder), and removes the folders made that stayed empty. A file that is not the
 //! staged one (never placed, already taken back, or replaced since) is left alone.
@@ -22,9 +22,7 @@ use std::fs::File;
 use std::io::Write;
 use std::path::{Component, Path, PathBuf};
 
-use super::PlannedFile;
-use super::place::{FileId, Folders};
-use super::staging::{backup_of, owned_by_this_user};
+use super::{FileId, PlannedFile, owned_by_this_user};
 
 const HEADER: &str = "toolport commit journal 1";
 
@@ -96,17 +94,24 @@ impl Journal {
     }
 }
 
-/// Undoes the commit a staging folder's journal describes, if there is one (see the module).
-pub(super) fn undo(staging: &Path) {
+/// What a journal recorded: each staged file (its path in the staging folder, which file it
+/// is, where it went) and each folder the commit made, in the order they were written.
+pub(super) struct Recorded {
+    pub(super) files: Vec<(PathBuf, FileId, PlannedFile)>,
+    pub(super) made: Vec<PlannedFile>,
+}
+
+/// The journal of a staging folder, if there is one of this user's (see the module).
+pub(super) fn read(staging: &Path) -> Option<Recorded> {
     let journal = path(staging);
     // Only a journal of this user's is followed, and only to places below the folder the
     // staging is in (where its run wrote): a journal made up by someone else leads nowhere.
     let ours = std::fs::symlink_metadata(&journal).is_ok_and(|meta| meta.is_file() && owned_by_this_user(&meta));
-    let (true, Some(output)) = (ours, staging.parent()) else { return };
-    let Ok(text) = std::fs::read_to_string(&journal) else { return };
+    let (true, Some(output)) = (ours, staging.parent()) else { return None };
+    let text = std::fs::read_to_string(&journal).ok()?;
     let mut lines = text.lines();
     if lines.next() != Some(HEADER) {
-        return;
+        return None;
     }
     let mut files = Vec::new();
     let mut made = Vec::new();
@@ -126,20 +131,7 @@ pub(super) fn undo(staging: &Path) {
             _ => {}
         }
     }
-    let mut folders = Folders::existing();
-    for (staged, id, file) in files.iter().rev() {
-        let Ok(place) = folders.place(file) else { continue };
-        if place.file_id() != Some(*id) {
-            continue;
-        }
-        let backup = backup_of(staged);
-        let _ = if std::fs::symlink_metadata(&backup).is_ok() { place.take(&backup, true) } else { place.remove() };
-    }
-    for folder in made.iter().rev() {
-        if let Ok(place) = folders.place(folder) {
-            let _ = place.remove_empty_folder();
-        }
-    }
+    Some(Recorded { files, made })
 }
 
 /// A journaled place as a planned file, walked below its root as a commit walks it; `None`

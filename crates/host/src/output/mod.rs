@@ -143,6 +143,44 @@ pub fn safe_join(dir: &Path, relative: &str) -> Result<PathBuf, OutputError> {
     Ok(out)
 }
 
+/// Which file a path holds, whatever its name: a staged file keeps its identity when renamed
+/// into place, so a later run can tell a file a killed commit placed from anyone else's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct FileId {
+    device: u64,
+    inode: u64,
+}
+
+impl FileId {
+    /// Which file an open file is (on Unix; elsewhere files are not told apart).
+    fn of(meta: &std::fs::Metadata) -> Option<FileId> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            Some(FileId { device: meta.dev(), inode: meta.ino() })
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = meta;
+            None
+        }
+    }
+}
+
+/// Whether this user owns the file `meta` describes: another user's folder is never taken for
+/// a staging of ours (in a folder others may write to, it could be made to look like one).
+fn owned_by_this_user(meta: &std::fs::Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::MetadataExt::uid(meta) == nix::unistd::geteuid().as_raw()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        true
+    }
+}
+
 /// One file an output plan will write, with the input that produced it.
 #[derive(Clone, Debug)]
 pub struct PlannedFile {

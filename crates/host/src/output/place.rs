@@ -11,31 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::journal::Journal;
-use super::{Occupant, OutputError, PlannedFile};
-
-/// Which file a path holds, whatever its name: a staged file keeps its identity when renamed
-/// into place, so a later run can tell a file a killed commit placed from anyone else's.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct FileId {
-    pub(super) device: u64,
-    pub(super) inode: u64,
-}
-
-impl FileId {
-    /// Which file an open file is (on Unix; elsewhere files are not told apart).
-    pub(super) fn of(meta: &std::fs::Metadata) -> Option<FileId> {
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::MetadataExt;
-            Some(FileId { device: meta.dev(), inode: meta.ino() })
-        }
-        #[cfg(not(unix))]
-        {
-            let _ = meta;
-            None
-        }
-    }
-}
+use super::{FileId, Occupant, OutputError, PlannedFile};
 
 /// The folders of one commit, each opened once, and those it made.
 pub(super) struct Folders {

@@ -16,8 +16,8 @@ use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
 use super::atomic::{create_new, unique_suffix};
 use super::journal::{self, Journal};
-use super::place::{FileId, Folders, Place};
-use super::{Occupant, OutputError, PlannedFile, io_error};
+use super::place::{Folders, Place};
+use super::{FileId, Occupant, OutputError, PlannedFile, io_error, owned_by_this_user};
 
 /// The name of a staging folder, before [`unique_suffix`].
 pub(super) const STAGING_PREFIX: &str = ".toolport-staging-";
@@ -110,7 +110,7 @@ fn remove_stale_staging(dir: &Path) {
         let path = entry.path();
         // Held until the folder is gone, so no other run undoes the same commit.
         let Some(_lock) = lock_if_abandoned(&path) else { continue };
-        journal::undo(&path);
+        undo_commit(&path);
         let _ = std::fs::remove_dir_all(&path);
     }
 }
@@ -136,20 +136,6 @@ fn lock_if_abandoned(dir: &Path) -> Option<std::fs::File> {
     }
     file.try_lock().ok()?;
     Some(file)
-}
-
-/// Whether this user owns the file `meta` describes: another user's folder is never taken for
-/// a staging of ours (in a folder others may write to, it could be made to look like one).
-pub(super) fn owned_by_this_user(meta: &std::fs::Metadata) -> bool {
-    #[cfg(unix)]
-    {
-        std::os::unix::fs::MetadataExt::uid(meta) == nix::unistd::geteuid().as_raw()
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = meta;
-        true
-    }
 }
 
 /// Makes the marker of a new staging folder, locked before it has its name: no other run can
@@ -229,10 +215,32 @@ struct Placed {
 
 /// Where the file a staged file replaces is kept ([`Staging::commit`] with force), so that the
 /// journal need not name it.
-pub(super) fn backup_of(staged: &Path) -> PathBuf {
+fn backup_of(staged: &Path) -> PathBuf {
     let mut name = staged.as_os_str().to_owned();
     name.push(".old");
     PathBuf::from(name)
+}
+
+/// Undoes the commit an abandoned staging folder's journal describes, if there is one: every
+/// file still in place as the very file that was staged is taken back (the file it replaced,
+/// kept beside it, restored), and the folders made that stayed empty are removed. A file that
+/// is not the staged one (never placed, already taken back, or replaced since) is left alone.
+fn undo_commit(staging: &Path) {
+    let Some(recorded) = journal::read(staging) else { return };
+    let mut folders = Folders::existing();
+    for (staged, id, file) in recorded.files.iter().rev() {
+        let Ok(place) = folders.place(file) else { continue };
+        if place.file_id() != Some(*id) {
+            continue;
+        }
+        let backup = backup_of(staged);
+        let _ = if std::fs::symlink_metadata(&backup).is_ok() { place.take(&backup, true) } else { place.remove() };
+    }
+    for folder in recorded.made.iter().rev() {
+        if let Ok(place) = folders.place(folder) {
+            let _ = place.remove_empty_folder();
+        }
+    }
 }
 
 impl Staging {

@@ -126,6 +126,17 @@ fn object_slot(slot: &mut Value) -> &mut Map<String, Value> {
     slot.as_object_mut().expect("an object")
 }
 
+/// Where an operation sits: its path, method and path item, the path item's servers, and the
+/// path item's pointer. Built by `paths`, read by `operation` and `parameter` (here, so that
+/// neither of those two imports the other's types).
+struct OperationContext<'a> {
+    path: &'a str,
+    method: &'a str,
+    item: &'a Map<String, Value>,
+    item_servers: &'a [toolport_plugin::Server],
+    at: &'a str,
+}
+
 fn pointer_join(base: &str, segments: &[&str]) -> String {
     segments.iter().fold(base.to_owned(), |at, s| child(&at, s))
 }

@@ -4,22 +4,12 @@
 use serde_json::{Map, Value};
 use toolport_plugin::jsonschema::Reader;
 use toolport_plugin::source::child;
-use toolport_plugin::{Diagnostic, HttpBinding, Server, Tool, codes};
+use toolport_plugin::{Diagnostic, HttpBinding, Tool, codes};
 
-use super::{body, parameter, responses, servers, x_toolport};
+use super::{OperationContext, body, parameter, responses, servers, x_toolport};
 use crate::ID;
 use crate::bookkeeping::XT;
 use crate::http::method_hints;
-
-/// Where an operation sits: its path, method and path item, the path item's servers, and the
-/// path item's pointer.
-pub(super) struct OperationContext<'a> {
-    pub path: &'a str,
-    pub method: &'a str,
-    pub item: &'a Map<String, Value>,
-    pub item_servers: &'a [Server],
-    pub at: &'a str,
-}
 
 /// The tool for an operation, and the path parameters the reader added to the operation as
 /// written (see [`parameter::read_undeclared_placeholders`]).

@@ -6,8 +6,7 @@ use toolport_plugin::jsonschema::Reader;
 use toolport_plugin::source::child;
 use toolport_plugin::{Diagnostic, ParamLocation, Parameter, Schema, Tool, codes};
 
-use super::operation::OperationContext;
-use super::{pointer_join, read_required, x_toolport};
+use super::{OperationContext, pointer_join, read_required, x_toolport};
 use crate::ID;
 use crate::bookkeeping::XT;
 use crate::http::{METHODS, location};

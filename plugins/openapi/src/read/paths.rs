@@ -7,8 +7,9 @@ use toolport_plugin::jsonschema::{Dialect, Reader};
 use toolport_plugin::source::child;
 use toolport_plugin::{Diagnostic, Tool, codes};
 
+use super::OperationContext;
 use super::keep::KeptInPaths;
-use super::operation::{OperationContext, read_operation};
+use super::operation::read_operation;
 use super::parameter::with_added_parameters;
 use super::{keep, servers};
 use crate::http::METHODS;

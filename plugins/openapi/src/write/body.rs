@@ -2,18 +2,12 @@
 //! properties of an object (every parameter of a tool without an HTTP binding).
 
 use serde_json::{Map, Value};
-use toolport_plugin::{Diagnostic, ParamLocation, Parameter, Property, Schema, SchemaType, Tool, codes};
+use toolport_plugin::{Diagnostic, Parameter, Property, Schema, SchemaType, Tool, codes};
 
 use super::Mode;
 use super::operation::OpWriter;
-use super::parameter::ParameterNames;
+use super::parameter::{ParameterNames, in_body};
 use super::root_keywords::BodyShape;
-
-/// Whether `p` is sent in the body: a tool without an HTTP binding (synthesized as
-/// `POST /<name>`) sends every parameter there.
-pub(super) fn in_body(tool: &Tool, p: &Parameter) -> bool {
-    tool.http.is_none() || p.location.is_none_or(|l| l == ParamLocation::Body)
-}
 
 impl OpWriter<'_> {
     /// The `requestBody`, or `None` when the tool has no body parameter and its source

@@ -5,7 +5,9 @@ use serde_json::{Map, Value};
 use toolport_plugin::jsonschema::Dialect;
 use toolport_plugin::{Diagnostic, ToolSet, codes, loss};
 
-use super::{Mode, VertexParts, Written, body, components, dialect_is_30, downgrade, info, paths, servers, x_toolport};
+use super::{
+    Mode, VertexParts, Written, components, dialect_is_30, downgrade, info, parameter, paths, servers, x_toolport,
+};
 use crate::{ID, bookkeeping};
 
 /// Tool-set fields written only as `x-toolport-*` bookkeeping that mean something to the
@@ -57,7 +59,7 @@ pub(crate) fn document(set: &ToolSet, mode: Mode, vertex: &VertexParts) -> Writt
     // and a request body's properties have no place for them.
     for (i, tool) in set.tools.iter().enumerate() {
         for (j, parameter) in tool.parameters.iter().enumerate() {
-            if mode == Mode::OpenApi && !body::in_body(tool, parameter) {
+            if mode == Mode::OpenApi && !parameter::in_body(tool, parameter) {
                 continue;
             }
             for (key, value) in parameter.extras.iter().filter(|(k, _)| k.as_str() != ID) {

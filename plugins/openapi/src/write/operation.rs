@@ -7,7 +7,6 @@ use serde_json::{Map, Value};
 use toolport_plugin::jsonschema::Dialect;
 use toolport_plugin::{Diagnostic, Schema, Tool, ValueSet, codes};
 
-use super::parameter::ParameterNames;
 use super::{Mode, schema, servers_value, x_toolport};
 use crate::ID;
 
@@ -61,12 +60,11 @@ impl<'a> OpWriter<'a> {
         let leftovers = ext.get("operation").and_then(Value::as_object).unwrap_or(&empty);
         let mut op = self.texts_and_id(tool, name, ext, leftovers);
 
-        let mut names = ParameterNames::new(self.mode, &base, tool);
-        let parameters = self.parameters(tool, &mut names, &base, &mut out);
-        if !parameters.is_empty() {
-            op.insert("parameters".into(), Value::Array(parameters));
+        let inputs = self.inputs(tool, ext, index.unwrap_or(0), &base, &mut out);
+        if !inputs.parameters.is_empty() {
+            op.insert("parameters".into(), Value::Array(inputs.parameters));
         }
-        if let Some(request) = self.request_body(tool, ext, &mut names, index.unwrap_or(0), &base, &mut out) {
+        if let Some(request) = inputs.request_body {
             op.insert("requestBody".into(), Value::Object(request));
         }
         let from_openapi = !ext.is_empty() && tool.http.is_some();
@@ -92,7 +90,7 @@ impl<'a> OpWriter<'a> {
                 op.entry(key.clone()).or_insert_with(|| value.clone());
             }
         }
-        x_toolport::tool_fields(tool, name, self.mode, names.renamed, &mut op);
+        x_toolport::tool_fields(tool, name, self.mode, inputs.renamed, &mut op);
         (op, out)
     }
 

@@ -7,7 +7,6 @@ use toolport_plugin::names::{NameMap, NameRules};
 use toolport_plugin::source::child;
 use toolport_plugin::{Diagnostic, ParamLocation, Parameter, Tool, codes};
 
-use super::body::in_body;
 use super::operation::OpWriter;
 use super::{Mode, x_toolport};
 use crate::ID;
@@ -64,7 +63,37 @@ fn original_name(p: &Parameter) -> &str {
     p.extras.get(ID).and_then(|e| e.get("name")).and_then(Value::as_str).unwrap_or(&p.name)
 }
 
+/// Whether `p` is sent in the body: a tool without an HTTP binding (synthesized as
+/// `POST /<name>`) sends every parameter there.
+pub(super) fn in_body(tool: &Tool, p: &Parameter) -> bool {
+    tool.http.is_none() || p.location.is_none_or(|l| l == ParamLocation::Body)
+}
+
+/// An operation's inputs as written: its `parameters`, its `requestBody`, and the parameter
+/// names changed under Vertex's rules (written name → model name) for `x-toolport`.
+pub(super) struct Inputs {
+    pub(super) parameters: Vec<Value>,
+    pub(super) request_body: Option<Map<String, Value>>,
+    pub(super) renamed: Map<String, Value>,
+}
+
 impl OpWriter<'_> {
+    /// The tool's parameters and request body, named by one [`ParameterNames`] so that a name
+    /// is never given twice across the two. `ext` is the tool's `extras["openapi"]`.
+    pub(super) fn inputs(
+        &self,
+        tool: &Tool,
+        ext: &Map<String, Value>,
+        index: usize,
+        base: &str,
+        out: &mut Vec<Diagnostic>,
+    ) -> Inputs {
+        let mut names = ParameterNames::new(self.mode, base, tool);
+        let parameters = self.parameters(tool, &mut names, base, out);
+        let request_body = self.request_body(tool, ext, &mut names, index, base, out);
+        Inputs { parameters, request_body, renamed: names.renamed }
+    }
+
     /// The operation's `parameters`: the tool's parameters that are not sent in the body.
     pub(super) fn parameters(
         &self,
