@@ -150,6 +150,22 @@ def read_mcp_prompts(path):
     return Document("mcp-prompts", tools, holds_examples=False, holds_output=False)
 
 
+def read_mcpb(path, fmt="mcpb"):
+    # An MCPB manifest lists each tool by name and description: it has no parameters to read.
+    doc = load(single_file(path))
+    tools = []
+    for t in doc.get("tools") or []:
+        if isinstance(t, dict):
+            schema = {"type": "object", "properties": {}}
+            tools.append(tool(t.get("name"), t.get("description"), schema, Resolver(schema)))
+    return Document(fmt, tools, holds_examples=False, holds_output=False)
+
+
+def read_mcp_server(path):
+    # A folder of server.json (which holds no tools) and the bundle manifest that lists them.
+    return read_mcpb(os.path.join(path, "manifest.json"), "mcp-server")
+
+
 def gemini_declarations(doc):
     keys = ("functionDeclarations", "function_declarations")
     if isinstance(doc, dict):
@@ -421,6 +437,8 @@ def read_raycast(path):
 READERS = {
     "mcp": read_mcp,
     "mcp-prompts": read_mcp_prompts,
+    "mcpb": read_mcpb,
+    "mcp-server": read_mcp_server,
     "openai": read_openai,
     "anthropic": read_anthropic,
     "bedrock": read_bedrock,

@@ -1,6 +1,8 @@
 """What several targets share: reading an output, the tool-list shapes, JSON Schema checks."""
 
 import json
+import os
+import subprocess
 
 import jsonschema
 import yaml
@@ -48,3 +50,15 @@ def walk(schema, path="#"):
     for key in ("anyOf", "oneOf", "allOf", "prefixItems"):
         for i, sub in enumerate(schema.get(key) or []):
             yield from walk(sub, f"{path}/{key}/{i}")
+
+
+CONFORMANCE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def node_errors(script, path, what):
+    """The errors a node script of conformance/ gives for `path` (it prints a JSON object of
+    file -> errors); its failure is an error naming `what` it checks with."""
+    run = subprocess.run(["node", os.path.join(CONFORMANCE, script), path], capture_output=True, text=True, check=False)
+    if run.returncode != 0:
+        return [f"the {what} check failed: {run.stderr.strip()[:500]}"]
+    return json.loads(run.stdout).get(path, [])

@@ -2,13 +2,9 @@
 TypeScript `ListToolsResultSchema` through node, which also requires every `outputSchema` to
 be an object schema), and JSON Schema validity."""
 
-import json
-import os
-import subprocess
-
 import mcp.types
 
-from .common import load, schema_errors, tools_of
+from .common import load, node_errors, schema_errors, tools_of
 
 
 def validate(path):
@@ -27,13 +23,5 @@ def validate(path):
     return errors
 
 
-HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
 def typescript_sdk_errors(path):
-    run = subprocess.run(
-        ["node", os.path.join(HERE, "mcp-sdk.mjs"), path], capture_output=True, text=True, check=False
-    )
-    if run.returncode != 0:
-        return [f"the TypeScript SDK check failed: {run.stderr.strip()[:500]}"]
-    return json.loads(run.stdout).get(path, [])
+    return node_errors("mcp-sdk.mjs", path, "TypeScript SDK")

@@ -23,7 +23,7 @@ def test_convert_runs_with_no_set_up():
     done = run_convert("formats", "--json")
     assert done.returncode == 0, done.stderr
     ids = {f["id"] for f in json.loads(done.stdout)["formats"]}
-    assert {"gloodata", "skydeck", "raycast", "vertex", "openapi", "mcp", "openai", "anthropic", "bedrock", "gemini", "mcp-prompts"} <= ids
+    assert {"gloodata", "skydeck", "raycast", "vertex", "openapi", "mcp", "openai", "anthropic", "bedrock", "gemini", "mcp-prompts", "mcpb", "mcp-server"} <= ids
 
 
 def test_python_dash_m_toolport_is_the_same_command():

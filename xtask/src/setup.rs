@@ -16,7 +16,7 @@ use crate::root;
 
 pub fn test_dependencies() -> Result<()> {
     validators()?;
-    npm_ci(&root().join("conformance"), "@modelcontextprotocol/sdk", "the MCP TypeScript SDK")?;
+    npm_ci(&root().join("conformance"), "@anthropic-ai/mcpb", "the MCP TypeScript SDK and the MCPB toolchain")?;
     npm_ci(&root().join("plugins/raycast/tests/tsc"), "@raycast/api", "the Raycast API types")
 }
 

@@ -25,9 +25,11 @@ struct Target {
     options: &'static [&'static str],
 }
 
-const TARGETS: [Target; 13] = [
+const TARGETS: [Target; 15] = [
     Target { label: "mcp", format: "mcp", options: &[] },
     Target { label: "mcp-prompts", format: "mcp-prompts", options: &[] },
+    Target { label: "mcpb", format: "mcpb", options: &[] },
+    Target { label: "mcp-server", format: "mcp-server", options: &[] },
     Target { label: "openai", format: "openai", options: &[] },
     Target { label: "openai strict", format: "openai", options: &["strict=true"] },
     Target { label: "openai responses", format: "openai", options: &["form=responses"] },
@@ -46,6 +48,10 @@ const ORACLE_ONLY: [Target; 2] = [
     Target { label: "gloodata", format: "gloodata", options: &[] },
     Target { label: "skydeck", format: "skydeck", options: &[] },
 ];
+
+/// Formats whose document is a folder (a Raycast extension, an MCP server's server.json and
+/// manifest.json): one input, one output, read back as a whole.
+const FOLDER_FORMATS: [&str; 2] = ["raycast", "mcp-server"];
 
 /// Files in the corpus that are not inputs of their folder's format (execute requests, auth
 /// samples, notes).
@@ -74,13 +80,13 @@ fn collect(format: &str, dir: &Path, out: &mut Vec<(String, PathBuf)>) {
     entries.sort();
     for path in entries {
         if path.is_dir() {
-            if format == "raycast" {
+            if FOLDER_FORMATS.contains(&format) {
                 // An extension folder is one input; the broken fixture is refused on purpose.
                 out.push((format.to_owned(), path));
             } else {
                 collect(format, &path, out);
             }
-        } else if format != "raycast" && is_input(&path) {
+        } else if !FOLDER_FORMATS.contains(&format) && is_input(&path) {
             out.push((format.to_owned(), path));
         }
     }
@@ -464,7 +470,7 @@ fn round_trip(
     to: &str,
     output: &Path,
 ) -> Option<(PathBuf, PathBuf)> {
-    if output.is_dir() && to != "raycast" {
+    if output.is_dir() && !FOLDER_FORMATS.contains(&to) {
         return None; // several documents (one SkyDeck file per tool)
     }
     let back = work.join(format!("{slug}/{index}-{from}.back"));
@@ -473,7 +479,7 @@ fn round_trip(
     match run.code {
         Some(0) => {
             let files: Vec<PathBuf> = std::fs::read_dir(&back).unwrap().map(|e| e.unwrap().path()).collect();
-            Some((if from == "raycast" || files.len() != 1 { back } else { files[0].clone() }, report))
+            Some((if FOLDER_FORMATS.contains(&from) || files.len() != 1 { back } else { files[0].clone() }, report))
         }
         Some(1) if run.stderr.contains("error") => None,
         other => panic!("{} -> {from}: exit {other:?} without a reason:\n{}", output.display(), run.stderr),

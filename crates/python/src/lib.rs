@@ -37,6 +37,8 @@ pub fn linked_formats() -> Vec<Arc<dyn Format>> {
         Arc::new(toolport_format_openapi::OpenApi),
         Arc::new(toolport_format_mcp::Mcp),
         Arc::new(toolport_format_mcp_prompts::McpPrompts),
+        Arc::new(toolport_format_mcpb::Mcpb),
+        Arc::new(toolport_format_mcpb::McpServer),
         Arc::new(toolport_format_openai::OpenAi),
         Arc::new(toolport_format_anthropic::Anthropic),
         Arc::new(toolport_format_bedrock::Bedrock),
