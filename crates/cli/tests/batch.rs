@@ -80,6 +80,24 @@ fn a_mixed_tree_converts_what_it_can_and_reports_the_rest() {
 }
 
 #[test]
+fn a_folder_format_keeps_its_own_file_names_whatever_the_input_is_called() {
+    // An input whose stem is the name of a file the target writes (mcp-server's manifest.json):
+    // the output-name rule is for documents named after the input, not a folder's fixed names.
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(&root.join("in/manifest.json"), &skydeck(1));
+    write(&root.join("in/other.json"), &skydeck(2));
+    for (input, out) in [("in/manifest.json", "one"), ("in", "batch")] {
+        let run = run_in(root, &["--from", "skydeck", "--to", "mcp-server", input, "-o", out]);
+        run.expect_code(0);
+        let written = walk(&root.join(out));
+        let names: Vec<&str> = written.iter().map(|p| p.rsplit('/').next().unwrap()).collect();
+        assert!(names.iter().all(|n| *n == "manifest.json" || *n == "server.json"), "{written:?}");
+        assert_eq!(names.len(), if input == "in" { 4 } else { 2 }, "{written:?}");
+    }
+}
+
+#[test]
 fn one_bad_input_never_stops_the_others() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();

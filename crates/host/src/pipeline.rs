@@ -533,10 +533,20 @@ pub fn target_file_name(registry: &Registry, file: &str, stem: &str, to: &toolpo
     format!("{base}.{}{rest}", to.id)
 }
 
-/// `written` with [`target_file_name`] applied when it is documents only (no folders, no
-/// binary files): what the command line writes into a folder, named the same way.
+/// Whether the output-name rule ([`target_file_name`]) applies to what a writer wrote: documents
+/// only (no folders, no binary files), from a target that does not write a folder of names of
+/// its own (a folder format such as mcp-server: its `manifest.json` stays that even when the
+/// input was called `manifest.json`).
+pub fn names_follow_input(written: &Bundle, to: &toolport_core::FormatInfo) -> bool {
+    to.input != toolport_core::InputShape::Directory
+        && written.binary_files.is_empty()
+        && !written.files.keys().any(|k| k.contains('/'))
+}
+
+/// `written` with [`target_file_name`] applied where [`names_follow_input`]: what the command
+/// line writes into a folder, named the same way.
 pub fn name_documents(registry: &Registry, mut written: Bundle, stem: &str, to: &toolport_core::FormatInfo) -> Bundle {
-    if written.binary_files.is_empty() && !written.files.keys().any(|k| k.contains('/')) {
+    if names_follow_input(&written, to) {
         written.files = std::mem::take(&mut written.files)
             .into_iter()
             .map(|(file, text)| (target_file_name(registry, &file, stem, to), text))
