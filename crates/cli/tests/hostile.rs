@@ -493,6 +493,56 @@ fn wait_at_most(mut child: std::process::Child, limit: std::time::Duration) -> s
     child.wait_with_output().unwrap()
 }
 
+/// The bytes of a file, or of every file under a folder.
+fn bytes_under(at: &Path) -> u64 {
+    match std::fs::symlink_metadata(at) {
+        Ok(meta) if meta.is_dir() => std::fs::read_dir(at).unwrap().map(|e| bytes_under(&e.unwrap().path())).sum(),
+        Ok(meta) => meta.len(),
+        Err(_) => 0,
+    }
+}
+
+/// A Gloodata value set of 5,000 labelled values used by 400 fields, to every schema writer.
+/// Each listed the set's values in every field past the reader's budget (OpenAPI and Vertex
+/// with no budget at all, so 100 copies; MCP's budget raised by the reader's own copies): a
+/// document of 0.56 MB took 2-6 s and up to 2 GB. Every writer now lists them within the
+/// document's expansion budget (`limits::EXPANSION_FACTOR` times its schemas, at least
+/// `MIN_EXPANSION_BYTES`), besides the copies the reader made within the same bound, and
+/// says where it stopped.
+#[test]
+fn a_value_set_shared_by_many_fields_is_written_within_the_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let entries: Vec<String> = (0..5_000).map(|i| format!("[\"v{i}\", \"value {i}\"]")).collect();
+    let tools: Vec<String> = (0..400)
+        .map(|i| format!("\"tool{i}\": {{\"title\": \"Tool {i}\", \"schema\": {{\"fields\": {{\"pick\": {{\"type\": \"string\"}}}}}}, \"ui\": {{\"prefix\": \"Pick\", \"args\": {{\"pick\": {{\"prefix\": \"pick\", \"dtypeName\": \"Big\"}}}}}}}}"))
+        .collect();
+    let doc = format!(
+        "{{\"ns\": \"vs\", \"title\": \"VS\", \"tools\": {{{}}}, \"tagValues\": {{\"Big\": {{\"id\": \"Big\", \"entries\": [{}]}}}}}}",
+        tools.join(", "),
+        entries.join(", ")
+    );
+    std::fs::write(dir.path().join("doc.json"), &doc).unwrap();
+    // The reader's copies and the writer's expansions, each within one budget (of compact
+    // bytes: indented one to a line, a short value takes about three times its own), besides
+    // the input. Listing the set in every field writes over 40 MB.
+    const MIN_EXPANSION_BYTES: u64 = 4 << 20;
+    let most = doc.len() as u64 + 3 * 2 * (8 * doc.len() as u64).max(MIN_EXPANSION_BYTES);
+    for target in ["mcp", "openai", "gemini", "openapi", "vertex", "skydeck", "raycast"] {
+        let (out, report) = (format!("out-{target}"), format!("{target}.json"));
+        let args = ["-q", "--from", "gloodata", "--to", target, "doc.json", "-o", &out, "--report", &report];
+        run_in(dir.path(), &args).expect_code(0);
+        let written = bytes_under(&dir.path().join(&out));
+        assert!(written <= most, "{target}: wrote {written} bytes for a {} byte document", doc.len());
+        let report: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.path().join(&report)).unwrap()).unwrap();
+        let cut = report["inputs"][0]["diagnostics"].as_array().unwrap().iter().any(|d| {
+            d["code"].as_str().is_some_and(|c| c.starts_with("loss/"))
+                && d["path"].as_str().is_some_and(|p| p.ends_with("/value_set"))
+        });
+        assert!(cut, "{target}: the fields left without the set's values are named: {report}");
+    }
+}
+
 /// Each syntax nested far past the limit: a located error for that file, exit 1, and the
 /// other input of the batch still converts (no stack overflow, no abort).
 #[test]
