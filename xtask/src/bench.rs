@@ -446,6 +446,27 @@ const SCALING: &[ScalingCase] = &[
         generate: shared_value_set,
     },
     ScalingCase {
+        name: "a value set of 20,000 values used by N fields -> vertex (enum per field)",
+        base: 25,
+        file: "value-set.json",
+        args: &["--from", "gloodata", "--to", "vertex"],
+        generate: shared_value_set,
+    },
+    ScalingCase {
+        name: "a value set of 20,000 values used by N fields -> skydeck (enum per field)",
+        base: 25,
+        file: "value-set.json",
+        args: &["--from", "gloodata", "--to", "skydeck"],
+        generate: shared_value_set,
+    },
+    ScalingCase {
+        name: "a value set of 20,000 values used by N fields -> raycast (enum per field)",
+        base: 25,
+        file: "value-set.json",
+        args: &["--from", "gloodata", "--to", "raycast"],
+        generate: shared_value_set,
+    },
+    ScalingCase {
         name: "enums of N values, plain and in a union -> raycast",
         base: 15_000,
         file: "enums.json",

@@ -23,7 +23,7 @@ use indexmap::IndexMap;
 use serde_json::Value;
 
 use crate::schema_merge::{self, MergePolicy};
-use crate::{AdditionalProperties, Schema, ToolSet, ValueSet};
+use crate::{AdditionalProperties, EnumValue, Schema, ToolSet, ValueSet};
 
 mod expand;
 
@@ -46,17 +46,33 @@ pub fn schema_weight(schema: &Schema) -> usize {
 }
 
 /// The weight ([`schema_weight`]) of a model's schemas: its tools' parameter and output
-/// schemas, its definitions and its value sets, about the bytes they took in the input.
+/// schemas, its definitions and its value sets, about the bytes they took in the input. A
+/// value set's values that a reader copied into a field naming the set (Gloodata's) count
+/// once, in the set: they were not in the input, and counting each copy let a reader's
+/// expansion raise the writer's budget in turn (a 0.56 MB document's to 36 MB).
 pub fn model_weight(model: &ToolSet) -> usize {
+    let weigh = |schema: &Schema| schema_weight(schema) - copied_values_weight(schema, &model.value_sets);
     let tools: usize = model
         .tools
         .iter()
         .flat_map(|tool| tool.parameters.iter().map(|p| &p.schema).chain(tool.output.iter().flat_map(|o| &o.schema)))
-        .map(schema_weight)
+        .map(weigh)
         .sum();
     tools
-        + model.definitions.values().map(schema_weight).sum::<usize>()
+        + model.definitions.values().map(weigh).sum::<usize>()
         + model.value_sets.values().map(value_set_weight).sum::<usize>()
+}
+
+/// The weight of the enums in `schema` that list all of the values of the value set their
+/// schema names: copies of the set ([`model_weight`]).
+fn copied_values_weight(schema: &Schema, sets: &IndexMap<String, ValueSet>) -> usize {
+    let own = match (&schema.value_set, &schema.enumeration) {
+        (Some(id), Some(values)) if sets.get(id).is_some_and(|set| set.entries.len() == values.len()) => {
+            enumeration_weight(values)
+        }
+        _ => 0,
+    };
+    own + children(schema).map(|child| copied_values_weight(child, sets)).sum::<usize>()
 }
 
 /// The bytes a value set's values and labels take as an `enum` (and its labels) written
@@ -78,12 +94,16 @@ fn node_weight(schema: &Schema) -> usize {
         .flatten()
         .map(|text| text.len() + FIELD_BYTES)
         .sum();
-    let enumeration = s.enumeration.iter().flatten();
     let values: usize = s.default.iter().chain(&s.examples).map(value_bytes).sum::<usize>()
-        + enumeration.map(|e| value_bytes(&e.value) + e.label.as_ref().map_or(0, String::len)).sum::<usize>()
+        + s.enumeration.as_deref().map_or(0, enumeration_weight)
         + s.extras.iter().map(|(key, value)| key.len() + 4 + value_bytes(value)).sum::<usize>();
     let names: usize = s.properties.iter().map(|p| p.name.len() + 4).sum();
     NODE_BYTES + texts + values + names
+}
+
+/// What an enum's values and their labels weigh in a schema node ([`node_weight`]).
+fn enumeration_weight(values: &[EnumValue]) -> usize {
+    values.iter().map(|e| value_bytes(&e.value) + e.label.as_ref().map_or(0, String::len)).sum()
 }
 
 /// The bytes a JSON value takes written compactly, about (numbers count 8).

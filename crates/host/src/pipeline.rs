@@ -695,7 +695,7 @@ pub fn convert_staged(
     let mut source_names = Vec::new();
     let mut curated_model = None;
     let written = match read {
-        Read::Json(raw, writer) if !staged => writer.write_raw(&raw, options),
+        Read::Json(raw, writer) if !staged => writer.write_raw(raw, options),
         // Borrowed by the writer: natively by a plugin of this build, else as JSON.
         Read::Native(model) if !staged => to.format.write(&model, options),
         Read::Model(model) if !staged => to.format.write(&model, options),
@@ -732,7 +732,11 @@ pub fn convert_staged(
             diagnostics.extend(fitted.diagnostics);
             match as_read {
                 // The model as read: the writer gets the reader's JSON and reports what it does not know.
-                Some((raw, writer)) if !curates && !fitted.changed => writer.write_raw(&raw, options),
+                Some((raw, writer)) if !curates && !fitted.changed => {
+                    // The stage's copy is freed first: the writer may decode the JSON again.
+                    drop(fitted.parts);
+                    writer.write_raw(raw, options)
+                }
                 _ => {
                     // Written from this host's model: fields it does not know are its to report.
                     diagnostics.extend(unknown);

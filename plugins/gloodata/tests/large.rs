@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 use toolport_format_gloodata::Gloodata;
+use toolport_plugin::limits::{EXPANSION_FACTOR, MIN_EXPANSION_BYTES};
 use toolport_plugin::{
     EnumValue, Example, Expectation, Format, Options, Parameter, Schema, SchemaType, Tool, ToolCall, ToolSet, ValueSet,
 };
@@ -109,4 +110,8 @@ fn a_large_value_set_used_by_many_fields_is_not_copied_into_each() {
         "the model takes {bytes} bytes for a {} byte document ({values} values copied)",
         text.len()
     );
+    // The copies do not raise the writers' budget in turn: it follows the document's size.
+    let limit = toolport_plugin::definitions::Budget::for_model(&model).limit();
+    let most = (EXPANSION_FACTOR * text.len()).max(MIN_EXPANSION_BYTES);
+    assert!(limit <= most, "a writer may expand {limit} bytes for a {} byte document", text.len());
 }

@@ -5,6 +5,7 @@
 
 use indexmap::IndexMap;
 use serde_json::Value;
+use toolport_plugin::definitions::{Budget, value_set_weight};
 use toolport_plugin::{EnumValue, Schema, SchemaType, Severity, ValueSet, codes};
 
 /// The three kinds of SkyDeck variables.
@@ -78,15 +79,28 @@ impl Note {
 /// How a parameter's schema becomes a SkyDeck variable:
 /// string → text; an enum (or a value set) → single-select of strings; an array of an enum →
 /// multi-select; boolean → single-select of `"true"`/`"false"`; anything else (integer,
-/// number, object, an array of non-enums, any type) → text, reported as a loss.
-pub(crate) fn variable_shape(schema: &Schema, value_sets: &IndexMap<String, ValueSet>) -> Shape {
+/// number, object, an array of non-enums, any type) → text, reported as a loss. A value set's
+/// values are listed within the document's expansion `budget`: every file holds its own list,
+/// so a large set used by many tools would multiply the output; past it the variable is text.
+pub(crate) fn variable_shape(schema: &Schema, value_sets: &IndexMap<String, ValueSet>, budget: &Budget) -> Shape {
     let mut notes = Vec::new();
     let kind_name = schema.kind.map_or("any-type", SchemaType::as_str);
     let enum_of = |s: &Schema, path: &'static str, notes: &mut Vec<Note>| -> Option<Vec<Value>> {
         let entries: Vec<EnumValue> = match (&s.enumeration, &s.value_set) {
             (Some(values), _) => values.clone(),
             (None, Some(id)) => {
-                let entries = value_sets.get(id)?.entries.clone();
+                let set = value_sets.get(id)?;
+                if !budget.take(value_set_weight(set)) {
+                    let at = if path == "enum" { "value_set" } else { "items/value_set" };
+                    let message = format!(
+                        "{}; the {} values of value set `{id}` were left out (any text is accepted)",
+                        budget.describe(),
+                        set.entries.len()
+                    );
+                    notes.push(Note::loss(at, message));
+                    return None;
+                }
+                let entries = set.entries.clone();
                 notes.push(Note::changed(
                     path,
                     format!("the values of value set `{id}` are written as its allowed values"),

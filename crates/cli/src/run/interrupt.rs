@@ -110,22 +110,31 @@ pub fn finishing() -> MutexGuard<'static, ()> {
     FINISHING.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
+/// Why the process ends without waiting for the conversions under way.
+#[derive(Clone, Copy)]
+enum StopNow {
+    /// They had not ended [`GRACE`] after the first signal.
+    GraceOver,
+    /// A second signal came (or no timer could be started to wait with).
+    Again,
+}
+
 fn received(signal: i32) {
     let first = SIGNAL.compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst).is_ok();
     if first && RUNNING.load(Ordering::SeqCst) {
         let timer = std::thread::Builder::new().name("grace".into()).spawn(|| {
             std::thread::sleep(GRACE);
-            stop_now();
+            stop_now(StopNow::GraceOver);
         });
         if timer.is_ok() {
             return;
         }
     }
-    stop_now();
+    stop_now(StopNow::Again);
 }
 
 /// Ends the process now, unless the run is finishing: its staging (if any) abandoned.
-fn stop_now() {
+fn stop_now(why: StopNow) {
     let _held = match FINISHING.try_lock() {
         Ok(guard) => guard,
         Err(TryLockError::Poisoned(guard)) => guard.into_inner(),
@@ -136,8 +145,13 @@ fn stop_now() {
     }
     let Some(interrupt) = interrupted() else { return };
     if RUNNING.load(Ordering::SeqCst) {
+        // Said, so a user (and a test) can tell the grace period from a second signal.
+        let why = match why {
+            StopNow::GraceOver => format!("they had not ended {} s after it", GRACE.as_secs()),
+            StopNow::Again => "a second signal came".to_owned(),
+        };
         eprintln!(
-            "interrupted by {interrupt}: stopped without waiting for the conversions under way; nothing was placed, and no report was written"
+            "interrupted by {interrupt}: stopped without waiting for the conversions under way ({why}); nothing was placed, and no report was written"
         );
     } else {
         // Before a run starts (loading plugins) or outside one: nothing to take back or report.

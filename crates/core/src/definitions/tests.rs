@@ -161,6 +161,33 @@ fn a_copy_costs_the_bytes_it_writes_not_one_per_node() {
     assert!(Budget::for_model(&model).limit() >= crate::limits::EXPANSION_FACTOR << 20);
 }
 
+/// A value set's values copied into the fields naming it (as Gloodata's reader does) weigh
+/// once, in the set: the copies are a reader's expansion, and counting them let one raise the
+/// writer's budget (36 MB for a 0.56 MB document). A field's own shorter list still counts.
+#[test]
+fn a_value_sets_copies_do_not_raise_the_models_weight() {
+    let entries: Vec<EnumValue> = (0..1_000)
+        .map(|i| EnumValue { value: Value::from(format!("v{i}")), label: Some(format!("value {i}")) })
+        .collect();
+    let field = |enumeration: Option<Vec<EnumValue>>| Schema {
+        value_set: Some("Big".into()),
+        enumeration,
+        ..Schema::of(SchemaType::String)
+    };
+    let model_with = |fields: Vec<Schema>| {
+        let mut model = ToolSet::default();
+        model.value_sets.insert("Big".into(), ValueSet { entries: entries.clone(), ..ValueSet::default() });
+        let mut tool = Tool::new("t");
+        tool.parameters = fields.into_iter().enumerate().map(|(i, s)| Parameter::new(format!("p{i}"), s)).collect();
+        model.tools.push(tool);
+        model
+    };
+    let named = model_weight(&model_with(vec![field(None); 10]));
+    assert_eq!(model_weight(&model_with(vec![field(Some(entries.clone())); 10])), named);
+    let own = model_weight(&model_with(vec![field(Some(entries[..10].to_vec())); 10]));
+    assert!(own > named, "{own} > {named}");
+}
+
 #[test]
 fn cut_references_leave_loose_schemas_and_no_reference_to_the_cut() {
     use serde_json::json;

@@ -7,12 +7,13 @@ use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
 
 use serde_json::value::RawValue;
-use toolport_core::{Bundle, Detection, Format, FormatInfo, MODEL_SCHEMA_MAJOR, Options, Outcome, ToolSet};
+use toolport_core::{Bundle, Detection, Diagnostic, Format, FormatInfo, MODEL_SCHEMA_MAJOR, Options, Outcome, ToolSet};
 use toolport_plugin::abi::{
     DetectRequest, MODEL_SCHEMA, ModelJson, ModelVersion, NativeWriteRequest, ReadRequest, VersionedRef, WriteRequest,
     check_model_depth, decode_model,
 };
 
+use super::load::{NativeEntries, PluginAnswer};
 use super::{LoadedPlugin, NativeModel};
 use crate::transport::Op;
 
@@ -179,8 +180,24 @@ impl PluginFormat {
         Outcome { value: None, diagnostics }
     }
 
-    /// Writes a model read by [`PluginFormat::read_raw`] (possibly of another plugin).
-    pub fn write_raw(&self, model: &RawModel, options: &Options) -> Outcome<Bundle> {
+    /// Writes a model read by [`PluginFormat::read_raw`] (possibly of another plugin), taking
+    /// it: a writer of this host's build is given the model decoded here, by pointer, the JSON
+    /// freed first, where a write request would carry a second copy of the JSON beside it.
+    pub fn write_raw(&self, model: RawModel, options: &Options) -> Outcome<Bundle> {
+        if self.plugin.hands_over_natively() {
+            // Named as the plugin would name itself decoding the same JSON (it is of this build).
+            let reader = format!("plugin {} {}", self.plugin.description.name, self.plugin.description.version);
+            let decoded = decode_model(model.0.get().as_bytes(), &reader);
+            drop(model);
+            return match decoded {
+                Ok((versioned, mut diagnostics)) => {
+                    let outcome = self.write_owned(versioned.tool_set, options);
+                    diagnostics.extend(outcome.diagnostics);
+                    Outcome { value: outcome.value, diagnostics }
+                }
+                Err(e) => Outcome::fail(self.plugin.failure("write", &e)),
+            };
+        }
         if !self.plugin.keeps_unknown_fields() {
             // A plugin built with SDK 1.0 refuses fields it does not know, `schema_minor`
             // included: send it the model re-encoded through this host's model, where fields
@@ -199,6 +216,35 @@ impl PluginFormat {
         let request = WriteRequest { model: ModelJson::Raw(&model.0), options: Cow::Borrowed(options) };
         let outcome = self.plugin.call(Op::Write, self.index, &request);
         self.name_plugin(outcome, "write")
+    }
+
+    /// Writes `model` natively ([`Format::write`]), freeing it before the answer is decoded:
+    /// the answer holds the output, which may be as large as the model.
+    fn write_owned(&self, model: ToolSet, options: &Options) -> Outcome<Bundle> {
+        let Some(native) = &self.plugin.native else { return self.write(&model, options) };
+        let outcome = match self.write_native(native, &model, options) {
+            Ok(answer) => {
+                drop(model);
+                self.plugin.outcome_of(Op::Write, &answer)
+            }
+            Err(failure) => Outcome::fail(failure),
+        };
+        self.name_plugin(outcome, "write")
+    }
+
+    /// The answer of the plugin's `write_native` for `model`, unread (in the plugin's memory).
+    fn write_native(
+        &self,
+        native: &NativeEntries,
+        model: &ToolSet,
+        options: &Options,
+    ) -> Result<PluginAnswer, Diagnostic> {
+        let request = NativeWriteRequest { options: Cow::Borrowed(options) };
+        let request = self
+            .plugin
+            .encode(&request)
+            .map_err(|e| self.plugin.failure("write", &format!("could not encode the request: {e}")))?;
+        Ok(native.write(self.index, model, &request))
     }
 }
 
@@ -277,10 +323,9 @@ impl Format for PluginFormat {
     /// receives as JSON.
     fn write(&self, model: &ToolSet, options: &Options) -> Outcome<Bundle> {
         if let Some(native) = &self.plugin.native {
-            let request = NativeWriteRequest { options: Cow::Borrowed(options) };
-            let outcome = match self.plugin.encode(&request) {
-                Ok(request) => self.plugin.outcome_of(Op::Write, &native.write(self.index, model, &request)),
-                Err(e) => Outcome::fail(self.plugin.failure("write", &format!("could not encode the request: {e}"))),
+            let outcome = match self.write_native(native, model, options) {
+                Ok(answer) => self.plugin.outcome_of(Op::Write, &answer),
+                Err(failure) => Outcome::fail(failure),
             };
             return self.name_plugin(outcome, "write");
         }

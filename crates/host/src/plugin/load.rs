@@ -260,15 +260,43 @@ impl NativeEntries {
         (unsafe { take(self.free, buffer) }, model)
     }
 
-    /// `write_native` of `model` (the host's, or one a plugin of this build handed over).
-    pub(super) fn write(&self, index: u32, model: &ToolSet, request: &[u8]) -> Vec<u8> {
+    /// `write_native` of `model` (the host's, or one a plugin of this build handed over): the
+    /// answer read where the plugin wrote it, not copied (it holds the whole output).
+    pub(super) fn write(&self, index: u32, model: &ToolSet, request: &[u8]) -> PluginAnswer {
         let model = std::ptr::from_ref(model).cast::<OpaqueModel>();
         // SAFETY: as `abi::WriteNativeFn` requires: the plugin's fingerprint is this host's, so
         // it lays `ToolSet` out as this host does; `model` and `request` are borrowed, alive
         // and unchanged, for the whole call.
         let buffer = unsafe { (self.write)(index, model, request.as_ptr(), request.len()) };
-        // SAFETY: the buffer was just returned by this table's function and is used nowhere else.
-        unsafe { take(self.free, buffer) }
+        PluginAnswer { buffer, free: self.free }
+    }
+}
+
+/// An answer still in the memory of the in-process plugin that returned it, read in place and
+/// given back to the plugin's `free` when dropped.
+pub(super) struct PluginAnswer {
+    buffer: RawBuffer,
+    free: FreeFn,
+}
+
+impl std::ops::Deref for PluginAnswer {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        if self.buffer.ptr.is_null() || self.buffer.len == 0 {
+            return &[];
+        }
+        // SAFETY: the plugin returned `len` initialised bytes at `ptr`, owned by it until our
+        // `drop` calls its `free`; nothing writes them meanwhile.
+        unsafe { std::slice::from_raw_parts(self.buffer.ptr, self.buffer.len) }
+    }
+}
+
+impl Drop for PluginAnswer {
+    fn drop(&mut self) {
+        // SAFETY: the buffer was returned by a function of the table `free` belongs to, is
+        // used nowhere else, and is freed only here, once.
+        unsafe { (self.free)(std::mem::replace(&mut self.buffer, RawBuffer::EMPTY)) };
     }
 }
 

@@ -1,5 +1,7 @@
 //! `tagValues`: the document's value sets, and how a field's `dtypeName` reaches one.
 
+use std::collections::HashMap;
+
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
 use toolport_plugin::definitions::{Budget, value_set_weight};
@@ -17,6 +19,8 @@ pub(super) struct ValueSetIndex {
     pub(super) by_reference: IndexMap<String, String>,
     /// Map key → the set's entries.
     pub(super) entries: IndexMap<String, Vec<EnumValue>>,
+    /// Map key → what a copy of the set's entries weighs (`value_set_weight`), weighed once.
+    weights: IndexMap<String, usize>,
     /// What copying sets' entries into fields' enums may cost ([`link_value_set`]): a large
     /// set used by many fields would otherwise multiply the model (and every output) by the
     /// number of fields. A field past it keeps only its `value_set`, which writers expand
@@ -27,7 +31,12 @@ pub(super) struct ValueSetIndex {
 impl ValueSetIndex {
     /// An index of no sets yet.
     pub(super) fn empty() -> Self {
-        ValueSetIndex { by_reference: IndexMap::new(), entries: IndexMap::new(), copies: Budget::with_limit(0) }
+        ValueSetIndex {
+            by_reference: IndexMap::new(),
+            entries: IndexMap::new(),
+            weights: IndexMap::new(),
+            copies: Budget::with_limit(0),
+        }
     }
 }
 
@@ -57,6 +66,7 @@ impl Reader<'_> {
             let value_set = self.read_value_set(&path, entry);
             index.by_reference.insert(key.clone(), key.clone());
             index.entries.insert(key.clone(), value_set.entries.clone());
+            index.weights.insert(key.clone(), value_set_weight(&value_set));
             if let Some(id) = entry.get("id").and_then(Value::as_str) {
                 index.by_reference.entry(id.to_owned()).or_insert_with(|| key.clone());
             }
@@ -112,19 +122,24 @@ impl Reader<'_> {
 /// `enum` out.
 pub(super) fn link_value_set(parameter: &mut Parameter, set_key: &str, index: &ValueSetIndex) {
     let Some(entries) = index.entries.get(set_key) else { return };
-    let weight = value_set_weight(&ValueSet { entries: entries.clone(), ..ValueSet::default() });
+    let weight = index.weights.get(set_key).copied().unwrap_or_default();
     if parameter.schema.enumeration.is_none() && !index.copies.take(weight) {
         return;
     }
-    let entries = entries.clone();
     match &mut parameter.schema.enumeration {
         Some(values) => {
+            // Looked up by the value's JSON text: a scan of the set per value was quadratic.
+            // The first entry of a value counts, as a scan from the start found it.
+            let mut labels: HashMap<String, Option<&String>> = HashMap::with_capacity(entries.len());
+            for entry in entries {
+                labels.entry(entry.value.to_string()).or_insert(entry.label.as_ref());
+            }
             for value in values.iter_mut() {
-                value.label = entries.iter().find(|e| e.value == value.value).and_then(|e| e.label.clone());
+                value.label = labels.get(&value.value.to_string()).copied().flatten().cloned();
             }
         }
         None => {
-            parameter.schema.enumeration = Some(entries);
+            parameter.schema.enumeration = Some(entries.clone());
             mark_absent(&mut parameter.extras, "enum");
         }
     }

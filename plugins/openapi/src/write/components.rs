@@ -8,22 +8,24 @@ use toolport_plugin::source::child;
 use toolport_plugin::{Diagnostic, ToolSet};
 
 use super::Mode;
-use super::schema::schema_map;
+use super::schema::{ValueSets, schema_map};
 use super::security::write_security_schemes;
+use crate::ID;
 
-/// The document's `components`, or `None` when it has none. `ext` is the set's
-/// `extras["openapi"]`; the auth entry at `auth_config` is Vertex's `authConfig`; `paths` is
+/// The document's `components` (from the set's `extras["openapi"]` besides the model), or
+/// `None` when it has none. The auth entry at `auth_config` is Vertex's `authConfig`; `paths` is
 /// the written `paths`, whose references decide which schemas a Vertex spec needs.
 pub(super) fn write_components(
     set: &ToolSet,
-    ext: &Map<String, Value>,
     mode: Mode,
     dialect: Dialect,
     auth_config: Option<usize>,
     paths: Option<&Value>,
+    value_sets: ValueSets,
     out: &mut Vec<Diagnostic>,
 ) -> Option<Map<String, Value>> {
     let empty = Map::new();
+    let ext = set.extras.get(ID).and_then(Value::as_object).unwrap_or(&empty);
     let document_ext = ext.get("document").and_then(Value::as_object).unwrap_or(&empty);
     let schemes = write_security_schemes(set, ext, auth_config, out);
     let mut components = document_ext.get("components").and_then(Value::as_object).cloned().unwrap_or_default();
@@ -35,7 +37,7 @@ pub(super) fn write_components(
     // What refers to schemas: the paths and the other components (responses, parameters, …).
     let referrers: Vec<&Value> =
         paths.into_iter().chain(components.iter().filter(|(k, _)| *k != "schemas").map(|(_, v)| v)).collect();
-    let schemas = component_schemas(set, mode, dialect, source_schemas, &referrers, out);
+    let schemas = component_schemas(set, mode, dialect, source_schemas, &referrers, value_sets, out);
     if !schemas.is_empty() {
         components.insert("schemas".into(), Value::Object(schemas));
     } else if mode == Mode::Vertex {
@@ -58,6 +60,7 @@ fn component_schemas(
     dialect: Dialect,
     source: Option<Map<String, Value>>,
     referrers: &[&Value],
+    value_sets: ValueSets,
     out: &mut Vec<Diagnostic>,
 ) -> Map<String, Value> {
     use toolport_plugin::definitions::{name_in_reference, referenced_directly, refs_in_value};
@@ -114,7 +117,7 @@ fn component_schemas(
             schemas.insert(name, raw.clone());
             continue;
         }
-        let written = schema_map(dialect, Some(&set.value_sets), definition, &path, out);
+        let written = schema_map(dialect, Some(value_sets), definition, &path, out);
         schemas.insert(name, Value::Object(written));
     }
     // Schemas of the source no definition came from (unused ones) stay as written.

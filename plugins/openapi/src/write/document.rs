@@ -2,9 +2,11 @@
 //! top-level keys, and the bookkeeping moved out of the way last.
 
 use serde_json::{Map, Value};
+use toolport_plugin::definitions::Budget;
 use toolport_plugin::jsonschema::Dialect;
 use toolport_plugin::{Diagnostic, ToolSet, codes, loss};
 
+use super::schema::ValueSets;
 use super::{
     Mode, VertexParts, Written, components, dialect_is_30, downgrade, info, parameter, paths, servers, x_toolport,
 };
@@ -33,10 +35,12 @@ pub(crate) fn document(set: &ToolSet, mode: Mode, vertex: &VertexParts) -> Writt
     if let Some(servers) = servers::write_servers(set, ext, mode, vertex.base_url, &mut out) {
         doc.insert("servers".into(), servers);
     }
-    let (paths, names) = paths::write_paths(set, mode, dialect, ext, &mut out);
+    let budget = Budget::for_model(set);
+    let value_sets = ValueSets { sets: &set.value_sets, budget: &budget };
+    let (paths, names) = paths::write_paths(set, mode, dialect, ext, value_sets, &mut out);
     doc.insert("paths".into(), Value::Object(paths));
     let components =
-        components::write_components(set, ext, mode, dialect, vertex.auth_config, doc.get("paths"), &mut out);
+        components::write_components(set, mode, dialect, vertex.auth_config, doc.get("paths"), value_sets, &mut out);
     let document_ext = ext.get("document").and_then(Value::as_object).unwrap_or(&empty);
     for (k, v) in document_ext {
         if k != "components" {

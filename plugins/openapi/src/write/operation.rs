@@ -2,10 +2,9 @@
 //! source's other keys; parameters, request body and responses are written by their own
 //! modules.
 
-use indexmap::IndexMap;
 use serde_json::{Map, Value};
 use toolport_plugin::jsonschema::Dialect;
-use toolport_plugin::{Diagnostic, Schema, Tool, ValueSet, codes};
+use toolport_plugin::{Diagnostic, Schema, Tool, codes};
 
 use super::{Mode, schema, servers_value, x_toolport};
 use crate::ID;
@@ -15,7 +14,7 @@ use crate::ID;
 pub(crate) struct OpWriter<'a> {
     pub(super) mode: Mode,
     pub(super) dialect: Dialect,
-    pub(super) value_sets: Option<&'a IndexMap<String, ValueSet>>,
+    pub(super) value_sets: Option<schema::ValueSets<'a>>,
     /// Whether a description the reader took from the summary is written as `description`
     /// too: for a target other than the source's format (a Vertex spec from an OpenAPI
     /// document), so the model reads it; never for the same format (the round trip is exact).

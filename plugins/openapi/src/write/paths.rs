@@ -11,6 +11,7 @@ use toolport_plugin::names::{NameMap, NameRules};
 use toolport_plugin::{Diagnostic, Parameter, Tool, ToolSet, codes};
 
 use super::operation::OpWriter;
+use super::schema::ValueSets;
 use super::vertex_subset::{components_root, raw_is_vertex_clean};
 use super::{Mode, dialect_is_30};
 use crate::{ID, verbatim};
@@ -22,6 +23,7 @@ pub(super) fn write_paths(
     mode: Mode,
     dialect: Dialect,
     ext: &Map<String, Value>,
+    value_sets: ValueSets,
     out: &mut Vec<Diagnostic>,
 ) -> (Map<String, Value>, Vec<String>) {
     let empty = Map::new();
@@ -40,12 +42,12 @@ pub(super) fn write_paths(
         source_writer: OpWriter {
             mode: Mode::OpenApi,
             dialect: source_dialect,
-            value_sets: Some(&set.value_sets),
+            value_sets: Some(value_sets),
             describe_summaries: false,
         },
         clean_root: OnceCell::new(),
     };
-    let writer = OpWriter { mode, dialect, value_sets: Some(&set.value_sets), describe_summaries };
+    let writer = OpWriter { mode, dialect, value_sets: Some(value_sets), describe_summaries };
     let mut function_names = name_map(NameRules::FUNCTION);
     if mode == Mode::Vertex {
         // Valid names are kept first: on a collision the newcomer is renamed, never a valid name.

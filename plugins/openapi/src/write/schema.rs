@@ -3,6 +3,7 @@
 
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
+use toolport_plugin::definitions::Budget;
 use toolport_plugin::jsonschema::{Dialect, Writer};
 use toolport_plugin::source::child;
 use toolport_plugin::{AdditionalProperties, Diagnostic, Schema, ValueSet, codes};
@@ -11,19 +12,28 @@ use toolport_plugin::{AdditionalProperties, Diagnostic, Schema, ValueSet, codes}
 /// (Vertex accepts them in its spec even though its schema subset is Gemini's).
 const COMPONENT_SCHEMAS: &str = "#/components/schemas/";
 
+/// The tool set's value sets, listed as the `enum` of each schema naming one, and the
+/// document's expansion budget those lists are charged to: a large set used by many fields
+/// would otherwise be written once per field (a 0.56 MB Gloodata document became 100 MB).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ValueSets<'a> {
+    pub(crate) sets: &'a IndexMap<String, ValueSet>,
+    pub(crate) budget: &'a Budget,
+}
+
 /// One schema as an object in `dialect`, references pointing into `components.schemas`.
 pub(super) fn schema_map(
     dialect: Dialect,
-    value_sets: Option<&IndexMap<String, ValueSet>>,
+    value_sets: Option<ValueSets>,
     schema: &Schema,
     path: &str,
     out: &mut Vec<Diagnostic>,
 ) -> Map<String, Value> {
     let mut writer = Writer::new(dialect).with_reference_prefix(Some(COMPONENT_SCHEMAS));
-    if let Some(sets) = value_sets {
-        writer = writer.with_value_sets(sets);
+    if let Some(ValueSets { sets, budget }) = value_sets {
+        writer = writer.with_value_sets(sets).with_budget(budget);
     }
-    let fixed = without_empty_enums(schema, value_sets, path, out);
+    let fixed = without_empty_enums(schema, value_sets.map(|v| v.sets), path, out);
     let (value, diagnostics) = writer.write(fixed.as_ref().unwrap_or(schema), path);
     out.extend(diagnostics);
     match value {

@@ -23,9 +23,14 @@ mod manifest;
 mod names;
 mod ts;
 
+use indexmap::IndexMap;
 use serde_json::{Value, json};
+use toolport_plugin::definitions::{Budget, value_set_weight};
 use toolport_plugin::loss::{Carried, uncarried};
-use toolport_plugin::{Bundle, Diagnostic, Icon, Options, Outcome, ToolSet, codes};
+use toolport_plugin::source::child;
+use toolport_plugin::{
+    AdditionalProperties, Bundle, Diagnostic, Icon, Options, Outcome, Schema, ToolSet, ValueSet, codes,
+};
 
 use crate::FORMAT_ID;
 
@@ -67,10 +72,11 @@ const CARRIED: Carried = Carried {
 pub fn write(model: &ToolSet, options: &Options) -> Outcome<Bundle> {
     // Raycast's TypeScript types are written inline: references are inlined first, so only
     // real losses (a recursive definition cut short) are reported.
-    let (resolved, cuts) = toolport_plugin::definitions::resolve(model);
-    let model = &resolved;
-    let mut diagnostics = uncarried(model, FORMAT_ID, &CARRIED);
+    let (mut resolved, cuts) = toolport_plugin::definitions::resolve(model);
+    let mut diagnostics = uncarried(&resolved, FORMAT_ID, &CARRIED);
     diagnostics.extend(cuts);
+    list_value_sets(&mut resolved, &mut diagnostics);
+    let model = &resolved;
     let set_extras = model.extras.get(FORMAT_ID).and_then(Value::as_object).cloned().unwrap_or_default();
     let from_raycast = set_extras.contains_key("manifest") || set_extras.contains_key("no_package_json");
 
@@ -150,4 +156,61 @@ fn tsconfig() -> Value {
             "types": ["node"]
         }
     })
+}
+
+/// Gives each field that names a value set, and lists no values of its own, the set's values as
+/// its enum, charged to the document's expansion budget: TypeScript has no shared place for
+/// them, so every tool file lists its own, and a large set used by many fields multiplied the
+/// output (a 0.56 MB Gloodata document wrote 42 MB). Past the budget the field keeps its plain
+/// type, its value set left out with a `loss/schema`.
+fn list_value_sets(model: &mut ToolSet, diagnostics: &mut Vec<Diagnostic>) {
+    let budget = Budget::for_model(model);
+    let sets = std::mem::take(&mut model.value_sets);
+    for (i, tool) in model.tools.iter_mut().enumerate() {
+        for (j, parameter) in tool.parameters.iter_mut().enumerate() {
+            let path = format!("/tools/{i}/parameters/{j}/schema");
+            list_value_sets_in(&mut parameter.schema, &sets, &budget, &path, diagnostics);
+        }
+    }
+    model.value_sets = sets;
+}
+
+fn list_value_sets_in(
+    schema: &mut Schema,
+    sets: &IndexMap<String, ValueSet>,
+    budget: &Budget,
+    path: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    if schema.enumeration.is_none()
+        && let Some((id, set)) = schema.value_set.as_ref().and_then(|id| Some((id, sets.get(id)?)))
+    {
+        if budget.take(value_set_weight(set)) {
+            schema.enumeration = Some(set.entries.clone());
+        } else {
+            diagnostics.push(Diagnostic::loss(
+                codes::LOSS_SCHEMA,
+                child(path, "value_set"),
+                format!(
+                    "{}; the {} values of value set `{id}` were left out of this field's type (any value of it is accepted)",
+                    budget.describe(),
+                    set.entries.len()
+                ),
+            ));
+            schema.value_set = None;
+        }
+    }
+    if let Some(items) = schema.items.as_deref_mut() {
+        list_value_sets_in(items, sets, budget, &child(path, "items"), diagnostics);
+    }
+    for (k, property) in schema.properties.iter_mut().enumerate() {
+        let at = format!("{path}/properties/{k}/schema");
+        list_value_sets_in(&mut property.schema, sets, budget, &at, diagnostics);
+    }
+    if let Some(AdditionalProperties::Schema(extra)) = schema.additional_properties.as_mut() {
+        list_value_sets_in(extra, sets, budget, &child(path, "additional_properties"), diagnostics);
+    }
+    for (k, member) in schema.any_of.iter_mut().enumerate() {
+        list_value_sets_in(member, sets, budget, &format!("{path}/any_of/{k}"), diagnostics);
+    }
 }

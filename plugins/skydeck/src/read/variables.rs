@@ -4,6 +4,7 @@
 use std::collections::HashSet;
 
 use serde_json::{Map, Value};
+use toolport_plugin::definitions::Budget;
 use toolport_plugin::json_kind::kind_of;
 use toolport_plugin::source::child;
 use toolport_plugin::{EnumValue, Parameter, Schema, SchemaType, Severity, Tool, codes};
@@ -105,7 +106,7 @@ impl Reader<'_> {
         // When the writer would not write this variable back as it is (an unknown or
         // translated type, a select without allowed values, a default of another shape),
         // remember the type as written; the writer then writes the variable verbatim.
-        let shape = variable_shape(&schema, &Default::default());
+        let shape = variable_shape(&schema, &Default::default(), &Budget::unlimited());
         let written_type = raw_type.cloned().unwrap_or(Value::Null);
         if Value::String(shape.kind.as_str().into()) != written_type
             || shape.allowed != allowed_values(&schema)

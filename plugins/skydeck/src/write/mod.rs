@@ -20,6 +20,7 @@ use std::borrow::Cow;
 use std::collections::HashSet;
 
 use serde_json::{Map, Value};
+use toolport_plugin::definitions::Budget;
 use toolport_plugin::loss::{Carried, uncarried};
 use toolport_plugin::names::{NameMap, NameRules};
 use toolport_plugin::source::child;
@@ -56,7 +57,13 @@ pub(crate) fn write(model: &ToolSet, options: &Options) -> Outcome<Bundle> {
         // An output schema is reported whole below; its keywords need no report each.
         .filter(|d| !is_output_schema_detail(&d.path))
         .collect();
-    let mut writer = Writer { model, diagnostics: Vec::new(), noted: HashSet::new(), set_icon_used: false };
+    let mut writer = Writer {
+        model,
+        diagnostics: Vec::new(),
+        noted: HashSet::new(),
+        set_icon_used: false,
+        budget: Budget::for_model(model),
+    };
     let mut bundle = Bundle::default();
     let mut names = NameMap::new(NameRules::FILE_SLUG);
     // The names tools read back under so far: SkyDeck names a tool after its `prompt_name`, so
@@ -149,6 +156,8 @@ struct Writer<'a> {
     /// Code and path of every diagnostic in `diagnostics`.
     noted: HashSet<(&'static str, String)>,
     set_icon_used: bool,
+    /// The document's expansion budget, charged for each value set listed in a variable.
+    budget: Budget,
 }
 
 impl Writer<'_> {

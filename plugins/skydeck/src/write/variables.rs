@@ -32,7 +32,7 @@ impl Writer<'_> {
                 (schema.default.clone(), allowed_values(schema))
             }
             None => {
-                let shape = variable_shape(schema, &self.model.value_sets);
+                let shape = variable_shape(schema, &self.model.value_sets, &self.budget);
                 for note in shape.notes {
                     let message = format!("parameter `{}` of tool `{}`: {}", parameter.name, tool.name, note.message);
                     self.note(note.severity, note.code, format!("{path}/schema/{}", note.path), message);
