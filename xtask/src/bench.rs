@@ -6,9 +6,11 @@
 //! - start-up: `convert formats` with every plugin loaded (median wall time of 21 runs), in
 //!   process and isolated;
 //! - peak memory (max RSS) of the batch and of the GitHub spec conversion;
-//! - the GitHub and Stripe OpenAPI specs converted to vertex, openai, mcp and gloodata, as a
-//!   ratio to a bare parse + serialize of the same file with the same libraries (alternating
-//!   with it, medians of 3), and the cost of detecting the format (no `--from`);
+//! - the GitHub and Stripe OpenAPI specs converted to vertex, openai, mcp, gloodata and gemini,
+//!   as a ratio to a bare parse + serialize of the same file with the same libraries
+//!   (alternating with it, medians of 3), and the cost of detecting the format (no `--from`);
+//! - memory per tool: an MCP list of 100,000 small tools (generated, about 32 MB) to openapi,
+//!   openai and mcp, peak memory per tool against the floor's on the same file;
 //! - the Python API (a release wheel installed in target/python/bench-venv) against `convert`
 //!   on the same input, Stripe to openai, files written by both;
 //! - scaling (`--scaling-only` runs just this, `--scaling-only CASE` the cases whose name
@@ -20,7 +22,9 @@
 //!   (bench/peers.rs), and OpenAI tool lists translated to Anthropic's form inside Python by
 //!   `toolport.convert` and by LiteLLM (bench/translation.rs).
 //!
-//! Timings are wall clock on this machine; only the ratios are meant to be compared.
+//! `--only SECTIONS` runs some of these (batch, isolation, start-up, specs, memory, python,
+//! scaling). CPU time (user + system) is shown beside wall time: on a shared machine it is the
+//! steadier measure. Only the ratios are meant to be compared.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -35,13 +39,19 @@ mod translation;
 
 const BATCH: usize = 10_000;
 
+/// The sections `--only` picks from, in the order they run.
+const SECTIONS: [&str; 7] = ["batch", "isolation", "start-up", "specs", "memory", "python", "scaling"];
+
+/// How many tools the memory benchmark's MCP list has.
+const MEMORY_TOOLS: usize = 100_000;
+
 /// The CASE operand (the one argument that is neither a flag nor `--files`'s value): which
 /// scaling cases run, by a part of their name; empty for all.
 fn case_filter(args: &[String]) -> &str {
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
         match arg.as_str() {
-            "--files" => {
+            "--files" | "--only" => {
                 rest.next();
             }
             flag if flag.starts_with("--") => {}
@@ -75,23 +85,48 @@ pub fn run(args: &[String]) -> Result<()> {
         let _ = std::fs::remove_dir_all(&work);
         return Ok(());
     }
+    let only = args.iter().position(|a| a == "--only").and_then(|i| args.get(i + 1));
+    let sections: Vec<&str> = only.map_or(SECTIONS.to_vec(), |only| only.split(',').map(str::trim).collect());
+    if let Some(unknown) = sections.iter().find(|s| !SECTIONS.contains(s)) {
+        bail!("--only {unknown}: no such section; the sections are {}", SECTIONS.join(", "));
+    }
+    let runs = |section: &str| sections.contains(&section);
     let inputs = work.join("skydeck");
-    generate_skydeck(&inputs, files)?;
+    if runs("batch") || runs("isolation") {
+        generate_skydeck(&inputs, files)?;
+    }
 
     println!("toolport benchmarks ({} cores)", std::thread::available_parallelism().map_or(1, |n| n.get()));
     println!();
-    batch(&convert, &baseline, &inputs, &work, files)?;
-    println!();
-    isolation(&convert, &inputs, &work)?;
-    println!();
-    start_up(&convert)?;
-    println!();
-    large_specs(&convert, &baseline, &work)?;
-    println!();
-    let python = python_api(&convert, &work)?;
-    println!();
-    scaling(&convert, &work, "")?;
-    println!();
+    if runs("batch") {
+        batch(&convert, &baseline, &inputs, &work, files)?;
+        println!();
+    }
+    if runs("isolation") {
+        isolation(&convert, &inputs, &work)?;
+        println!();
+    }
+    if runs("start-up") {
+        start_up(&convert)?;
+        println!();
+    }
+    if runs("specs") {
+        large_specs(&convert, &baseline, &work)?;
+        println!();
+    }
+    if runs("memory") {
+        memory_per_tool(&convert, &baseline, &work)?;
+        println!();
+    }
+    let mut python = None;
+    if runs("python") {
+        python = python_api(&convert, &work)?;
+        println!();
+    }
+    if runs("scaling") {
+        scaling(&convert, &work, "")?;
+        println!();
+    }
     if args.iter().any(|a| a == "--peers") {
         peers::run(&convert, &work)?;
         println!();
@@ -112,25 +147,15 @@ fn batch(convert: &Path, baseline: &Path, inputs: &Path, work: &Path, files: usi
     let mut floor = Vec::new();
     for round in 0..3 {
         let out = work.join(format!("out-{round}"));
-        batch.push(measure(convert, &["--from", "skydeck", "--to", "gloodata", "-q", path(inputs), "-o", path(&out)])?);
-        floor.push(measure(baseline, &[path(inputs), path(&work.join(format!("floor-{round}")))])?);
+        batch.push(sample(convert, &["--from", "skydeck", "--to", "gloodata", "-q", path(inputs), "-o", path(&out)])?);
+        floor.push(sample(baseline, &[path(inputs), path(&work.join(format!("floor-{round}")))])?);
     }
-    let ((batch_time, batch_rss), (floor_time, floor_rss)) = (median(batch), median(floor));
+    let (batch, floor) = (Sample::median(batch), Sample::median(floor));
     println!("batch: {files} SkyDeck files -> gloodata (median of 3, alternating)");
     let rate = |d: Duration| files as f64 / secs(d);
-    println!(
-        "  convert:  {:>8.3} s  {:>9.0} files/s  peak {:>6.1} MiB",
-        secs(batch_time),
-        rate(batch_time),
-        mib(batch_rss)
-    );
-    println!(
-        "  baseline: {:>8.3} s  {:>9.0} files/s  peak {:>6.1} MiB  (read + JSON parse + JSON write)",
-        secs(floor_time),
-        rate(floor_time),
-        mib(floor_rss)
-    );
-    println!("  ratio convert/baseline: {:.2}x (goal: within 2.5x)", secs(batch_time) / secs(floor_time));
+    println!("  convert:  {}  {:>9.0} files/s", batch.shown(), rate(batch.wall));
+    println!("  baseline: {}  {:>9.0} files/s  (read + JSON parse + JSON write)", floor.shown(), rate(floor.wall));
+    println!("  ratio convert/baseline: {} (goal: within 2.5x)", batch.ratio_to(&floor));
     Ok(())
 }
 
@@ -194,45 +219,91 @@ fn large_specs(convert: &Path, baseline: &Path, work: &Path) -> Result<()> {
         }
         // Each target alternates with the floor, three rounds, medians: a loaded machine
         // slows both alike, so the ratios hold.
-        const TARGETS: [&str; 4] = ["vertex", "openai", "mcp", "gloodata"];
+        const TARGETS: [&str; 5] = ["vertex", "openai", "mcp", "gloodata", "gemini"];
         let mut floors = Vec::new();
-        let mut runs: Vec<Vec<(Duration, u64)>> = vec![Vec::new(); TARGETS.len() + 1];
+        let mut runs: Vec<Vec<Sample>> = vec![Vec::new(); TARGETS.len() + 1];
         for round in 0..3 {
-            floors.push(measure(baseline, &[path(&spec), path(&work.join(format!("{name}-floor-{round}")))])?);
+            floors.push(sample(baseline, &[path(&spec), path(&work.join(format!("{name}-floor-{round}")))])?);
             for (i, to) in TARGETS.iter().enumerate() {
                 let out = work.join(format!("{name}-{round}.{to}"));
-                runs[i]
-                    .push(measure(convert, &["--from", "openapi", "--to", to, "-q", path(&spec), "-o", path(&out)])?);
+                runs[i].push(sample(convert, &["--from", "openapi", "--to", to, "-q", path(&spec), "-o", path(&out)])?);
             }
             // Detection: the same conversion to openai without --from.
             let out = work.join(format!("{name}-{round}-detected.openai"));
-            runs[TARGETS.len()].push(measure(convert, &["--to", "openai", "-q", path(&spec), "-o", path(&out)])?);
+            runs[TARGETS.len()].push(sample(convert, &["--to", "openai", "-q", path(&spec), "-o", path(&out)])?);
         }
-        let (floor, floor_rss) = median(floors);
-        println!(
-            "{name} ({:.1} MB): bare parse + serialize {:.3} s, peak {:.1} MiB (median of 3, alternating)",
-            mb(&spec),
-            secs(floor),
-            mib(floor_rss)
-        );
-        let medians: Vec<(Duration, u64)> = runs.into_iter().map(median).collect();
-        for (to, (time, rss)) in TARGETS.iter().zip(&medians) {
-            println!(
-                "  -> {to:<8} {:.3} s, peak {:>6.1} MiB, ratio to the floor {:.2}x (goal: within 2x)",
-                secs(*time),
-                mib(*rss),
-                secs(*time) / secs(floor)
-            );
+        let floor = Sample::median(floors);
+        println!("{name} ({:.1} MB): bare parse + serialize {} (median of 3, alternating)", mb(&spec), floor.shown());
+        let medians: Vec<Sample> = runs.into_iter().map(Sample::median).collect();
+        for (to, run) in TARGETS.iter().zip(&medians) {
+            println!("  -> {to:<8} {}, ratio to the floor {} (goal: within 2x)", run.shown(), run.ratio_to(&floor));
         }
-        let (detected, _) = medians[TARGETS.len()];
-        let (given, _) = medians[1];
+        let (detected, given) = (&medians[TARGETS.len()], &medians[1]);
         println!(
-            "  detection (-> openai without --from): {:.3} s, {:+.0}% over --from openapi (goal: at most +10%)",
-            secs(detected),
-            (secs(detected) / secs(given) - 1.0) * 100.0
+            "  detection (-> openai without --from): CPU {:+.0}%, wall {:+.0}% over --from openapi (goal: at most +10%)",
+            (secs(detected.cpu) / secs(given.cpu) - 1.0) * 100.0,
+            (secs(detected.wall) / secs(given.wall) - 1.0) * 100.0
         );
     }
     Ok(())
+}
+
+/// (d) Memory per tool: an MCP list of many small tools to openapi, openai and mcp, against
+/// the floor's peak on the same file.
+fn memory_per_tool(convert: &Path, baseline: &Path, work: &Path) -> Result<()> {
+    let list = work.join("many-tools.mcp.json");
+    std::fs::create_dir_all(work)?;
+    std::fs::write(&list, mcp_tool_list(MEMORY_TOOLS))?;
+    const TARGETS: [&str; 3] = ["openapi", "openai", "mcp"];
+    let mut floors = Vec::new();
+    let mut runs: Vec<Vec<Sample>> = vec![Vec::new(); TARGETS.len()];
+    for round in 0..3 {
+        floors.push(sample(baseline, &[path(&list), path(&work.join(format!("tools-floor-{round}")))])?);
+        for (i, to) in TARGETS.iter().enumerate() {
+            let out = work.join(format!("tools-{round}.{to}"));
+            runs[i].push(sample(convert, &["--from", "mcp", "--to", to, "-q", path(&list), "-o", path(&out)])?);
+            let _ = std::fs::remove_dir_all(&out);
+        }
+        let _ = std::fs::remove_dir_all(work.join(format!("tools-floor-{round}")));
+    }
+    let per_tool = |s: &Sample| s.peak_kib as f64 / MEMORY_TOOLS as f64;
+    let floor = Sample::median(floors);
+    println!("memory: an MCP list of {MEMORY_TOOLS} small tools ({:.1} MB) (median of 3, alternating)", mb(&list));
+    println!("  floor (read + parse + serialize + write): {}, {:.2} KiB per tool", floor.shown(), per_tool(&floor));
+    for (to, run) in TARGETS.iter().zip(runs.into_iter().map(Sample::median)) {
+        println!(
+            "  -> {to:<8} {}, {:.2} KiB per tool, {:.2}x the floor's peak (goal: within 2x); CPU {}",
+            run.shown(),
+            per_tool(&run),
+            per_tool(&run) / per_tool(&floor),
+            run.ratio_to(&floor)
+        );
+    }
+    let _ = std::fs::remove_file(&list);
+    Ok(())
+}
+
+/// An MCP `tools/list` result of `n` small tools, each three parameters (compact JSON, about
+/// 330 bytes a tool).
+fn mcp_tool_list(n: usize) -> String {
+    let tools: Vec<serde_json::Value> = (0..n)
+        .map(|i| {
+            serde_json::json!({
+                "name": format!("get_weather_{i}"),
+                "description": format!("Gets the weather forecast for a city (variant {i})."),
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {
+                        "city": {"type": "string", "description": "City name"},
+                        "units": {"type": "string", "enum": ["metric", "imperial"]},
+                        "days": {"type": "integer", "minimum": 1, "maximum": 14}
+                    },
+                    "required": ["city"]
+                }
+            })
+        })
+        .collect();
+    serde_json::json!({ "tools": tools }).to_string()
 }
 
 /// What the bench's Python runs: `ROUNDS` conversions of `SPEC` to openai through the API, each
@@ -653,6 +724,49 @@ fn bytes_in(at: &Path) -> u64 {
 fn median(mut runs: Vec<(Duration, u64)>) -> (Duration, u64) {
     runs.sort_by_key(|r| r.0);
     runs[runs.len() / 2]
+}
+
+/// One run measured: wall time, peak resident memory (KiB) and CPU time (user + system).
+#[derive(Clone, Copy)]
+struct Sample {
+    wall: Duration,
+    peak_kib: u64,
+    cpu: Duration,
+}
+
+impl Sample {
+    /// Each measure's median over `runs`, taken on its own.
+    fn median(runs: Vec<Sample>) -> Sample {
+        let mid = |mut values: Vec<u64>| {
+            values.sort_unstable();
+            values[values.len() / 2]
+        };
+        let nanos = |f: fn(&Sample) -> Duration| mid(runs.iter().map(|s| f(s).as_nanos() as u64).collect());
+        Sample {
+            wall: Duration::from_nanos(nanos(|s| s.wall)),
+            cpu: Duration::from_nanos(nanos(|s| s.cpu)),
+            peak_kib: mid(runs.iter().map(|s| s.peak_kib).collect()),
+        }
+    }
+
+    fn shown(&self) -> String {
+        format!("CPU {:.3} s, wall {:.3} s, peak {:.1} MiB", secs(self.cpu), secs(self.wall), mib(self.peak_kib))
+    }
+
+    /// The ratio of CPU times, then of wall times, to `floor`'s.
+    fn ratio_to(&self, floor: &Sample) -> String {
+        format!("{:.2}x (wall {:.2}x)", secs(self.cpu) / secs(floor.cpu), secs(self.wall) / secs(floor.wall))
+    }
+}
+
+/// Like [`measure`], with the CPU time the command used.
+fn sample(program: &Path, args: &[&str]) -> Result<Sample> {
+    let before = children_cpu();
+    let (wall, peak_kib, status) = run_measured(program, args)?;
+    if !status.success() {
+        bail!("{} {} failed with {status}", program.display(), args.join(" "));
+    }
+    Ok(Sample { wall, peak_kib, cpu: children_cpu().saturating_sub(before) })
 }
 
 fn path(p: &Path) -> &str {

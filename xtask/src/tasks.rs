@@ -100,6 +100,11 @@ pub const TASKS: &[Task] = &[
         about: "Release-build and run the benchmarks; prints ratios measured in one run.",
         flags: &[
             flag("--files", Some("N"), "how many files the batch converts (default 10000)"),
+            flag(
+                "--only",
+                Some("SECTIONS"),
+                "run only these sections, comma-separated: batch, isolation, start-up, specs, memory, python, scaling",
+            ),
             flag("--peers", None, "also run toolport side by side with its peers"),
             flag("--peers-only", None, "run only the comparison with the peers"),
             flag(
@@ -224,6 +229,7 @@ mod tests {
         assert!(check("dist", &["--out"]).is_err());
         assert!(check("fuzz", &["--seconds", "5", "--format", "mcp", "--format", "openai"]).unwrap());
         assert!(check("bench", &["--peer"]).is_err());
+        assert_eq!(check("bench", &["--only", "batch,memory"]), Ok(true));
         // The scaling cases a name picks: the CASE operand bench.rs documents.
         assert_eq!(check("bench", &["--scaling-only", "chain"]), Ok(true));
         assert!(check("bench", &["--scaling-only", "chain", "enum"]).is_err());

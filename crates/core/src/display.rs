@@ -48,7 +48,7 @@ mod tests {
         let mut display = Display { prefix: Some("Show Map".into()), ..Display::default() };
         display.args.insert("address".into(), ArgDisplay { prefix: Some("Of".into()), suffix: None });
         display.args.insert("zoom".into(), ArgDisplay { prefix: Some("At Zoom Level".into()), suffix: None });
-        tool.display = Some(display);
+        tool.display = Some(Box::new(display));
         let args = json!({"zoom": 12, "address": "Cairo"});
         assert_eq!(display_line(&tool, args.as_object().unwrap()), "Show Map Of \"Cairo\" At Zoom Level 12");
         let args = json!({"address": "Rio"});

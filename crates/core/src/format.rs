@@ -181,7 +181,7 @@ pub enum InputShape {
 
 /// Format-specific settings from the command line (`--option key=value`).
 ///
-/// Well-known keys the host sets: [`Options::OUTPUT_NAME`].
+/// Well-known keys the host sets: [`Options::OUTPUT_NAME`], [`Options::TARGET_FORMAT`].
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Options(pub BTreeMap<String, String>);
 
@@ -189,6 +189,18 @@ impl Options {
     /// Base name (no extension) the host suggests for a single-document output: the input's
     /// file stem or directory name.
     pub const OUTPUT_NAME: &'static str = "output_name";
+
+    /// The id of the format a conversion writes, which the host gives the reader; absent when
+    /// nothing is written (`inspect`, `check`) or from an older host. A reader may leave out
+    /// work only that target's writer uses (the OpenAPI reader keeps operations as written only
+    /// toward openapi and vertex), and must do all of it when the key is absent.
+    pub const TARGET_FORMAT: &'static str = "target_format";
+
+    /// Whether the model read goes to one of `formats` or maybe to any ([`Self::TARGET_FORMAT`]
+    /// absent).
+    pub fn may_target(&self, formats: &[&str]) -> bool {
+        self.get(Self::TARGET_FORMAT).is_none_or(|target| formats.contains(&target))
+    }
 
     pub fn get(&self, key: &str) -> Option<&str> {
         self.0.get(key).map(String::as_str)
@@ -295,6 +307,15 @@ mod tests {
         assert_eq!(options.output_title("Extension"), "Extension");
         options.set(Options::OUTPUT_NAME, "show-map_tools");
         assert_eq!(options.output_title("Extension"), "Show Map Tools");
+    }
+
+    #[test]
+    fn without_a_target_every_target_is_possible() {
+        let mut options = Options::default();
+        assert!(options.may_target(&["openapi"]));
+        options.set(Options::TARGET_FORMAT, "mcp");
+        assert!(!options.may_target(&["openapi", "vertex"]));
+        assert!(options.may_target(&["mcp"]));
     }
 
     #[test]

@@ -133,7 +133,8 @@ mod tests {
     #[test]
     fn written_names_come_from_renames_and_sources_from_curation() {
         let mut tool = Tool::new("meta/root");
-        tool.http = Some(HttpBinding { method: "GET".into(), path: "/meta/{id}".into(), ..HttpBinding::default() });
+        tool.http =
+            Some(Box::new(HttpBinding { method: "GET".into(), path: "/meta/{id}".into(), ..HttpBinding::default() }));
         let mut id = Parameter::new("id", Schema::default());
         id.location = Some(ParamLocation::Path);
         tool.parameters = vec![id, Parameter::new("include[]", Schema::default())];

@@ -282,7 +282,7 @@ fn apply_to_tool(model: &mut ToolSet, index: usize, changes: &ToolChanges, at: &
         }
     }
     if let Some(confirmation) = &changes.confirmation {
-        tool.confirmation = confirmation.clone();
+        tool.confirmation = confirmation.clone().map(Box::new);
     }
     let hidden: Vec<&str> =
         changes.parameters.iter().filter(|(_, p)| p.hidden || p.value.is_some()).map(|(n, _)| n.as_str()).collect();

@@ -141,7 +141,7 @@ mod tests {
 
     fn tool(name: &str, method: &str, path: &str, tags: &[&str]) -> Tool {
         let mut tool = Tool::new(name);
-        tool.http = Some(HttpBinding { method: method.into(), path: path.into(), ..HttpBinding::default() });
+        tool.http = Some(Box::new(HttpBinding { method: method.into(), path: path.into(), ..HttpBinding::default() }));
         if !tags.is_empty() {
             tool.extras.insert("openapi".into(), json!({"operation": {"tags": tags}}));
         }

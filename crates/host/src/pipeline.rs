@@ -664,9 +664,12 @@ pub fn convert_staged(
     };
     let bundle = bundle.as_ref();
     let staged = curate.needs_model() || stage::has_fit_work(&to.info, fit);
+    // The reader is told the target, so it can leave out what only another writer would use.
+    let mut read_options = options.clone();
+    read_options.set(Options::TARGET_FORMAT, to.info.id.as_str());
     // The model read: handed over natively by a plugin of this build, else the reader's JSON
     // between two plugins (with the writer it goes to), else the model itself.
-    let native = from.plugin.as_ref().and_then(|reader| reader.read_native(bundle, options));
+    let native = from.plugin.as_ref().and_then(|reader| reader.read_native(bundle, &read_options));
     let read = match (native, &from.plugin, &to.plugin) {
         (Some(Outcome { value, diagnostics: read }), _, _) => {
             diagnostics.extend(read);
@@ -676,7 +679,7 @@ pub fn convert_staged(
             Read::Native(model)
         }
         (None, Some(reader), Some(writer)) => {
-            let Outcome { value, diagnostics: read } = reader.read_raw(bundle, options);
+            let Outcome { value, diagnostics: read } = reader.read_raw(bundle, &read_options);
             diagnostics.extend(read);
             let Some(raw) = value.filter(|_| !has_errors(&diagnostics)) else {
                 return Conversion { read_failed: true, ..failed(diagnostics) };
@@ -684,7 +687,7 @@ pub fn convert_staged(
             Read::Json(raw, writer)
         }
         _ => {
-            let Outcome { value, diagnostics: read } = from.format.read(bundle, options);
+            let Outcome { value, diagnostics: read } = from.format.read(bundle, &read_options);
             diagnostics.extend(read);
             let Some(model) = value.filter(|_| !has_errors(&diagnostics)) else {
                 return Conversion { read_failed: true, ..failed(diagnostics) };
@@ -823,6 +826,37 @@ mod tests {
         let conversion = convert(from, to, &Bundle::single("in.echo", "{}"), &Options::default(), false);
         assert_eq!(conversion.status, Status::Converted);
         assert_eq!(conversion.output.unwrap().get("out.echo"), Some("first"));
+    }
+
+    /// A reader of a conversion is told the target's id, so it can leave out what only another
+    /// writer uses; the writer's options are the caller's.
+    #[test]
+    fn the_reader_is_told_the_target() {
+        use toolport_core::Format;
+        #[derive(Debug)]
+        struct SaysItsTarget;
+        impl Format for SaysItsTarget {
+            fn info(&self) -> toolport_core::FormatInfo {
+                toolport_core::FormatInfo { id: "says".into(), ..Echo("says").info() }
+            }
+            fn read(&self, _input: &Bundle, options: &Options) -> Outcome<toolport_core::ToolSet> {
+                let title = options.get(Options::TARGET_FORMAT).unwrap_or("no target").to_owned();
+                Outcome::ok(toolport_core::ToolSet { title: Some(title), ..Default::default() }, vec![])
+            }
+            fn write(&self, model: &toolport_core::ToolSet, options: &Options) -> Outcome<Bundle> {
+                let told = options.get(Options::TARGET_FORMAT).unwrap_or("no target");
+                let text = format!("{} / {told}", model.title.clone().unwrap_or_default());
+                Outcome::ok(Bundle::single("out.echo", text), vec![])
+            }
+        }
+        let mut registry = Registry::default();
+        registry.add_linked(Arc::new(SaysItsTarget));
+        registry.add_linked(Arc::new(Echo("second")));
+        let (from, to) = (registry.format("says").unwrap(), registry.format("second").unwrap());
+        let conversion = convert(from, to, &Bundle::single("in.echo", "{}"), &Options::default(), false);
+        assert_eq!(conversion.output.unwrap().get("out.echo"), Some("second"));
+        let conversion = convert(from, from, &Bundle::single("in.echo", "{}"), &Options::default(), false);
+        assert_eq!(conversion.output.unwrap().get("out.echo"), Some("says / no target"));
     }
 
     /// A walk follows links only inside the folder walked and walks each folder once: links to

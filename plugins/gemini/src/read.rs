@@ -185,7 +185,7 @@ fn read_declaration(source: &Source, value: &Value, path: &str, diagnostics: &mu
         }
         let at = child(path, written);
         let schema = schema::read_single(source, &value, dialect_of(key), &at, key, extras, diagnostics);
-        tool.output = Some(Output { schema: Some(schema), ..Output::default() });
+        tool.output = Some(Box::new(Output { schema: Some(schema), ..Output::default() }));
         if let Some((_, also)) = spelled_as("responseJsonSchema").filter(|_| key == "response") {
             keep.insert(also.into(), map[also].clone());
         }

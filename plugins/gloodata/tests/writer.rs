@@ -19,8 +19,10 @@ fn foreign_model() -> ToolSet {
     let mut tool = Tool::new("get_forecast");
     tool.description = Some("Weather forecast for a city".into());
     tool.prompt = Some("Give the forecast for {{city}}".into());
-    tool.model_settings = Some(ModelSettings { temperature: serde_json::Number::from_f64(0.2), ..Default::default() });
-    tool.http = Some(HttpBinding { method: "GET".into(), path: "/forecast/{city}".into(), ..Default::default() });
+    tool.model_settings =
+        Some(Box::new(ModelSettings { temperature: serde_json::Number::from_f64(0.2), ..Default::default() }));
+    tool.http =
+        Some(Box::new(HttpBinding { method: "GET".into(), path: "/forecast/{city}".into(), ..Default::default() }));
     tool.extras.insert("skydeck".into(), json!({"category": "weather"}));
 
     let mut city = Parameter::new("city", Schema::of(SchemaType::String));
@@ -212,7 +214,7 @@ fn duplicate_tool_names_are_made_unique() {
     for _ in 0..2 {
         let mut tool = Tool::new("search");
         tool.title = Some("Search".into());
-        tool.display = Some(Default::default());
+        tool.display = Some(Box::new(Default::default()));
         set.tools.push(tool);
     }
     let (bundle, diagnostics) = write_ok(&Gloodata, &set);
@@ -229,7 +231,7 @@ fn tool_names_that_are_not_identifiers_are_written_as_ids_with_the_way_back() {
     for name in ["POST /streams", "get-forecast", "helloWorld", "get_forecast"] {
         let mut tool = Tool::new(name);
         tool.title = Some("T".into());
-        tool.display = Some(Default::default());
+        tool.display = Some(Box::new(Default::default()));
         set.tools.push(tool);
     }
     let (bundle, diagnostics) = write_ok(&Gloodata, &set);

@@ -45,7 +45,7 @@ fn read_tool(source: &Source, value: &Value, path: &str, diagnostics: &mut Vec<D
     tool.description = optional_string(source, map, "description", path, &mut kept.keep, diagnostics);
 
     if let Some(icons) = map.get("icons") {
-        tool.icon = first_icon(icons);
+        tool.icon = first_icon(icons).map(Box::new);
         let plain =
             icons.as_array().is_some_and(|a| a.len() == 1) && icons[0].as_object().is_some_and(|o| o.len() == 1);
         if !plain || tool.icon.is_none() {
@@ -71,7 +71,7 @@ fn read_tool(source: &Source, value: &Value, path: &str, diagnostics: &mut Vec<D
     if let Some(output) = map.get("outputSchema") {
         let path = child(path, "outputSchema");
         let schema = schema::read_single(source, output, DIALECT, &path, "outputSchema", extras, diagnostics);
-        tool.output = Some(Output { schema: Some(schema), ..Output::default() });
+        tool.output = Some(Box::new(Output { schema: Some(schema), ..Output::default() }));
     }
 
     match map.get("annotations") {

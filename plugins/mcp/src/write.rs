@@ -130,7 +130,7 @@ fn write_icons(
     out: &mut Map<String, Value>,
     diagnostics: &mut Vec<Diagnostic>,
 ) {
-    let kept_icons = extras.get("icons").filter(|icons| first_icon(icons) == tool.icon);
+    let kept_icons = extras.get("icons").filter(|icons| first_icon(icons).as_ref() == tool.icon.as_deref());
     if let Some(icons) = kept_icons {
         out.insert("icons".into(), icons.clone());
     } else if let Some(icon) = &tool.icon {

@@ -80,12 +80,12 @@ impl Format for OpenApi {
         }
     }
 
-    fn read(&self, input: &Bundle, _options: &Options) -> Outcome<ToolSet> {
+    fn read(&self, input: &Bundle, options: &Options) -> Outcome<ToolSet> {
         let (file, text, doc, syntax) = match parse_entry(input) {
             Ok(parsed) => parsed,
             Err(e) => return Outcome::fail(e),
         };
-        match read::read_document(doc.value) {
+        match read::read_document(doc.value, read::Keep::for_target(options)) {
             Ok((mut set, diagnostics)) => {
                 if let Some(Value::Object(ext)) = set.extras.get_mut(ID) {
                     ext.insert("syntax".into(), Value::from(syntax));

@@ -96,3 +96,50 @@ fn reader_cases() {
         "x(n@body) x_2()",
     );
 }
+
+/// Parts kept as written are records only the openapi and vertex writers use: the reader makes
+/// them toward those targets and when it is not told the target (`inspect`), and toward any
+/// other target leaves them out, regenerating no operation to compare, the model otherwise
+/// the same.
+#[test]
+fn parts_are_kept_as_written_only_toward_openapi_and_vertex() {
+    // A path item's parameter is merged into its operation, and the server has a key the
+    // model does not give back: both are kept.
+    let source = r#"{"openapi": "3.0.3", "info": {"title": "Pets", "version": "1"},
+        "servers": [{"url": "https://pets.example.com/v1", "x-region": "eu"}],
+        "paths": {"/pets/{id}": {
+            "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}],
+            "get": {"operationId": "getPet", "responses": {"200": {"description": "the pet"}}}}}}"#;
+    let bundle = toolport_plugin::Bundle::single("pets.json", source);
+    let read_toward = |target: Option<&str>| {
+        let mut options = Options::default();
+        if let Some(target) = target {
+            options.set(Options::TARGET_FORMAT, target);
+        }
+        expect_ok(OpenApi.read(&bundle, &options), "openapi read").0
+    };
+    let records = |model: &toolport_plugin::ToolSet| {
+        let set = &model.extras["openapi"];
+        let tools = model.tools.iter().filter(|t| t.extras.get("openapi").is_some_and(|e| e.get("digest").is_some()));
+        ["servers", "securitySchemes"].iter().filter(|k| set.get(**k).is_some()).count() + tools.count()
+    };
+    let everything = read_toward(None);
+    assert_eq!(records(&everything), 2, "the operation and the servers are kept");
+    for target in ["openapi", "vertex"] {
+        assert_eq!(read_toward(Some(target)), everything, "toward {target}");
+    }
+    let mut without_records = everything.clone();
+    let set = without_records.extras.get_mut("openapi").and_then(|e| e.as_object_mut()).unwrap();
+    set.remove("servers");
+    set.remove("securitySchemes");
+    for tool in &mut without_records.tools {
+        let own = tool.extras.get_mut("openapi").and_then(|e| e.as_object_mut()).unwrap();
+        own.remove("raw");
+        own.remove("digest");
+    }
+    for target in ["mcp", "openai", "gemini", "gloodata"] {
+        let model = read_toward(Some(target));
+        assert_eq!(records(&model), 0, "nothing kept toward {target}");
+        assert_eq!(model, without_records, "toward {target}, the model is otherwise the same");
+    }
+}

@@ -237,7 +237,8 @@ fn a_changed_confirmation_is_rewritten_with_what_it_imports() {
         |m| {
             let add = tool(m, "add-note");
             add.hints.destructive = Some(true);
-            add.confirmation = Some(Confirmation { style: Some("destructive".into()), ..Confirmation::default() });
+            add.confirmation =
+                Some(Box::new(Confirmation { style: Some("destructive".into()), ..Confirmation::default() }));
         },
         "src/tools/add-note.ts",
         &[

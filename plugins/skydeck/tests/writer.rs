@@ -44,22 +44,23 @@ fn api_model() -> ToolSet {
         Schema { items: Some(Box::new(Schema::of(SchemaType::Integer))), ..Schema::of(SchemaType::Array) },
     );
     search.parameters = vec![query, limit, open, labels, ids];
-    search.http = Some(HttpBinding { method: "GET".into(), path: "/issues".into(), ..HttpBinding::default() });
-    search.display = Some(Display { prefix: Some("Search".into()), ..Display::default() });
-    search.output = Some(Output {
+    search.http =
+        Some(Box::new(HttpBinding { method: "GET".into(), path: "/issues".into(), ..HttpBinding::default() }));
+    search.display = Some(Box::new(Display { prefix: Some("Search".into()), ..Display::default() }));
+    search.output = Some(Box::new(Output {
         description: Some("The matching issues".into()),
         content_type: Some("application/json".into()),
         schema: Some(Schema { items: Some(Box::new(Schema::of(SchemaType::Object))), ..Schema::of(SchemaType::Array) }),
         ..Output::default()
-    });
+    }));
 
     let mut create = Tool::new("create_issue");
     create.prompt = Some("Create an issue titled {{title}}.".into());
-    create.model_settings = Some(ModelSettings {
+    create.model_settings = Some(Box::new(ModelSettings {
         models: vec!["gpt-4o".into()],
         temperature: Some(serde_json::Number::from_f64(0.5).unwrap()),
         ..ModelSettings::default()
-    });
+    }));
     create.parameters = vec![Parameter::new("title", Schema::of(SchemaType::String))];
     create.extras.insert("gloodata".into(), json!({"handler": "x"}));
 

@@ -270,7 +270,7 @@ fn check_carried(
 ) {
     let mut tool = Tool::new("t");
     tool.parameters.push(Parameter::new("p", schema));
-    tool.output = Some(Output { schema: Some(output), ..Output::default() });
+    tool.output = Some(Box::new(Output { schema: Some(output), ..Output::default() }));
     let model = ToolSet { definitions: definitions(), tools: vec![tool], ..ToolSet::default() };
     let tool_fields: &[&str] = if output_carried { &["output"] } else { &[] };
     let (resolved, diagnostics) =

@@ -198,6 +198,18 @@ mod tests {
         assert!(serde_json::from_value::<AdditionalProperties>(json!(3)).is_err());
     }
 
+    /// A model of many small tools is mostly these three: what most tools lack is boxed, and
+    /// this keeps them from growing back (a field added inline costs every tool or schema).
+    #[test]
+    fn tools_parameters_and_schemas_stay_small() {
+        use std::mem::size_of;
+        let sizes = (size_of::<Tool>(), size_of::<Parameter>(), size_of::<Schema>());
+        // Tool was 1,400 bytes before its rarely set parts were boxed.
+        assert!(sizes.0 <= 296, "Tool is {} bytes", sizes.0);
+        assert!(sizes.1 <= 648, "Parameter is {} bytes", sizes.1);
+        assert!(sizes.2 <= 544, "Schema is {} bytes", sizes.2);
+    }
+
     #[test]
     fn the_envelope_of_a_1_0_writer_reads_as_minor_0() {
         let old: VersionedToolSet = serde_json::from_value(json!({"schema_version": 1, "tool_set": {}})).unwrap();

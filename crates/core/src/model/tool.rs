@@ -6,7 +6,9 @@ use serde_json::Number;
 
 use super::{Extras, HttpBinding, Icon, ParamLocation, Schema, is_false};
 
-/// One tool (function, operation, prompt) the model can call.
+/// One tool (function, operation, prompt) the model can call. The parts most tools lack
+/// (icon, output, model settings, display, confirmation, HTTP binding) are boxed, so a tool
+/// without them stays small: a list of 100,000 tools holds 100,000 of these.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Tool {
     /// Stable name, unique within the set.
@@ -19,26 +21,26 @@ pub struct Tool {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub usage_notes: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub icon: Option<Icon>,
+    pub icon: Option<Box<Icon>>,
     /// Input parameters, in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub parameters: Vec<Parameter>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub output: Option<Output>,
+    pub output: Option<Box<Output>>,
     /// A prompt template with `{{variable}}` placeholders (SkyDeck `model_prompt`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prompt: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub model_settings: Option<ModelSettings>,
+    pub model_settings: Option<Box<ModelSettings>>,
     /// How a user interface shows a call (Gloodata `ui`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub display: Option<Display>,
+    pub display: Option<Box<Display>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub confirmation: Option<Confirmation>,
+    pub confirmation: Option<Box<Confirmation>>,
     #[serde(default, skip_serializing_if = "Hints::is_empty")]
     pub hints: Hints,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub http: Option<HttpBinding>,
+    pub http: Option<Box<HttpBinding>>,
     /// Arguments every call gets that the model never sees (an overlay's pinned parameters):
     /// the caller adds them; the names map says them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

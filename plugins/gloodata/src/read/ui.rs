@@ -23,7 +23,7 @@ impl Reader<'_> {
         let mut display = Display::default();
         let Value::Object(ui) = value else {
             self.wrong_type(path, "ui", "an object", value, tool_residue);
-            tool.display = Some(display);
+            tool.display = Some(Box::new(display));
             return;
         };
         let mut residue = Residue::default();
@@ -61,7 +61,7 @@ impl Reader<'_> {
         if let Some(kept) = residue.into_value() {
             tool_residue.keep("ui", &kept);
         }
-        tool.display = Some(display);
+        tool.display = Some(Box::new(display));
     }
 
     /// One `ui.args.<name>`: display hints, and the residue of the argument's hints.

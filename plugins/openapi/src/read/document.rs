@@ -11,7 +11,8 @@ use crate::bookkeeping::XT;
 
 /// Reads a document prepared by [`super::read_document`]. The document is taken so that
 /// what is kept as written (components, tags, …) is moved into the model, not copied.
-pub(super) fn read_prepared(doc: Value) -> Result<(ToolSet, Vec<Diagnostic>), Diagnostic> {
+/// What is kept as written only where `keep` says a writer may use it.
+pub(super) fn read_prepared(doc: Value, keep: keep::Keep) -> Result<(ToolSet, Vec<Diagnostic>), Diagnostic> {
     let Some(root) = doc.as_object() else {
         return Err(Diagnostic::error(codes::INPUT_INVALID, "", "an OpenAPI document must be an object"));
     };
@@ -31,14 +32,16 @@ pub(super) fn read_prepared(doc: Value) -> Result<(ToolSet, Vec<Diagnostic>), Di
     // A URL YAML read as a list is written as the text it was read as (no reader takes a
     // list there), so that form is not kept.
     let list_url = root.get("servers").and_then(Value::as_array).is_some_and(|s| s.iter().any(|s| s["url"].is_array()));
-    if !list_url {
+    if !list_url && keep == keep::Keep::AsWritten {
         keep::keep_servers(&mut extras, root.get("servers"), &set.servers);
     }
 
     let schemes = root.get("components").and_then(|c| c.get("securitySchemes"));
     if let Some(Value::Object(schemes)) = schemes {
         security::read_security_schemes(&mut reader, schemes, &mut set.auth);
-        keep::keep_security_schemes(&mut extras, schemes, &set.auth);
+        if keep == keep::Keep::AsWritten {
+            keep::keep_security_schemes(&mut extras, schemes, &set.auth);
+        }
     }
 
     if root.get("components").and_then(Value::as_object).is_some_and(|c| c.contains_key("securitySchemes")) {
@@ -47,7 +50,7 @@ pub(super) fn read_prepared(doc: Value) -> Result<(ToolSet, Vec<Diagnostic>), Di
     x_toolport::restore_set(root, &mut set, &mut diagnostics);
 
     let (path_items, kept_in_paths) =
-        paths::read_paths(&mut reader, root.get("paths"), dialect, &mut set.tools, &mut diagnostics);
+        paths::read_paths(&mut reader, root.get("paths"), dialect, keep, &mut set.tools, &mut diagnostics);
     // Named schemas (`#/components/schemas/X`) were read once each, as definitions.
     set.definitions = reader.take_definitions();
     diagnostics.extend(reader.take_diagnostics());

@@ -7,11 +7,27 @@
 
 use serde_json::{Map, Value};
 use toolport_plugin::jsonschema::Dialect;
-use toolport_plugin::{Auth, Server, Tool};
+use toolport_plugin::{Auth, Options, Server, Tool};
 
 use super::object_slot;
 use crate::write::{OpWriter, security_schemes, servers_value};
 use crate::{ID, verbatim};
+
+/// Whether the reader keeps parts as written. Only the openapi and vertex writers use the
+/// records, and regenerating every operation to compare is a large part of reading, so a
+/// conversion to another format keeps nothing ([`Options::TARGET_FORMAT`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Keep {
+    AsWritten,
+    Nothing,
+}
+
+impl Keep {
+    /// For the target the host names; everything when it names none (`inspect`, an older host).
+    pub(crate) fn for_target(options: &Options) -> Keep {
+        if options.may_target(&[crate::ID, crate::vertex::VX]) { Keep::AsWritten } else { Keep::Nothing }
+    }
+}
 
 /// Keeps the document's `servers` as written (`raw`) when the model's do not give them back.
 pub(super) fn keep_servers(extras: &mut Map<String, Value>, raw: Option<&Value>, servers: &[Server]) {

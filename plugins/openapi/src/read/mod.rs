@@ -31,8 +31,10 @@ mod security;
 mod servers;
 mod x_toolport;
 
+pub(crate) use keep::Keep;
+
 /// Reads an OpenAPI document. `Err` when it is not an OpenAPI 3 document at all.
-pub(crate) fn read_document(doc: Value) -> Result<(ToolSet, Vec<Diagnostic>), Diagnostic> {
+pub(crate) fn read_document(doc: Value, keep: Keep) -> Result<(ToolSet, Vec<Diagnostic>), Diagnostic> {
     // The document is prepared in place: toolport's bookkeeping put back, enums listing a
     // value twice (OpenAI's spec) and `required` lists naming a property twice listed once.
     let mut diagnostics = Vec::new();
@@ -52,7 +54,7 @@ pub(crate) fn read_document(doc: Value) -> Result<(ToolSet, Vec<Diagnostic>), Di
         };
         diagnostics.push(Diagnostic::warning(codes::INPUT_TOLERATED, pointer, message));
     }
-    let (set, more) = document::read_prepared(doc)?;
+    let (set, more) = document::read_prepared(doc, keep)?;
     diagnostics.extend(more);
     Ok((set, diagnostics))
 }
@@ -227,7 +229,7 @@ mod tests {
             "openapi: 3.0.0\npaths:\n  /a:\n    post:\n      operationId: a\n      parameters: [{{name: q, in: query, required: {written}}}]\n      requestBody: {{required: {written}, content: {{text/plain: {{schema: {{type: string}}}}}}}}\n"
         );
         let doc = toolport_plugin::yaml::parse("doc.yaml", &text).unwrap().value;
-        let (model, diagnostics) = super::read_document(doc).unwrap();
+        let (model, diagnostics) = super::read_document(doc, super::Keep::AsWritten).unwrap();
         let parameters = &model.tools[0].parameters;
         assert_eq!((parameters[0].required, parameters[1].required), (expect, expect), "{written}");
         let warnings: Vec<(&str, &str)> = diagnostics

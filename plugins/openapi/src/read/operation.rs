@@ -84,7 +84,7 @@ pub(super) fn read_operation(
     if !leftovers.is_empty() {
         ext.insert("operation".into(), Value::Object(leftovers));
     }
-    tool.http = Some(http);
+    tool.http = Some(Box::new(http));
     if !ext.is_empty() {
         tool.extras.insert(ID.into(), Value::Object(ext));
     }

@@ -21,6 +21,7 @@ pub(super) fn read_paths(
     reader: &mut Reader,
     paths: Option<&Value>,
     dialect: Dialect,
+    keep: keep::Keep,
     tools: &mut Vec<Tool>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> (Map<String, Value>, Vec<KeptInPaths>) {
@@ -80,7 +81,9 @@ pub(super) fn read_paths(
             let operation_at = child(&at, method);
             name_uniquely(&mut tool, &names, &operation_at, diagnostics);
             names.insert(tool.name.clone(), tools.len());
-            if in_paths && added.is_empty() {
+            if keep == keep::Keep::Nothing {
+                // No writer of the target uses a record of the operation as written.
+            } else if in_paths && added.is_empty() {
                 if keep::keep_operation(&mut tool, operation, dialect) {
                     kept_in_paths.push(KeptInPaths { tool: tools.len(), path: path.clone(), method: method.clone() });
                 }

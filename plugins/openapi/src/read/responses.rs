@@ -68,7 +68,7 @@ pub(super) fn read_responses(
                 if output.description.is_none() {
                     record.insert("noDescription".into(), Value::Bool(true));
                 }
-                tool.output = Some(output);
+                tool.output = Some(Box::new(output));
             }
             Some((response, response_at)) => {
                 // A `$ref`'d response: modelled for other formats, kept as written for OpenAPI.
@@ -84,7 +84,7 @@ pub(super) fn read_responses(
                             Some(reader.read(schema, &pointer_join(&response_at, &["content", media_type, "schema"])));
                     }
                 }
-                tool.output = Some(output);
+                tool.output = Some(Box::new(output));
             }
             None => drop(record.insert("ref".into(), raw.clone())),
         }

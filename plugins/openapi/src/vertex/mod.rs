@@ -27,7 +27,7 @@ mod examples;
 mod read;
 mod write;
 
-const VX: &str = "vertex";
+pub(crate) const VX: &str = "vertex";
 
 /// The `vertex` format.
 #[derive(Debug, Default)]
@@ -82,12 +82,12 @@ impl Format for Vertex {
         }
     }
 
-    fn read(&self, input: &Bundle, _options: &Options) -> Outcome<ToolSet> {
+    fn read(&self, input: &Bundle, options: &Options) -> Outcome<ToolSet> {
         let (file, text, body, syntax) = match parse_entry(input) {
             Ok(parsed) => parsed,
             Err(e) => return Outcome::fail(e),
         };
-        match read::read_body(&body.value, file, input) {
+        match read::read_body(&body.value, file, input, crate::read::Keep::for_target(options)) {
             Ok((set, diagnostics)) => {
                 let mut diagnostics = locate_all(diagnostics, file, text, syntax);
                 diagnostics.splice(0..0, body.tolerated);

@@ -15,6 +15,7 @@ pub(super) fn read_body(
     body: &Value,
     file: &str,
     input: &Bundle,
+    keep: read::Keep,
 ) -> Result<(ToolSet, Vec<Diagnostic>), Vec<Diagnostic>> {
     if !body.is_object() {
         return Err(vec![Diagnostic::error(
@@ -39,7 +40,7 @@ pub(super) fn read_body(
 
     let api_spec = get(manifest, "apiSpec").cloned().unwrap_or(Value::Null);
     let spec_doc = read_spec(&api_spec, file, input, &mut vx, &mut diagnostics)?;
-    let (mut set, spec_diagnostics) = read::read_document(spec_doc).map_err(|e| vec![e])?;
+    let (mut set, spec_diagnostics) = read::read_document(spec_doc, keep).map_err(|e| vec![e])?;
     // Paths of the spec's diagnostics point into the spec, not the body.
     diagnostics.extend(spec_diagnostics.into_iter().map(|mut d| {
         d.path = format!("/manifest/apiSpec/openApiYaml{}", d.path);

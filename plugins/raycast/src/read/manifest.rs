@@ -118,7 +118,7 @@ pub(super) fn read_tools(bundle: &Bundle, root: &str, package: &Map<String, Valu
                 ("title", Value::String(s)) => tool.title = Some(s.clone()),
                 ("description", Value::String(s)) => tool.description = Some(s.clone()),
                 ("instructions", Value::String(s)) => tool.usage_notes = Some(s.clone()),
-                ("icon", Value::String(s)) => tool.icon = Some(Icon::Path { path: s.clone() }),
+                ("icon", Value::String(s)) => tool.icon = Some(Box::new(Icon::Path { path: s.clone() })),
                 _ => {
                     kept.insert(key.clone(), value.clone());
                 }
@@ -144,7 +144,7 @@ pub(super) fn read_tools(bundle: &Bundle, root: &str, package: &Map<String, Valu
                         if confirmation.style.as_deref() == Some("destructive") {
                             tool.hints.destructive = Some(true);
                         }
-                        tool.confirmation = Some(confirmation);
+                        tool.confirmation = Some(Box::new(confirmation));
                     }
                 }
                 if let Some(text) = bundle.get(&source)

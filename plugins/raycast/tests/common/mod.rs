@@ -14,12 +14,12 @@ fn parameter(name: &str, location: ParamLocation, required: bool, schema: Schema
 pub fn http_model() -> ToolSet {
     let mut update = Tool::new("updatePet");
     update.description = Some("Update a pet.\n\nOnly the fields given change.".into());
-    update.http = Some(HttpBinding {
+    update.http = Some(Box::new(HttpBinding {
         method: "PATCH".into(),
         path: "/pets/{petId}/owners/{owner-id}".into(),
         body_content_type: Some("application/json".into()),
         ..HttpBinding::default()
-    });
+    }));
     let string = |d: &str| Schema { description: Some(d.into()), ..Schema::of(SchemaType::String) };
     update.parameters = vec![
         parameter(
@@ -54,7 +54,8 @@ pub fn http_model() -> ToolSet {
     ];
     let mut delete = Tool::new("../../deletePet");
     delete.hints.destructive = Some(true);
-    delete.http = Some(HttpBinding { method: "DELETE".into(), path: "/pets/{petId}".into(), ..HttpBinding::default() });
+    delete.http =
+        Some(Box::new(HttpBinding { method: "DELETE".into(), path: "/pets/{petId}".into(), ..HttpBinding::default() }));
     delete.parameters = vec![parameter("petId", ParamLocation::Path, true, Schema::of(SchemaType::String))];
     let mut summarize = Tool::new("Summarize Text");
     summarize.prompt = Some("Summarize {{text}}".into());

@@ -44,7 +44,7 @@ impl Reader<'_> {
         } else {
             own.insert(kept::NO_PROMPT_NAME.into(), Value::Bool(true));
         }
-        if tool.model_settings.as_ref().is_some_and(|m| *m == ModelSettings::default()) {
+        if tool.model_settings.as_ref().is_some_and(|m| **m == ModelSettings::default()) {
             tool.model_settings = None;
         }
         self.check_placeholders(&tool);

@@ -2,7 +2,7 @@
 //! timestamp; variables, expected output and avatar are read by their own parts.
 
 use serde_json::{Map, Value};
-use toolport_plugin::{Creator, ModelSettings, Severity, Tool, ToolSet};
+use toolport_plugin::{Creator, Severity, Tool, ToolSet};
 
 use super::{Kept, Reader};
 use crate::kept;
@@ -59,7 +59,7 @@ impl Reader<'_> {
                 }
                 ("variables", _) => self.invalid(Severity::Error, &mut kept_metadata, path, key, value, "an array"),
                 ("expected_output", Value::Object(output)) => {
-                    tool.output = Some(self.expected_output(output, own));
+                    tool.output = Some(Box::new(self.expected_output(output, own)));
                 }
                 ("expected_output", _) => {
                     self.invalid(Severity::Warning, &mut kept_metadata, path, key, value, "an object")
@@ -93,7 +93,7 @@ impl Reader<'_> {
             _ => None,
         };
         match models {
-            Some(models) => tool.model_settings.get_or_insert_with(ModelSettings::default).models = models,
+            Some(models) => tool.model_settings.get_or_insert_default().models = models,
             None => self.invalid(
                 Severity::Warning,
                 kept,
@@ -132,7 +132,7 @@ impl Reader<'_> {
 
     fn model_parameters(&mut self, parameters: &Map<String, Value>, tool: &mut Tool, own: &mut Kept) {
         let path = "/metadata/parameters";
-        let settings = tool.model_settings.get_or_insert_with(ModelSettings::default);
+        let settings = tool.model_settings.get_or_insert_default();
         let mut kept_parameters = Kept::new();
         for (key, value) in parameters {
             let number = value.as_number().cloned();

@@ -39,12 +39,12 @@ impl Writer<'_> {
         if let Some(output) = &tool.output {
             let written = self.output(output, own, path);
             // `{}` only when the source itself had an empty expected_output.
-            if !written.is_empty() || *output == Output::default() {
+            if !written.is_empty() || **output == Output::default() {
                 metadata.insert("expected_output".into(), Value::Object(written));
             }
         }
         let icon = match &tool.icon {
-            Some(icon) => Some(icon),
+            Some(icon) => Some(&**icon),
             None => {
                 self.set_icon_used |= model.icon.is_some();
                 model.icon.as_ref()

@@ -19,7 +19,7 @@ pub(super) struct Export {
 pub(super) fn decide(tool: &Tool, path: &str, diagnostics: &mut Vec<Diagnostic>) -> Option<Export> {
     let style = tool.confirmation.as_ref().and_then(|c| c.style.as_deref());
     let wants_destructive = tool.hints.destructive == Some(true);
-    let confirmation = tool.confirmation.clone().or_else(|| {
+    let confirmation = tool.confirmation.as_deref().cloned().or_else(|| {
         wants_destructive.then(|| {
             diagnostics.push(Diagnostic::info(
                 codes::GENERATED,
