@@ -2,9 +2,10 @@
 //! what each takes (tasks.rs, where every task's arguments are checked before it runs):
 //!
 //! - `test [ARGS]`: install what the tests need besides Rust (setup.rs: the platforms'
-//!   validators, the Raycast API types; once), build every plugin library and the broken test
-//!   plugins, then run the whole test suite (`cargo test --workspace ARGS`). The CLI tests load
-//!   the real libraries.
+//!   validators, the Raycast API types; once) while building every plugin library and the
+//!   broken test plugins, build the Python wheel, then run the whole test suite
+//!   (`cargo test --workspace ARGS`) and the Python package's tests side by side. The CLI tests
+//!   load the real libraries.
 //! - `convert ARGS`: build `convert`, the plugin host and the plugins only, then run `convert ARGS`.
 //! - `dist [DIR]`: release-build those and stage them in DIR/ (default `dist/`):
 //!   `DIR/convert`, `DIR/toolport-plugin-host`, `DIR/plugins/*`, `DIR/share/*` (install.rs).
@@ -135,13 +136,38 @@ fn command_packages() -> Result<Vec<String>> {
         .collect()
 }
 
+/// `cargo xtask test`. The installs wait on the network and the disk: they run while cargo
+/// builds. The wheel needs cargo (which builds one thing at a time in a target folder), so it
+/// is built before `cargo test`; its tests run only Python and the wheel's binaries, so they
+/// run beside `cargo test`, whose test binaries run one after another and leave a core idle
+/// for long stretches (the Raycast type check, the conformance suite's validators).
 fn test(extra: &[String]) -> Result<()> {
-    setup::test_dependencies()?;
-    build_all()?;
+    let installs = std::thread::spawn(setup::test_dependencies);
+    let built = build_all();
+    let installed = installs.join().expect("the installs' thread panicked");
+    built?;
+    installed?;
+    let started = std::time::Instant::now();
+    let wheel = setup::python_wheel(false)?;
+    println!("python package: wheel built in {:.1} s", started.elapsed().as_secs_f64());
+    let python = std::thread::spawn(move || setup::python_package_tests(&wheel));
     let mut args = vec!["test", "--workspace"];
     args.extend(extra.iter().map(String::as_str));
-    cargo(&args)?;
-    setup::python_package()
+    let rust = cargo(&args);
+    match (rust, python.join().expect("the Python tests' thread panicked")) {
+        (Ok(()), Ok(output)) => {
+            print!("{output}");
+            Ok(())
+        }
+        (Ok(()), Err(python)) => Err(python),
+        (Err(rust), python) => {
+            match python {
+                Ok(output) => print!("{output}"),
+                Err(python) => eprintln!("error: {python:#}"),
+            }
+            Err(rust)
+        }
+    }
 }
 
 fn convert(extra: &[String]) -> Result<()> {

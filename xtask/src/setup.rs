@@ -2,10 +2,12 @@
 //! the platforms' validators for the conformance suite (conformance/requirements.txt, into a
 //! virtual environment at target/conformance/venv), the MCP TypeScript SDK (conformance/,
 //! `npm ci`) and the Raycast API types for the TypeScript check (plugins/raycast/tests/tsc,
-//! `npm ci`). Each step is skipped when done. After `cargo test`, [`python_package`] builds the
-//! Python wheel with `pip wheel ./python` (its build backend: maturin pinned in
-//! python/requirements-build.txt, installed into target/python/tools), installs it into a fresh
-//! target/python/venv and runs python/tests/.
+//! `npm ci`) and maturin for the wheel (python/requirements-build.txt, into
+//! target/python/tools). Each step is skipped when done; `cargo xtask test` runs them while
+//! cargo builds (they wait on the network and the disk, not on the processor). Before
+//! `cargo test`, [`python_wheel`] builds the Python wheel with `pip wheel ./python`; then
+//! [`python_package_tests`] installs it into a fresh target/python/venv and runs python/tests/
+//! beside `cargo test`.
 
 use std::path::Path;
 use std::process::Command;
@@ -14,10 +16,16 @@ use anyhow::{Context, Result, bail};
 
 use crate::root;
 
+/// Installs what the tests need besides Rust. npm waits on the network, pip mostly on the disk
+/// and one core: they run side by side (on a fresh clone each took about a minute).
 pub fn test_dependencies() -> Result<()> {
-    validators()?;
-    npm_ci(&root().join("conformance"), "@anthropic-ai/mcpb", "the MCP TypeScript SDK and the MCPB toolchain")?;
-    npm_ci(&root().join("plugins/raycast/tests/tsc"), "@raycast/api", "the Raycast API types")
+    let npm = std::thread::spawn(|| {
+        npm_ci(&root().join("conformance"), "@anthropic-ai/mcpb", "the MCP TypeScript SDK and the MCPB toolchain")?;
+        npm_ci(&root().join("plugins/raycast/tests/tsc"), "@raycast/api", "the Raycast API types")
+    });
+    let python = validators().and_then(|()| build_tools().map(drop));
+    npm.join().expect("the npm installs' thread panicked")?;
+    python
 }
 
 fn run(command: &mut Command, what: &str) -> Result<()> {
@@ -59,32 +67,33 @@ fn npm_ci(dir: &Path, package: &str, what: &str) -> Result<()> {
     )
 }
 
-/// The Python package (python/, crates/python): builds the wheel with maturin, installs it into
-/// a fresh virtual environment (target/python/venv) and runs python/tests/ there with pytest,
-/// through the API and through the installed `convert`. Runs after `cargo test`, with the
-/// debug build in place: a debug wheel (the tests check behaviour; `cargo xtask bench` builds
-/// a release one). Fails when a Python test fails.
-pub fn python_package() -> Result<()> {
+/// The Python package's tests (python/tests) against `wheel`: installs it into a fresh virtual
+/// environment (target/python/venv) and runs python/tests/ there with pytest, through the API
+/// and through the installed `convert`. Only Python and the wheel's own binaries run, nothing
+/// of cargo's, so `cargo xtask test` runs this beside `cargo test`; what it prints is returned
+/// (printed after `cargo test`'s, not interleaved with it). Fails when a Python test fails,
+/// with its output.
+pub fn python_package_tests(wheel: &Path) -> Result<String> {
     let started = std::time::Instant::now();
-    let wheel = python_wheel(false)?;
-    let built = started.elapsed();
     let venv = root().join("target/python/venv");
-    let python = python_venv(&venv, &wheel, Some(&root().join("python/requirements-test.txt")))?;
+    let python = python_venv(&venv, wheel, Some(&root().join("python/requirements-test.txt")))?;
     let installed = started.elapsed();
-    run(
-        Command::new(python)
-            .args(["-m", "pytest", "-p", "no:cacheprovider", "-q", "."])
-            // In the tests' folder, not python/: the package under test is the installed one.
-            .current_dir(root().join("python/tests")),
-        "the Python package's tests (python/tests)",
-    )?;
-    println!(
-        "python package: wheel built in {:.1} s, installed in {:.1} s, tested in {:.1} s",
-        built.as_secs_f64(),
-        (installed - built).as_secs_f64(),
+    let output = Command::new(python)
+        .args(["-m", "pytest", "-p", "no:cacheprovider", "-q", "."])
+        // In the tests' folder, not python/: the package under test is the installed one.
+        .current_dir(root().join("python/tests"))
+        .output()
+        .context("the Python package's tests (python/tests): could not start")?;
+    let mut text = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    if !output.status.success() {
+        bail!("the Python package's tests (python/tests) failed ({}):\n{text}", output.status);
+    }
+    text.push_str(&format!(
+        "python package: installed in {:.1} s, tested in {:.1} s\n",
+        installed.as_secs_f64(),
         (started.elapsed() - installed).as_secs_f64()
-    );
-    Ok(())
+    ));
+    Ok(text)
 }
 
 /// Builds `convert`, the plugin host and the plugins and stages them into
@@ -117,16 +126,7 @@ pub fn wheel_binaries(release: bool) -> Result<()> {
 /// target/python/wheels; a debug build unless `release`. The build shares target/: maturin only
 /// sets PyO3's environment, so nothing else is rebuilt. Returns the wheel.
 pub fn python_wheel(release: bool) -> Result<std::path::PathBuf> {
-    let tools = root().join("target/python/tools");
-    let requirements = root().join("python/requirements-build.txt");
-    let stamp = tools.join("requirements.installed");
-    let wanted = std::fs::read_to_string(&requirements)?;
-    if !std::fs::read_to_string(&stamp).is_ok_and(|done| done == wanted) {
-        println!("installing maturin into {} (once)", tools.display());
-        make_venv(&tools)?;
-        pip_install(&tools, &["-r".as_ref(), requirements.as_os_str()])?;
-        std::fs::write(&stamp, wanted)?;
-    }
+    let tools = build_tools()?;
     let wheels = root().join("target/python/wheels");
     let _ = std::fs::remove_dir_all(&wheels);
     let mut pip = Command::new(tools.join("bin/pip"));
@@ -145,6 +145,22 @@ pub fn python_wheel(release: bool) -> Result<std::path::PathBuf> {
         .find(|p| p.extension().is_some_and(|e| e == "whl"))
         .context("pip wheel wrote no wheel")?;
     Ok(wheel)
+}
+
+/// The wheel's build tools (python/requirements-build.txt: the pinned maturin), installed once
+/// into target/python/tools; returns that environment.
+fn build_tools() -> Result<std::path::PathBuf> {
+    let tools = root().join("target/python/tools");
+    let requirements = root().join("python/requirements-build.txt");
+    let stamp = tools.join("requirements.installed");
+    let wanted = std::fs::read_to_string(&requirements)?;
+    if !std::fs::read_to_string(&stamp).is_ok_and(|done| done == wanted) {
+        println!("installing maturin into {} (once)", tools.display());
+        make_venv(&tools)?;
+        pip_install(&tools, &["-r".as_ref(), requirements.as_os_str()])?;
+        std::fs::write(&stamp, wanted)?;
+    }
+    Ok(tools)
 }
 
 /// A fresh virtual environment at `venv` with `wheel` (and `requirements`) installed; returns

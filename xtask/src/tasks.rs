@@ -35,7 +35,7 @@ pub const TASKS: &[Task] = &[
         operands: "[CARGO TEST ARGS]...",
         max_operands: usize::MAX,
         passes_through: true,
-        about: "Install what the tests need besides Rust (once), build the plugins and the broken test plugins, run `cargo test --workspace ARGS`, then build and test the Python wheel.",
+        about: "Install what the tests need besides Rust (once) while building the plugins and the broken test plugins, build the Python wheel, then run `cargo test --workspace ARGS` and the wheel's tests side by side.",
         flags: &[],
     },
     Task {
