@@ -25,7 +25,7 @@ struct Target {
     options: &'static [&'static str],
 }
 
-const TARGETS: [Target; 13] = [
+const TARGETS: [Target; 14] = [
     Target { label: "mcp", format: "mcp", options: &[] },
     Target { label: "mcp-prompts", format: "mcp-prompts", options: &[] },
     Target { label: "openai", format: "openai", options: &[] },
@@ -39,6 +39,7 @@ const TARGETS: [Target; 13] = [
     Target { label: "openapi", format: "openapi", options: &[] },
     Target { label: "vertex", format: "vertex", options: &[] },
     Target { label: "raycast", format: "raycast", options: &[] },
+    Target { label: "adk", format: "adk", options: &[] },
 ];
 
 /// Targets the oracle reads besides those above (no platform validator of their own).
