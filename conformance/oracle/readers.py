@@ -280,7 +280,7 @@ def read_vertex(path):
 def read_adk(path):
     """An ADK agent folder: its tools are the OpenAPIToolset's, one per operation of the spec
     beside agent.py (the agent's instruction is the tool set's, not a tool's)."""
-    spec = load(os.path.join(path, "openapi.yaml"))
+    spec = load(os.path.join(path, "openapi.json"))
     return Document("adk", operation_tools(spec), holds_examples=False, holds_output=True)
 
 

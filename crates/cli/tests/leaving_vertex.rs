@@ -35,7 +35,7 @@ fn the_readme_commands_off_vertex_run_as_written() {
     let agent = std::fs::read_to_string(out.join("agents/weather_agent/agent.py")).unwrap();
     assert!(agent.contains("root_agent = Agent(") && agent.contains("WEATHER_TOOL_API_KEY"), "{agent}");
     assert!(
-        out.join("agents/weather_agent/openapi.yaml").is_file()
+        out.join("agents/weather_agent/openapi.json").is_file()
             && out.join("agents/weather_agent/__init__.py").is_file()
     );
     let gemini: serde_json::Value =
@@ -67,7 +67,7 @@ fn every_format_converts_to_adk_and_its_spec_reads_back_as_openapi() {
             failures.push(format!("{from} -> adk: exit {:?}\n{}", run.code, run.stderr));
             continue;
         }
-        let spec = only_folder(&out).join("openapi.yaml");
+        let spec = only_folder(&out).join("openapi.json");
         let check = run_in(dir.path(), &["check", "--from", "openapi", spec.to_str().unwrap(), "-q"]);
         if check.code != Some(0) {
             failures.push(format!("{from} -> adk: the spec does not read back\n{}", check.stderr));

@@ -1,7 +1,7 @@
 //! Google's Agent Development Kit (ADK): an agent folder, the way off Vertex AI Extensions
 //! (shut down after 2026-11-26; Google points custom extensions to ADK).
 //!
-//! Written from any tool set: `<package>/openapi.yaml`, the tools as an OpenAPI document made
+//! Written from any tool set: `<package>/openapi.json`, the tools as an OpenAPI document made
 //! by the `openapi` format's own writer; `<package>/agent.py`, a `root_agent` whose tools are
 //! ADK's `OpenAPIToolset` over that spec, with the first auth entry (a Vertex extension's
 //! `authConfig`) as the toolset's auth scheme and credential (`auth.rs`), and the tool set's
@@ -9,7 +9,7 @@
 //! `<package>/__init__.py`, which ADK's loader imports. `adk run <package>` runs it.
 //!
 //! Write only: an agent is Python code, which toolport does not read. Its tools are the spec,
-//! which the `openapi` format reads back (`--from openapi <package>/openapi.yaml`).
+//! which the `openapi` format reads back (`--from openapi <package>/openapi.json`).
 //!
 //! Built only on the plugin SDK and the `openapi` format's library (its public `Format`), as a
 //! third party's format would be.
@@ -35,7 +35,7 @@ impl Format for Adk {
         FormatInfo {
             id: ID.into(),
             aliases: vec!["google-adk".into(), "adk-agent".into()],
-            description: "Google ADK agent folder: agent.py with an OpenAPIToolset over openapi.yaml (write only: \
+            description: "Google ADK agent folder: agent.py with an OpenAPIToolset over openapi.json (write only: \
                           an agent is Python code; its spec reads back with --from openapi)"
                 .into(),
             version: env!("CARGO_PKG_VERSION").into(),
@@ -63,7 +63,7 @@ impl Format for Adk {
         Outcome::fail(toolport_plugin::Diagnostic::error(
             toolport_plugin::codes::INPUT_UNSUPPORTED,
             "",
-            "adk is write only (an agent is Python code): read its spec with --from openapi <folder>/openapi.yaml",
+            "adk is write only (an agent is Python code): read its spec with --from openapi <folder>/openapi.json",
         ))
     }
 

@@ -1,4 +1,4 @@
-//! A tool set → an ADK agent folder: `<package>/openapi.yaml` (the `openapi` format's writer),
+//! A tool set → an ADK agent folder: `<package>/openapi.json` (the `openapi` format's writer),
 //! `<package>/agent.py` (the agent over ADK's `OpenAPIToolset`) and `<package>/__init__.py`.
 
 use toolport_format_openapi::OpenApi;
@@ -8,16 +8,18 @@ use crate::auth::auth_code;
 use crate::python::{comment, identifier, string};
 use crate::{DEFAULT_MODEL, ID};
 
-/// The spec's file name inside the package.
-pub(crate) const SPEC_FILE: &str = "openapi.yaml";
+/// The spec's file name inside the package: JSON, which ADK (and Python) parse many times
+/// faster than YAML (a 376 KB spec: ADK builds its toolset in 0.8 s from JSON, 12 s from YAML, at every
+/// start of the agent).
+pub(crate) const SPEC_FILE: &str = "openapi.json";
 
 /// Writes the agent folder for `set`.
 pub(crate) fn agent_folder(set: &ToolSet, options: &Options) -> Outcome<Bundle> {
     let package = identifier(options.output_name("agent"), "agent");
     let agent = identifier(set.id.as_deref().or(set.title.as_deref()).unwrap_or(&package), &package);
     let mut spec_options = options.clone();
-    spec_options.set("syntax", "yaml");
-    spec_options.set(Options::OUTPUT_NAME, SPEC_FILE.trim_end_matches(".yaml"));
+    spec_options.set("syntax", "json");
+    spec_options.set(Options::OUTPUT_NAME, SPEC_FILE.trim_end_matches(".json"));
     let spec = OpenApi.write(set, &spec_options);
     let mut diagnostics = spec.diagnostics;
     let Some(spec_text) = spec.value.as_ref().and_then(|b| b.get(SPEC_FILE)) else {
@@ -77,7 +79,7 @@ fn agent_module(set: &ToolSet, agent: &str, model: &str, out: &mut Vec<Diagnosti
         py.push_str(&auth.code);
     }
     py.push_str(
-        "\ntoolset = OpenAPIToolset(\n    spec_str=SPEC.read_text(encoding=\"utf-8\"),\n    spec_str_type=\"yaml\",\n",
+        "\ntoolset = OpenAPIToolset(\n    spec_str=SPEC.read_text(encoding=\"utf-8\"),\n    spec_str_type=\"json\",\n",
     );
     if auth.is_some() {
         py.push_str("    auth_scheme=auth_scheme,\n    auth_credential=auth_credential,\n");

@@ -27,14 +27,14 @@ fn a_vertex_extension_becomes_an_agent_folder() {
     let (set, _) = read_ok(&Vertex, &load_with_siblings(&fixture("vertex/weather/import.json")));
     let (bundle, diagnostics) = write(&set, &[]);
     let files: Vec<&str> = bundle.files.keys().map(String::as_str).collect();
-    assert_eq!(files, ["weather_agent/__init__.py", "weather_agent/agent.py", "weather_agent/openapi.yaml"]);
+    assert_eq!(files, ["weather_agent/__init__.py", "weather_agent/agent.py", "weather_agent/openapi.json"]);
     assert_eq!(bundle.get("weather_agent/__init__.py"), Some("from . import agent\n"));
     // The spec is the openapi format's own output for the same tool set.
     let mut openapi_options = Options::default();
-    openapi_options.set("syntax", "yaml");
+    openapi_options.set("syntax", "json");
     openapi_options.set(Options::OUTPUT_NAME, "openapi");
     let openapi = toolport_format_openapi::OpenApi.write(&set, &openapi_options).value.expect("openapi");
-    assert_eq!(bundle.get("weather_agent/openapi.yaml"), openapi.get("openapi.yaml"));
+    assert_eq!(bundle.get("weather_agent/openapi.json"), openapi.get("openapi.json"));
     insta::assert_snapshot!("weather.agent.py", agent_py(&bundle));
     insta::assert_snapshot!("weather.diagnostics", render(&diagnostics));
 }
@@ -80,7 +80,7 @@ fn each_auth_kind_becomes_adks_scheme_and_credential() {
         (
             Auth { kind: AuthKind::ApiKey, location: Some(ParamLocation::Body), ..Auth::default() },
             &[
-                "toolset = OpenAPIToolset(\n    spec_str=SPEC.read_text(encoding=\"utf-8\"),\n    spec_str_type=\"yaml\",\n)",
+                "toolset = OpenAPIToolset(\n    spec_str=SPEC.read_text(encoding=\"utf-8\"),\n    spec_str_type=\"json\",\n)",
             ],
             &["loss/auth"],
         ),
