@@ -293,6 +293,13 @@ def read_vertex(path):
     return Document("vertex", operation_tools(spec, examples), holds_examples=True, holds_output=True)
 
 
+def read_adk(path):
+    """An ADK agent folder: its tools are the OpenAPIToolset's, one per operation of the spec
+    beside agent.py (the agent's instruction is the tool set's, not a tool's)."""
+    spec = load(os.path.join(path, "openapi.json"))
+    return Document("adk", operation_tools(spec), holds_examples=False, holds_output=True)
+
+
 # --- Gloodata, SkyDeck, Raycast -----------------------------------------------------------
 
 def read_gloodata(path):
@@ -448,6 +455,7 @@ READERS = {
     "gloodata": read_gloodata,
     "skydeck": read_skydeck,
     "raycast": read_raycast,
+    "adk": read_adk,
 }
 
 

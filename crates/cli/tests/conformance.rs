@@ -25,7 +25,7 @@ struct Target {
     options: &'static [&'static str],
 }
 
-const TARGETS: [Target; 15] = [
+const TARGETS: [Target; 16] = [
     Target { label: "mcp", format: "mcp", options: &[] },
     Target { label: "mcp-prompts", format: "mcp-prompts", options: &[] },
     Target { label: "mcpb", format: "mcpb", options: &[] },
@@ -41,6 +41,7 @@ const TARGETS: [Target; 15] = [
     Target { label: "openapi", format: "openapi", options: &[] },
     Target { label: "vertex", format: "vertex", options: &[] },
     Target { label: "raycast", format: "raycast", options: &[] },
+    Target { label: "adk", format: "adk", options: &[] },
 ];
 
 /// Targets the oracle reads besides those above (no platform validator of their own).
@@ -141,6 +142,10 @@ fn conversions() -> &'static Conversions {
         let jobs: Vec<(usize, &'static Target)> = (0..inputs.len())
             .flat_map(|i| TARGETS.iter().chain(ORACLE_ONLY.iter()).map(move |t| (i, t)))
             .filter(|(i, t)| t.options.is_empty() || !is_large(&inputs[*i].1))
+            // ADK builds every tool of a spec by expanding its references in memory: the GitHub
+            // and Stripe agents took over 6 GB and minutes to import, so large inputs are not
+            // converted to adk here (docs/formats/adk.md).
+            .filter(|(i, t)| t.format != "adk" || !is_large(&inputs[*i].1))
             .collect();
         let done = std::thread::scope(|scope| {
             let workers: Vec<_> = jobs

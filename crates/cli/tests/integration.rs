@@ -10,6 +10,7 @@ mod function_tools;
 mod handover;
 mod hostile;
 mod isolation;
+mod leaving_vertex;
 mod limits;
 mod matrix;
 mod output_schemas;

@@ -116,10 +116,10 @@ pub struct FitSettings {
     pub split: Option<SplitBy>,
 }
 
-/// Whether the fit stage has work for `target`: limits to check, or a split asked for. Only
-/// then is the model decoded between the plugins.
+/// Whether the fit stage has work for `target`: limits to check (not those its writer keeps
+/// itself), or a split asked for. Only then is the model decoded between the plugins.
 pub fn has_fit_work(target: &FormatInfo, settings: &FitSettings) -> bool {
-    !target.limits.is_empty() || settings.split.is_some()
+    target.limits.0.iter().any(|l| !l.kept_by_writer) || settings.split.is_some()
 }
 
 /// What fitting made of a model: the documents to write (one, or the split's parts) and what
@@ -242,6 +242,18 @@ mod tests {
 
     fn codes(fitted: &Fitted) -> Vec<String> {
         fitted.diagnostics.iter().map(|d| format!("{:?} {} {}", d.severity, d.code, d.path)).collect()
+    }
+
+    /// Limits a writer keeps itself leave the stage nothing to do, so the model is not decoded
+    /// for them; one it does not keep, or a split, is work.
+    #[test]
+    fn only_limits_the_writer_leaves_are_fit_work() {
+        let source = sources::OPENAI_FUNCTION_CALLING;
+        let mut info = target();
+        info.limits = PlatformLimits(vec![Limit::at_most(LimitKind::DescriptionChars, 6, source).kept_by_writer()]);
+        assert!(!has_fit_work(&info, &FitSettings::default()));
+        assert!(has_fit_work(&info, &FitSettings { split: Some(SplitBy::Count) }));
+        assert!(has_fit_work(&target(), &FitSettings::default()));
     }
 
     /// Descriptions are cut unless --strict, which keeps them and reports the breach; a limit

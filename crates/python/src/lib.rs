@@ -43,6 +43,7 @@ pub fn linked_formats() -> Vec<Arc<dyn Format>> {
         Arc::new(toolport_format_anthropic::Anthropic),
         Arc::new(toolport_format_bedrock::Bedrock),
         Arc::new(toolport_format_gemini::Gemini),
+        Arc::new(toolport_format_adk::Adk),
     ]
 }
 

@@ -24,6 +24,7 @@ use toolport_plugin::{
 };
 
 mod bookkeeping;
+mod gpt_actions;
 mod http;
 mod read;
 mod verbatim;
@@ -57,8 +58,14 @@ impl Format for OpenApi {
                     "the syntax of the written document (and its file name's extension)",
                 ),
                 toolport_plugin::function_tools::output::option_spec("full", "each operation's response schema"),
+                OptionSpec::one_of(
+                    gpt_actions::OPTION,
+                    &["plain", gpt_actions::VALUE],
+                    "plain",
+                    "gpt-actions: as ChatGPT's GPT Actions take it (summaries and descriptions cut to their limits, x-openai-isConsequential on each operation, 3.1.0 unless the source had a version)",
+                ),
             ]),
-            limits: Default::default(),
+            limits: toolport_plugin::PlatformLimits(gpt_actions::limits()),
         }
     }
 
@@ -99,13 +106,20 @@ impl Format for OpenApi {
     }
 
     fn write(&self, model: &ToolSet, options: &Options) -> Outcome<Bundle> {
-        let parts =
-            write::VertexParts { fallback_title: Some(options.output_title("API")), ..write::VertexParts::default() };
+        let gpt_actions = options.get(gpt_actions::OPTION) == Some(gpt_actions::VALUE);
+        let parts = write::VertexParts {
+            fallback_title: Some(options.output_title("API")),
+            default_version: gpt_actions.then_some(gpt_actions::VERSION),
+            ..write::VertexParts::default()
+        };
         let mut diagnostics = Vec::new();
         let model = write::output_schemas(model, options, &mut diagnostics);
         let model = &*model;
-        let written = write::document(model, write::Mode::OpenApi, &parts);
+        let mut written = write::document(model, write::Mode::OpenApi, &parts);
         diagnostics.extend(written.diagnostics);
+        if gpt_actions {
+            gpt_actions::apply(&mut written.document, model, &written.names, &mut diagnostics);
+        }
         let source_syntax = model.extras.get(ID).and_then(|e| e.get("syntax")).and_then(Value::as_str);
         let syntax = options.get("syntax").or(source_syntax).unwrap_or("yaml");
         let name = options.output_name("openapi");

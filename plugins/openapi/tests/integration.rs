@@ -4,4 +4,5 @@
 mod common;
 mod corpus;
 mod fixtures;
+mod gpt_actions;
 mod outputs;

@@ -22,7 +22,7 @@ pub(crate) fn document(set: &ToolSet, mode: Mode, vertex: &VertexParts) -> Writt
     let mut out = Vec::new();
     let empty = Map::new();
     let ext = set.extras.get(ID).and_then(Value::as_object).unwrap_or(&empty);
-    let version = version(ext, mode, &mut out);
+    let version = version(ext, mode, &mut out).unwrap_or_else(|| vertex.default_version.unwrap_or("3.0.3").into());
     let dialect = match mode {
         Mode::Vertex => Dialect::Gemini,
         Mode::OpenApi if version.starts_with("3.0") => Dialect::OpenApi30,
@@ -99,9 +99,10 @@ pub(crate) fn document(set: &ToolSet, mode: Mode, vertex: &VertexParts) -> Writt
     Written { document: Value::Object(doc), names, diagnostics: out }
 }
 
-/// The OpenAPI version to write: the source's (for Vertex, 3.0 only), else 3.0.3.
-fn version(ext: &Map<String, Value>, mode: Mode, out: &mut Vec<Diagnostic>) -> String {
-    match (mode, ext.get("openapi").and_then(Value::as_str)) {
+/// The OpenAPI version to write: the source's (for Vertex, 3.0 only, else 3.0.3); `None` when
+/// the source had none.
+fn version(ext: &Map<String, Value>, mode: Mode, out: &mut Vec<Diagnostic>) -> Option<String> {
+    Some(match (mode, ext.get("openapi").and_then(Value::as_str)) {
         (Mode::OpenApi, Some(v)) => v.to_owned(),
         (Mode::Vertex, Some(v)) if v.starts_with("3.0") => v.to_owned(),
         (Mode::Vertex, Some(v)) => {
@@ -112,8 +113,8 @@ fn version(ext: &Map<String, Value>, mode: Mode, out: &mut Vec<Diagnostic>) -> S
             ));
             "3.0.3".into()
         }
-        (_, None) => "3.0.3".into(),
-    }
+        (_, None) => return None,
+    })
 }
 
 /// `doc` with `components` placed after the keys that come before it in OpenAPI's order.

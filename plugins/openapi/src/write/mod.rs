@@ -68,6 +68,8 @@ pub(crate) struct VertexParts<'a> {
     pub base_url: Option<&'a str>,
     /// `info.title` when the tool set has neither title nor id: made from the output's name.
     pub fallback_title: Option<String>,
+    /// The OpenAPI version when the source had none (else 3.0.3).
+    pub default_version: Option<&'static str>,
 }
 
 /// The document and, per tool, the name it was written under.
