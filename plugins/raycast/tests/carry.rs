@@ -223,7 +223,7 @@ fn a_changed_confirmation_is_rewritten_with_what_it_imports() {
     check(
         |m| {
             tool(m, "delete-note").confirmation =
-                Some(Confirmation { message: Some("Delete it?".into()), ..Confirmation::default() })
+                Some(Box::new(Confirmation { message: Some("Delete it?".into()), ..Confirmation::default() }))
         },
         "src/tools/delete-note.ts",
         &[

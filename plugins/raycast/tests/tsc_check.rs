@@ -92,8 +92,10 @@ fn changed_extension() -> ToolSet {
             }
             "find-notes" => tool.parameters[1].required = true,
             _ => {
-                tool.confirmation =
-                    Some(toolport_plugin::Confirmation { message: Some("Sure?".into()), ..Default::default() })
+                tool.confirmation = Some(Box::new(toolport_plugin::Confirmation {
+                    message: Some("Sure?".into()),
+                    ..Default::default()
+                }))
             }
         }
     }
