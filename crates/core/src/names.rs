@@ -105,6 +105,42 @@ fn hash_suffix(text: &str) -> String {
     format!("{:08x}", stable_hash(text) as u32)
 }
 
+/// What a tool set's name was made from when it had no id ([`tool_set_name`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MadeFrom {
+    Title,
+    OutputName,
+}
+
+impl std::fmt::Display for MadeFrom {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            MadeFrom::Title => "the title",
+            MadeFrom::OutputName => "the output's name",
+        })
+    }
+}
+
+/// A name for the whole tool set where a target needs one (a Vertex manifest, an MCP server):
+/// its id as written, else one made by `rules` from its title, else from `output_name`; with
+/// what it was made from, for the writer's `generated` diagnostic (`None`: the id). A blank id
+/// or title counts as none.
+pub fn tool_set_name(
+    id: Option<&str>,
+    title: Option<&str>,
+    output_name: &str,
+    rules: &NameRules,
+) -> (String, Option<MadeFrom>) {
+    let blank = |t: &&str| t.trim().is_empty();
+    if let Some(id) = id.filter(|t| !blank(t)) {
+        return (id.to_owned(), None);
+    }
+    match title.filter(|t| !blank(t)) {
+        Some(title) => (sanitize(title, rules), Some(MadeFrom::Title)),
+        None => (sanitize(output_name, rules), Some(MadeFrom::OutputName)),
+    }
+}
+
 /// Makes `name` satisfy `rules` without regard to other names: disallowed characters
 /// replaced (runs collapsed), an invalid first character led, and an over-long name cut with a
 /// hash of the original appended so different long names stay different.
@@ -258,6 +294,18 @@ mod tests {
         check(&NameRules::FILE_SLUG, "createTask", "create-task");
         check(&NameRules::FILE_SLUG, "../../x", "x");
         check(&NameRules::FILE_SLUG, "Get Weather!", "get-weather");
+    }
+
+    #[test]
+    fn a_tool_set_is_named_by_its_id_else_its_title_else_the_output() {
+        let rules = &NameRules::FUNCTION;
+        assert_eq!(tool_set_name(Some("weather"), Some("Weather"), "out", rules), ("weather".into(), None));
+        // A blank id is no id; a blank title no title.
+        assert_eq!(
+            tool_set_name(Some(" "), Some("My Tools"), "out", rules),
+            ("My_Tools".into(), Some(MadeFrom::Title))
+        );
+        assert_eq!(tool_set_name(None, Some(""), "my-file", rules), ("my-file".into(), Some(MadeFrom::OutputName)));
     }
 
     #[test]

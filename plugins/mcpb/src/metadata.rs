@@ -5,7 +5,7 @@
 //! beside it agree.
 
 use serde_json::{Map, Value, json};
-use toolport_plugin::names::{NameRules, sanitize};
+use toolport_plugin::names::{NameRules, tool_set_name};
 use toolport_plugin::{Diagnostic, Options, ToolSet, Version, codes};
 
 /// The manifest version written: the current one of MANIFEST.md (0.4 only adds the
@@ -33,19 +33,15 @@ pub fn kept_key_path(key: &str) -> String {
 /// The server's machine name: the tool set's id as written; else made from its title or the
 /// output's name (kebab-case), said.
 pub fn name(model: &ToolSet, options: &Options, diagnostics: &mut Vec<Diagnostic>) -> String {
-    if let Some(id) = model.id.as_deref().filter(|id| !id.trim().is_empty()) {
-        return id.to_owned();
+    let (name, made_from) =
+        tool_set_name(model.id.as_deref(), model.title.as_deref(), options.output_name("tools"), &NameRules::FILE_SLUG);
+    if let Some(from) = made_from {
+        diagnostics.push(Diagnostic::info(
+            codes::GENERATED,
+            "/id",
+            format!("the tool set has no id, and a server needs a name: `{name}` is made from {from}"),
+        ));
     }
-    let (source, from) = match model.title.as_deref().filter(|t| !t.trim().is_empty()) {
-        Some(title) => (title, "its title"),
-        None => (options.output_name("tools"), "the output's name"),
-    };
-    let name = sanitize(source, &NameRules::FILE_SLUG);
-    diagnostics.push(Diagnostic::info(
-        codes::GENERATED,
-        "/id",
-        format!("the tool set has no id, and a server needs a name: `{name}` is made from {from}"),
-    ));
     name
 }
 

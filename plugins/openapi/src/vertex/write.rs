@@ -2,7 +2,7 @@
 //! the body's fields from the set, each within Vertex's rules.
 
 use serde_json::{Map, Value};
-use toolport_plugin::names::{NameRules, sanitize};
+use toolport_plugin::names::{NameRules, tool_set_name};
 use toolport_plugin::{Auth, AuthKind, Diagnostic, Options, ToolSet, codes};
 
 use super::VX;
@@ -160,22 +160,16 @@ fn write_manifest(
 
 /// `manifest.name`: the set's id, else made from the title or the file name.
 fn manifest_name(set: &ToolSet, options: &Options, out: &mut Vec<Diagnostic>) -> String {
-    match (&set.id, &set.title) {
-        (Some(id), _) => id.clone(),
-        (None, title) => {
-            let (source, origin) = match title {
-                Some(title) => (title.as_str(), "the title"),
-                None => (options.output_name("extension"), "the file name"),
-            };
-            let name = sanitize(source, &NameRules::FUNCTION);
-            out.push(Diagnostic::info(
-                codes::GENERATED,
-                "/id",
-                format!("Vertex needs `manifest.name`: `{name}` was made from {origin}"),
-            ));
-            name
-        }
+    let (name, made_from) =
+        tool_set_name(set.id.as_deref(), set.title.as_deref(), options.output_name("extension"), &NameRules::FUNCTION);
+    if let Some(from) = made_from {
+        out.push(Diagnostic::info(
+            codes::GENERATED,
+            "/id",
+            format!("Vertex needs `manifest.name`: `{name}` was made from {from}"),
+        ));
     }
+    name
 }
 
 /// `manifest.description`, shown to the model and required: the instructions, else the best
