@@ -60,6 +60,18 @@ def test_python_objects_json_cannot_hold_are_a_type_error():
         toolport.convert([object()], to="mcp")
 
 
+def test_a_document_nested_too_deep_or_holding_itself_is_refused_not_a_crash():
+    deep = []
+    for _ in range(200_000):
+        deep = [deep]
+    with pytest.raises(ValueError, match="deeper than 128 levels"):
+        toolport.convert(deep, to="mcp")
+    itself = {"tools": []}
+    itself["tools"].append(itself)
+    with pytest.raises(ValueError, match="deeper than 128 levels"):
+        toolport.inspect(itself)
+
+
 def test_status_and_diagnostics_are_typed():
     result = toolport.convert(FIXTURES / "gloodata" / "show-map.json", to="skydeck")
     assert result.status in ("converted", "converted_with_losses")

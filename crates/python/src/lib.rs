@@ -116,12 +116,42 @@ fn on_conversion_stack<T: Send>(f: impl FnOnce() -> T + Send) -> Result<T, Strin
 /// text for the readers, walked in Rust (pythonize), not through Python's json module; what JSON
 /// cannot hold is a TypeError naming it.
 fn document_json(document: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    check_nesting(document)?;
     let value: serde_json::Value = pythonize::depythonize(document).map_err(|e| {
         pyo3::exceptions::PyTypeError::new_err(format!(
             "the document is not JSON data (dicts with str keys, lists, str, int, float, bool, None): {e}"
         ))
     })?;
     serde_json::to_vec(&value).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// Refuses a document nested deeper than every input may be ([`MAX_NESTING`]), walked with a
+/// stack of its own: pythonize walks by recursion, and a list nested a million deep (or one
+/// that holds itself) would overflow the stack and end Python.
+///
+/// [`MAX_NESTING`]: toolport_core::limits::MAX_NESTING
+fn check_nesting(document: &Bound<'_, PyAny>) -> PyResult<()> {
+    use pyo3::types::{PyDict, PyList, PyTuple};
+    let limit = toolport_core::limits::MAX_NESTING;
+    let mut pending = vec![(document.clone(), 1usize)];
+    while let Some((value, depth)) = pending.pop() {
+        let children: Vec<Bound<'_, PyAny>> = if let Ok(dict) = value.cast::<PyDict>() {
+            dict.values().iter().collect()
+        } else if let Ok(list) = value.cast::<PyList>() {
+            list.iter().collect()
+        } else if let Ok(tuple) = value.cast::<PyTuple>() {
+            tuple.iter().collect()
+        } else {
+            continue;
+        };
+        if depth > limit {
+            return Err(PyValueError::new_err(format!(
+                "the document nests deeper than {limit} levels, the limit for every input (or holds itself)"
+            )));
+        }
+        pending.extend(children.into_iter().map(|child| (child, depth + 1)));
+    }
+    Ok(())
 }
 
 /// One input as the Python side hands it over.
