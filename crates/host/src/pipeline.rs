@@ -692,7 +692,7 @@ pub fn convert_staged(
             let Some(model) = value.filter(|_| !has_errors(&diagnostics)) else {
                 return Conversion { read_failed: true, ..failed(diagnostics) };
             };
-            Read::Model(model)
+            Read::Model(Box::new(model))
         }
     };
     let mut source_names = Vec::new();
@@ -704,7 +704,7 @@ pub fn convert_staged(
         Read::Model(model) if !staged => to.format.write(&model, options),
         read => {
             let (model, unknown, as_read) = match read {
-                Read::Model(model) => (model, Vec::new(), None),
+                Read::Model(model) => (*model, Vec::new(), None),
                 // The stage takes the model by value: the host's copy, the reader's freed.
                 Read::Native(model) => ((*model).clone(), Vec::new(), None),
                 Read::Json(raw, writer) => match raw.decode() {
@@ -773,7 +773,7 @@ pub fn convert_staged(
 enum Read<'w> {
     Native(crate::plugin::NativeModel),
     Json(crate::plugin::RawModel, &'w crate::plugin::PluginFormat),
-    Model(toolport_core::ToolSet),
+    Model(Box<toolport_core::ToolSet>),
 }
 
 /// Writes each part of a fitted model; one unnamed part is the whole document. A part's

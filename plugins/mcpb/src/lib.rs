@@ -130,7 +130,9 @@ impl Format for McpServer {
         let mut diagnostics = Vec::new();
         let manifest = write::manifest(model, MCP_SERVER, options, &mut diagnostics);
         let server = server_json::server(model, &manifest, options, &mut diagnostics);
-        let mut bundle = Bundle::default();
+        // The source folder's other files (server code, icons) as they were, then the two this
+        // format writes.
+        let mut bundle = server_json::folder_files(model).unwrap_or_default();
         bundle.insert(MANIFEST_FILE, toolport_plugin::function_tools::write::pretty(&manifest));
         bundle.insert(SERVER_FILE, toolport_plugin::function_tools::write::pretty(&server));
         Outcome::ok(bundle, diagnostics)

@@ -140,7 +140,24 @@ pub fn read_folder(input: &Bundle) -> Outcome<ToolSet> {
     if let Some(model) = &mut outcome.value {
         let mut kept = Map::new();
         kept.insert("server".into(), server.value.clone());
+        // The folder's other files (the server's code, its icon): given back by this format's
+        // writer, named as lost by any other.
+        let mut others = input.clone();
+        others.entry = None;
+        others.files.retain(|path, _| path != MANIFEST_FILE && path != SERVER_FILE);
+        if !others.files.is_empty() || !others.binary_files.is_empty() {
+            kept.insert(FOLDER_FILES.into(), serde_json::to_value(&others).unwrap_or_default());
+        }
         model.extras.insert(MCP_SERVER.into(), Value::Object(kept));
     }
     outcome
+}
+
+/// The key, in the tool set's `mcp-server` extras, of the source folder's other files.
+pub const FOLDER_FILES: &str = "folderFiles";
+
+/// The source folder's other files, when the model came from an `mcp-server` folder.
+pub fn folder_files(model: &ToolSet) -> Option<Bundle> {
+    let files = model.extras.get(MCP_SERVER)?.get(FOLDER_FILES)?;
+    serde_json::from_value(files.clone()).ok()
 }

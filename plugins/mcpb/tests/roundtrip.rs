@@ -95,3 +95,17 @@ fn a_server_folder_without_its_manifest_is_refused_by_name() {
     let said = render(&outcome.diagnostics);
     assert!(said.contains("input/missing-file") && said.contains("manifest.json"), "{said}");
 }
+
+#[test]
+fn a_server_folder_gives_back_its_other_files_code_and_icons_included() {
+    let mut input = folder("tide-tables");
+    input.insert("server/index.js", "import { serve } from './serve.js';\nserve();\n");
+    input.binary_files.insert("icon.png".into(), vec![0x89, b'P', b'N', b'G', 0, 0xff]);
+    let (model, _) = expect_ok(McpServer.read(&input, &Options::default()), "read");
+    let (written, _) = expect_ok(McpServer.write(&model, &Options::default()), "write");
+    assert_eq!(written.get("server/index.js"), input.get("server/index.js"));
+    assert_eq!(written.binary_files.get("icon.png"), input.binary_files.get("icon.png"));
+    for file in [MANIFEST_FILE, SERVER_FILE] {
+        assert_same_json(&json(input.get(file).unwrap()), &json(written.get(file).unwrap()), file);
+    }
+}
