@@ -61,9 +61,21 @@ fn case_filter(args: &[String]) -> &str {
     ""
 }
 
+/// The sections `--only` names (all of them without it), checked against [`SECTIONS`].
+fn sections(args: &[String]) -> Result<Vec<&str>> {
+    let only = args.iter().position(|a| a == "--only").and_then(|i| args.get(i + 1));
+    let sections: Vec<&str> = only.map_or(SECTIONS.to_vec(), |only| only.split(',').map(str::trim).collect());
+    if let Some(unknown) = sections.iter().find(|s| !SECTIONS.contains(s)) {
+        bail!("--only {unknown}: no such section; the sections are {}", SECTIONS.join(", "));
+    }
+    Ok(sections)
+}
+
 pub fn run(args: &[String]) -> Result<()> {
     let files =
         args.iter().position(|a| a == "--files").and_then(|i| args.get(i + 1)).map_or(Ok(BATCH), |n| n.parse())?;
+    // Checked before the release build, which takes minutes.
+    let sections = sections(args)?;
     cargo(&["build", "--release", "--workspace", "--lib", "--bins"])?;
     let release = root().join("target/release");
     let convert = release.join("convert");
@@ -84,11 +96,6 @@ pub fn run(args: &[String]) -> Result<()> {
         translation::run(&convert, &toolport_python()?, &work)?;
         let _ = std::fs::remove_dir_all(&work);
         return Ok(());
-    }
-    let only = args.iter().position(|a| a == "--only").and_then(|i| args.get(i + 1));
-    let sections: Vec<&str> = only.map_or(SECTIONS.to_vec(), |only| only.split(',').map(str::trim).collect());
-    if let Some(unknown) = sections.iter().find(|s| !SECTIONS.contains(s)) {
-        bail!("--only {unknown}: no such section; the sections are {}", SECTIONS.join(", "));
     }
     let runs = |section: &str| sections.contains(&section);
     let inputs = work.join("skydeck");
@@ -880,7 +887,16 @@ fn generate_skydeck(dir: &PathBuf, n: usize) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::case_filter;
+    use super::{case_filter, sections};
+
+    #[test]
+    fn only_names_known_sections_and_is_checked_before_building() {
+        let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(sections(&args(&["--only", "batch, memory"])).unwrap(), ["batch", "memory"]);
+        assert_eq!(sections(&args(&[])).unwrap().len(), super::SECTIONS.len());
+        let error = sections(&args(&["--only", "batch,speed"])).unwrap_err().to_string();
+        assert!(error.contains("--only speed: no such section"), "{error}");
+    }
 
     #[test]
     fn the_case_is_the_operand_not_a_flags_value() {
