@@ -176,7 +176,7 @@ fn use_declarations(text: &str) -> Vec<String> {
     for line in text.lines() {
         let line = line.trim();
         if current.is_none()
-            && (line.starts_with("use ") || line.starts_with("pub(super) use ") || line.starts_with("pub(crate) use "))
+            && ["use ", "pub use ", "pub(super) use ", "pub(crate) use "].iter().any(|start| line.starts_with(start))
         {
             current = Some(String::new());
         }
@@ -234,29 +234,33 @@ fn import_circles(root: &Path) -> Vec<String> {
         let mut modules: Vec<(String, BTreeSet<String>)> = Vec::new();
         for entry in entries.flatten() {
             let path = entry.path();
-            if entry.file_type().is_ok_and(|kind| kind.is_dir()) {
-                if entry.file_name() != "target" && entry.file_name() != "node_modules" {
-                    folders.push(path);
+            // A folder module (`read/`) is a sibling too, speaking through its mod.rs.
+            let (module, source) = if entry.file_type().is_ok_and(|kind| kind.is_dir()) {
+                if entry.file_name() == "target" || entry.file_name() == "node_modules" {
+                    continue;
                 }
-                continue;
-            }
-            let Some(module) = path.file_name().and_then(|n| n.to_str()).and_then(|n| n.strip_suffix(".rs")) else {
-                continue;
+                folders.push(path.clone());
+                (entry.file_name().to_string_lossy().into_owned(), path.join("mod.rs"))
+            } else {
+                let Some(module) = path.file_name().and_then(|n| n.to_str()).and_then(|n| n.strip_suffix(".rs")) else {
+                    continue;
+                };
+                if matches!(module, "mod" | "lib" | "main") {
+                    continue;
+                }
+                (module.to_owned(), path)
             };
-            if matches!(module, "mod" | "lib" | "main") {
-                continue;
-            }
-            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            let Ok(text) = std::fs::read_to_string(&source) else { continue };
             // Only the module's own code: its tests may reach anywhere.
             let code = text.split("#[cfg(test)]").next().unwrap_or_default();
             let names = use_declarations(code).iter().flat_map(|d| super_imports(d)).collect();
-            modules.push((module.to_owned(), names));
+            modules.push((module, names));
         }
         for (a, a_names) in &modules {
             for (b, b_names) in &modules {
                 if a < b && a_names.contains(b) && b_names.contains(a) {
                     let folder = folder.strip_prefix(root).unwrap_or(&folder).display().to_string();
-                    circles.push(format!("{folder}: {a}.rs and {b}.rs import each other"));
+                    circles.push(format!("{folder}: {a} and {b} import each other"));
                 }
             }
         }
