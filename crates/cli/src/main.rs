@@ -317,7 +317,9 @@ fn formats(registry: &Registry, json: bool) -> Result<ExitStatus> {
         writeln!(stdout, "{}", serde_json::to_string_pretty(&doc)?)?;
         return Ok(ExitStatus::Ok);
     }
-    writeln!(stdout, "{:<10} {:<10} {:<8} {:<18} {:<20} PLUGIN", "FORMAT", "CAN", "VERSION", "INPUT", "OPTIONS")?;
+    // Columns as wide as their widest cell, so a long format id (mcp-prompts) keeps the table aligned.
+    let mut rows: Vec<[String; 6]> =
+        vec![["FORMAT", "CAN", "VERSION", "INPUT", "OPTIONS", "PLUGIN"].map(str::to_owned)];
     for f in registry.formats() {
         let can = match (f.info.reads, f.info.writes) {
             (true, true) => "read/write",
@@ -334,11 +336,28 @@ fn formats(registry: &Registry, json: bool) -> Result<ExitStatus> {
             Some(specs) => specs.iter().map(|s| s.key.as_str()).collect::<Vec<_>>().join(","),
             None => "(undeclared)".to_owned(),
         };
-        let row = format!(
-            "{:<10} {:<10} {:<8} {:<18} {options:<20} {plugin}{aliases}",
-            f.info.id, can, f.info.version, input
-        );
-        writeln!(stdout, "{}", report::printable(&row))?;
+        rows.push([
+            f.info.id.clone(),
+            can.to_owned(),
+            f.info.version.clone(),
+            input,
+            options,
+            format!("{plugin}{aliases}"),
+        ]);
+    }
+    let mut widths = [0usize; 5];
+    for row in &rows {
+        for (width, cell) in widths.iter_mut().zip(row) {
+            *width = (*width).max(cell.chars().count());
+        }
+    }
+    for row in &rows {
+        let mut line = String::new();
+        for (width, cell) in widths.iter().zip(row) {
+            line.push_str(&format!("{cell:<width$} "));
+        }
+        line.push_str(&row[5]);
+        writeln!(stdout, "{}", report::printable(&line))?;
     }
     for s in &registry.shadowed {
         let note = format!(

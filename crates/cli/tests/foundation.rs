@@ -36,6 +36,12 @@ fn formats_lists_every_plugin_with_its_file() {
     table.expect_code(0);
     assert!(table.stdout.contains("libtoolport_plugin_gloodata"), "{}", table.stdout);
     assert!(table.stdout.contains("trust"), "the table warns that plugins are native code");
+    // Columns line up whatever the longest id (mcp-prompts, mcp-server): each row's plugin
+    // path starts where the header's PLUGIN does.
+    let plugin_column = table.stdout.lines().next().unwrap().find("PLUGIN").unwrap();
+    for row in table.stdout.lines().skip(1).take(formats.len()) {
+        assert_eq!(row.find(" /").map(|at| at + 1), Some(plugin_column), "misaligned: {row}\n{}", table.stdout);
+    }
 }
 
 /// Copies the broken plugins into one folder, with a healthy one, and loads them all.
