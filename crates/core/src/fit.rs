@@ -155,24 +155,31 @@ pub fn cut_descriptions(model: &mut ToolSet, limits: &PlatformLimits, target: &s
     let mut out = Vec::new();
     for (i, tool) in model.tools.iter_mut().enumerate() {
         let Some(text) = written_description(tool) else { continue };
-        let length = text.chars().count();
-        if length <= max {
+        let what = format!("description of tool `{}`", tool.name);
+        let rule =
+            format!("{target} takes at most {max} (source: {}); --strict keeps it whole and refuses it", limit.source);
+        let Some((cut, said)) = cut_and_say(text, max, &what, &format!("/tools/{i}/description"), &rule) else {
             continue;
-        }
-        let cut = cut_at_sentence(text, max);
-        out.push(Diagnostic::warning(
-            codes::CHANGED_DESCRIPTION,
-            format!("/tools/{i}/description"),
-            format!(
-                "description of tool `{}` cut from {length} to {} characters, at a sentence's end: {target} takes at most {max} (source: {}); --strict keeps it whole and refuses it",
-                tool.name,
-                cut.chars().count(),
-                limit.source
-            ),
-        ));
+        };
+        out.push(said);
         tool.description = Some(cut);
     }
     out
+}
+
+/// `text` cut to at most `max` characters by [`cut_at_sentence`], with the `changed/description`
+/// warning at `at` that names `what` was cut, from and to how many characters, and the `rule`
+/// that asked for it (who takes at most how many, and the source); `None` when it fits. The one
+/// place every writer's "cut and say so" goes through, so the message reads the same everywhere.
+pub fn cut_and_say(text: &str, max: usize, what: &str, at: &str, rule: &str) -> Option<(String, Diagnostic)> {
+    let length = text.chars().count();
+    if length <= max {
+        return None;
+    }
+    let cut = cut_at_sentence(text, max);
+    let message =
+        format!("{what} cut from {length} to {} characters, at a sentence's end: {rule}", cut.chars().count());
+    Some((cut, Diagnostic::warning(codes::CHANGED_DESCRIPTION, at, message)))
 }
 
 /// The longest beginning of `text` of at most `max` characters that ends a sentence (`.`, `!`,

@@ -7,7 +7,7 @@
 //! asks, each said. A server.json read before is given back as written.
 
 use serde_json::{Map, Value};
-use toolport_plugin::fit::cut_at_sentence;
+use toolport_plugin::fit::cut_and_say;
 use toolport_plugin::function_tools::common::{Source, extras_object};
 use toolport_plugin::names::sanitize;
 use toolport_plugin::{Bundle, Diagnostic, Options, Outcome, ToolSet, codes};
@@ -97,18 +97,15 @@ fn registry_name(name: &str, options: &Options, diagnostics: &mut Vec<Diagnostic
 
 /// `text` within the registry's 100 characters, cut at a sentence and said.
 fn shortened(text: &str, key: &str, path: &str, diagnostics: &mut Vec<Diagnostic>) -> String {
-    let cut = cut_at_sentence(text, TEXT_MAX);
-    if cut != text {
-        diagnostics.push(Diagnostic::warning(
-            codes::CHANGED_DESCRIPTION,
-            path,
-            format!(
-                "server.json's {key} takes at most {TEXT_MAX} characters: cut from {} (the manifest has it whole)",
-                text.chars().count()
-            ),
-        ));
+    let what = format!("server.json's {key}");
+    let rule = format!("the registry takes at most {TEXT_MAX} (the manifest has it whole)");
+    match cut_and_say(text, TEXT_MAX, &what, path, &rule) {
+        Some((cut, said)) => {
+            diagnostics.push(said);
+            cut
+        }
+        None => text.to_owned(),
     }
-    cut
 }
 
 /// An `mcp-server` folder: the tools and metadata of its manifest.json, its server.json kept.

@@ -1,13 +1,13 @@
 //! The `openapi` writer's `profile=gpt-actions`: the document as ChatGPT's GPT Actions take it,
 //! per OpenAI's production notes ([`SOURCE`]): an operation's summary and description of at
 //! most [`OPERATION_TEXT_MAX`] characters and a parameter's description of at most
-//! [`PARAMETER_TEXT_MAX`], each longer one cut at a sentence (core's `fit::cut_at_sentence`,
+//! [`PARAMETER_TEXT_MAX`], each longer one cut at a sentence (core's `fit::cut_and_say`,
 //! a `changed/description` each); `x-openai-isConsequential` on every operation (ChatGPT asks
 //! before each call of a consequential one); a header parameter, which actions do not send,
 //! named as lost. Written as OpenAPI 3.1.0 unless the source had a version of its own.
 
 use serde_json::{Map, Value};
-use toolport_plugin::fit::cut_at_sentence;
+use toolport_plugin::fit::cut_and_say;
 use toolport_plugin::{Diagnostic, Limit, LimitKind, Tool, ToolSet, codes};
 
 /// The option and its value that select this profile.
@@ -119,17 +119,9 @@ pub(crate) fn apply(document: &mut Value, set: &ToolSet, names: &[String], out: 
 /// Cuts `object[key]` past `max` characters at a sentence, saying so at `at`.
 fn cut(object: &mut Map<String, Value>, key: &str, max: usize, at: &str, what: &str, out: &mut Vec<Diagnostic>) {
     let Some(Value::String(text)) = object.get_mut(key) else { return };
-    let length = text.chars().count();
-    if length <= max {
-        return;
+    let rule = format!("GPT Actions take at most {max} (source: {SOURCE})");
+    if let Some((cut, said)) = cut_and_say(text, max, what, at, &rule) {
+        *text = cut;
+        out.push(said);
     }
-    *text = cut_at_sentence(text, max);
-    out.push(Diagnostic::warning(
-        codes::CHANGED_DESCRIPTION,
-        at,
-        format!(
-            "{what} cut from {length} to {} characters, at a sentence's end: GPT Actions take at most {max} (source: {SOURCE})",
-            text.chars().count()
-        ),
-    ));
 }
