@@ -414,14 +414,34 @@ pub fn foreign_extras_loss(extras_path: &str, target: &str, key: &str, value: &s
         )
     } else {
         let what = match value {
-            serde_json::Value::Object(map) if !map.is_empty() => {
-                listed(map.iter().map(|(k, v)| format!("`{k}` ({})", kind_in_plain_words(v))).collect())
-            }
+            serde_json::Value::Object(map) if !map.is_empty() => listed(
+                map.iter()
+                    .map(|(k, v)| match source_file_names(k, v) {
+                        Some(names) => format!("its source's own files ({})", listed(names)),
+                        None => format!("`{k}` ({})", kind_in_plain_words(v)),
+                    })
+                    .collect(),
+            ),
             other => kind_in_plain_words(other).to_owned(),
         };
         format!("{target} cannot hold {key}'s own data (kept to write {key} back the same way): {what}; left out")
     };
     Diagnostic::loss(codes::LOSS_EXTRAS, child(extras_path, key), message)
+}
+
+/// The names of the files under a format's [`SOURCE_FILES`] (a bundle's `files` and
+/// `binary_files`, by path), so a loss names each file and not the bookkeeping key.
+fn source_file_names(key: &str, value: &serde_json::Value) -> Option<Vec<String>> {
+    if key != SOURCE_FILES {
+        return None;
+    }
+    let parts = value.as_object()?;
+    let names = ["files", "binary_files"]
+        .iter()
+        .filter_map(|part| parts.get(*part)?.as_object())
+        .flat_map(|files| files.keys().map(|name| format!("`{name}`")))
+        .collect();
+    Some(names)
 }
 
 /// At most six items, then how many more.
@@ -537,12 +557,15 @@ mod tests {
         let mut tool = Tool::new("t");
         tool.extras.insert("openai".into(), serde_json::json!({"strict": true, "form": "responses", "keep": {"x": 1}}));
         tool.extras.insert(UNKNOWN_FIELDS.into(), serde_json::json!({"/tools/0/deprecated": true}));
-        let model = ToolSet { tools: vec![tool], ..ToolSet::default() };
+        let mut model = ToolSet { tools: vec![tool], ..ToolSet::default() };
+        let files = serde_json::json!({"files": {"server/index.js": "…"}, "binary_files": {"icon.png": "iVBO"}});
+        model.extras.insert("mcp-server".into(), serde_json::json!({"server": {}, SOURCE_FILES: files}));
         let messages: Vec<String> =
             uncarried(&model, "mcp", &Carried::default()).into_iter().map(|d| d.message).collect();
         assert_eq!(
             messages,
             [
+                "mcp cannot hold mcp-server's own data (kept to write mcp-server back the same way): `server` (an object), its source's own files (`server/index.js`, `icon.png`); left out",
                 "mcp cannot hold openai's own data (kept to write openai back the same way): `strict` (true/false), `form` (text), `keep` (an object); left out",
                 "model fields from a newer plugin that this convert does not know (`/tools/0/deprecated`) were kept only as bookkeeping (extras `toolport-unknown`); mcp does not write them",
             ]

@@ -150,8 +150,9 @@ pub fn read_folder(input: &Bundle) -> Outcome<ToolSet> {
     outcome
 }
 
-/// The key, in the tool set's `mcp-server` extras, of the source folder's other files.
-pub const FOLDER_FILES: &str = "folderFiles";
+/// The key, in the tool set's `mcp-server` extras, of the source folder's other files: core's
+/// `loss::SOURCE_FILES`, so other targets' losses name each file.
+pub const FOLDER_FILES: &str = toolport_plugin::loss::SOURCE_FILES;
 
 /// The source folder's other files, when the model came from an `mcp-server` folder.
 pub fn folder_files(model: &ToolSet) -> Option<Bundle> {

@@ -108,4 +108,8 @@ fn a_server_folder_gives_back_its_other_files_code_and_icons_included() {
     for file in [MANIFEST_FILE, SERVER_FILE] {
         assert_same_json(&json(input.get(file).unwrap()), &json(written.get(file).unwrap()), file);
     }
+    // Another target cannot give the files back: its loss names each one.
+    let (_, diagnostics) = expect_ok(Mcpb.write(&model, &Options::default()), "write mcpb");
+    let said = render(&diagnostics);
+    assert!(said.contains("loss/extras") && said.contains("`server/index.js`, `icon.png`"), "{said}");
 }
