@@ -64,12 +64,18 @@ def test_a_document_nested_too_deep_or_holding_itself_is_refused_not_a_crash():
     deep = []
     for _ in range(200_000):
         deep = [deep]
-    with pytest.raises(ValueError, match="deeper than 128 levels"):
+    # The same refusal as the same document given as text: an InputError, located by its path.
+    with pytest.raises(toolport.InputError, match="deeper than 128 levels") as caught:
         toolport.convert(deep, to="mcp")
+    assert caught.value.diagnostics[0].code == "input/syntax"
+    assert caught.value.diagnostics[0].path == "/0" * 128
+    with pytest.raises(toolport.InputError):
+        toolport.convert("[" * 200 + "]" * 200, to="mcp")
     itself = {"tools": []}
     itself["tools"].append(itself)
-    with pytest.raises(ValueError, match="deeper than 128 levels"):
+    with pytest.raises(toolport.InputError, match="deeper than 128 levels") as caught:
         toolport.inspect(itself)
+    assert caught.value.diagnostics[0].path.startswith("/tools/0/tools/0/")
 
 
 def test_status_and_diagnostics_are_typed():

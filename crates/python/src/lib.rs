@@ -114,42 +114,62 @@ fn on_conversion_stack<T: Send>(f: impl FnOnce() -> T + Send) -> Result<T, Strin
 
 /// A document given as Python objects (dicts, lists, strings, numbers, booleans, None) as JSON
 /// text for the readers, walked in Rust (pythonize), not through Python's json module; what JSON
-/// cannot hold is a TypeError naming it.
-fn document_json(document: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
-    check_nesting(document)?;
+/// cannot hold is a TypeError naming it, a document nested too deep an input refusal as for text.
+fn document_json(document: &Bound<'_, PyAny>) -> PyResult<Result<Vec<u8>, Refusal>> {
+    if let Err(refusal) = check_nesting(document) {
+        return Ok(Err(refusal));
+    }
     let value: serde_json::Value = pythonize::depythonize(document).map_err(|e| {
         pyo3::exceptions::PyTypeError::new_err(format!(
             "the document is not JSON data (dicts with str keys, lists, str, int, float, bool, None): {e}"
         ))
     })?;
-    serde_json::to_vec(&value).map_err(|e| PyValueError::new_err(e.to_string()))
+    serde_json::to_vec(&value).map(Ok).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 /// Refuses a document nested deeper than every input may be ([`MAX_NESTING`]), walked with a
 /// stack of its own: pythonize walks by recursion, and a list nested a million deep (or one
-/// that holds itself) would overflow the stack and end Python.
+/// that holds itself) would overflow the stack and end Python. The refusal is the `input/syntax`
+/// error a text nested as deep gets, located by the path of the first level too deep.
 ///
 /// [`MAX_NESTING`]: toolport_core::limits::MAX_NESTING
-fn check_nesting(document: &Bound<'_, PyAny>) -> PyResult<()> {
+fn check_nesting(document: &Bound<'_, PyAny>) -> Result<(), Refusal> {
     use pyo3::types::{PyDict, PyList, PyTuple};
     let limit = toolport_core::limits::MAX_NESTING;
-    let mut pending = vec![(document.clone(), 1usize)];
-    while let Some((value, depth)) = pending.pop() {
-        let children: Vec<Bound<'_, PyAny>> = if let Ok(dict) = value.cast::<PyDict>() {
-            dict.values().iter().collect()
+    // Each container seen: its parent's index and its key there, so only a refusal builds a path.
+    let mut seen: Vec<(usize, String)> = vec![(0, String::new())];
+    let mut pending = vec![(document.clone(), 1usize, 0usize)];
+    while let Some((value, depth, at)) = pending.pop() {
+        let children: Vec<(String, Bound<'_, PyAny>)> = if let Ok(dict) = value.cast::<PyDict>() {
+            dict.iter().map(|(key, child)| (key.str().map(|k| k.to_string()).unwrap_or_default(), child)).collect()
         } else if let Ok(list) = value.cast::<PyList>() {
-            list.iter().collect()
+            list.iter().enumerate().map(|(i, child)| (i.to_string(), child)).collect()
         } else if let Ok(tuple) = value.cast::<PyTuple>() {
-            tuple.iter().collect()
+            tuple.iter().enumerate().map(|(i, child)| (i.to_string(), child)).collect()
         } else {
             continue;
         };
         if depth > limit {
-            return Err(PyValueError::new_err(format!(
-                "the document nests deeper than {limit} levels, the limit for every input (or holds itself)"
-            )));
+            let mut segments = Vec::new();
+            let mut node = at;
+            while node != 0 {
+                segments.push(seen[node].1.as_str());
+                node = seen[node].0;
+            }
+            let path =
+                segments.iter().rev().fold(String::new(), |path, segment| toolport_core::source::child(&path, segment));
+            let message = format!(
+                "the document is nested deeper than {limit} levels (or holds itself); it is not read (at {path})"
+            );
+            return Err(Refusal::input(Diagnostic::error(codes::INPUT_SYNTAX, path, message.clone()), message));
         }
-        pending.extend(children.into_iter().map(|child| (child, depth + 1)));
+        for (key, child) in children {
+            if child.is_instance_of::<PyDict>() || child.is_instance_of::<PyList>() || child.is_instance_of::<PyTuple>()
+            {
+                seen.push((at, key));
+                pending.push((child, depth + 1, seen.len() - 1));
+            }
+        }
     }
     Ok(())
 }
@@ -161,6 +181,8 @@ enum Source<'a> {
     /// A document's bytes (text is passed encoded; a Python object as its JSON), read like
     /// standard input.
     Data(std::borrow::Cow<'a, [u8]>),
+    /// A document refused before reading (given as Python objects nested too deep).
+    Refused(Refusal),
     /// A folder's files (a Raycast extension): relative path → text, and relative path → bytes
     /// for the files that are not text (icons), as the loader keeps them.
     Files(BTreeMap<String, String>, BTreeMap<String, Vec<u8>>),
@@ -177,7 +199,10 @@ impl<'a> Source<'a> {
         match (path, data, document, files) {
             (Some(path), None, None, None) => Ok(Source::Path(path)),
             (None, Some(data), None, None) => Ok(Source::Data(data.into())),
-            (None, None, Some(document), None) => Ok(Source::Data(document_json(document)?.into())),
+            (None, None, Some(document), None) => Ok(match document_json(document)? {
+                Ok(json) => Source::Data(json.into()),
+                Err(refusal) => Source::Refused(refusal),
+            }),
             (None, None, None, Some(files)) => Ok(Source::Files(files, binary_files)),
             _ => Err(PyValueError::new_err("give exactly one of path, data, document and files")),
         }
@@ -188,7 +213,7 @@ impl<'a> Source<'a> {
     fn stem(&self) -> String {
         match self {
             Source::Path(path) => InputItem::given(path).stem(),
-            Source::Data(_) => "stdin".to_owned(),
+            Source::Data(_) | Source::Refused(_) => "stdin".to_owned(),
             Source::Files(..) => "input".to_owned(),
         }
     }
@@ -196,6 +221,7 @@ impl<'a> Source<'a> {
 
 /// Why an input was not even read: `usage` (a format name or an option is wrong) or `input`
 /// (the input cannot be loaded or recognised), with a message and its diagnostics.
+#[derive(Clone)]
 struct Refusal {
     kind: &'static str,
     message: String,
@@ -234,6 +260,7 @@ fn load<'r>(
             (bundle, false)
         }
         Source::Files(files, binary_files) => (files_bundle(files, binary_files, &limits)?, true),
+        Source::Refused(refusal) => return Err(refusal.clone()),
     };
     let format = match from {
         Some(format) if format.info.input == InputShape::Directory && !is_dir => {
