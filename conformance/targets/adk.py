@@ -2,8 +2,8 @@
 its agent module), its `root_agent` checked to be an ADK agent, and its OpenAPIToolset's tools
 built (`await toolset.get_tools()`) with each one's function declaration, all with the network
 closed: building a toolset from its spec calls nothing. Each operation of the spec beside it
-must have become one tool. (The spec is the openapi writer's output, which the openapi target
-already checks with openapi-spec-validator for the same inputs.)"""
+must have become one tool. The spec (the openapi writer's output, as 3.1.0: ADK reads 3.1's
+schemas) must pass openapi-spec-validator too."""
 
 import asyncio
 import importlib.util
@@ -16,6 +16,7 @@ from google.adk.agents import LlmAgent
 from google.adk.tools.openapi_tool import OpenAPIToolset
 
 from .common import load
+from .openapi import spec_errors
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 _unique = itertools.count()
@@ -43,8 +44,8 @@ def import_package(folder):
 
 def validate(path):
     spec_path = os.path.join(path, "openapi.json")
-    errors = []
     spec = load(spec_path)
+    errors = spec_errors(spec, "openapi.json")
     operations = sum(1 for item in (spec.get("paths") or {}).values() for m in item if m in METHODS)
     saved = (socket.socket.connect, socket.create_connection, socket.getaddrinfo)
     socket.socket.connect, socket.create_connection, socket.getaddrinfo = closed, closed, closed

@@ -2,7 +2,7 @@
 //! `<package>/agent.py` (the agent over ADK's `OpenAPIToolset`) and `<package>/__init__.py`.
 
 use toolport_format_openapi::OpenApi;
-use toolport_plugin::{Bundle, Diagnostic, Format, Options, Outcome, ToolSet, codes};
+use toolport_plugin::{Bundle, Diagnostic, Options, Outcome, ToolSet, codes};
 
 use crate::auth::auth_code;
 use crate::python::{comment, identifier, string};
@@ -20,7 +20,9 @@ pub(crate) fn agent_folder(set: &ToolSet, options: &Options) -> Outcome<Bundle> 
     let mut spec_options = options.clone();
     spec_options.set("syntax", "json");
     spec_options.set(Options::OUTPUT_NAME, SPEC_FILE.trim_end_matches(".json"));
-    let spec = OpenApi.write(set, &spec_options);
+    // ADK parses the spec with FastAPI's OpenAPI 3.1 models: a 3.0 boolean `exclusiveMinimum`
+    // makes the response unreadable ("Unsupported response"), so the spec is written as 3.1.0.
+    let spec = OpenApi.write_as_openapi_31(set, &spec_options);
     let mut diagnostics = spec.diagnostics;
     let Some(spec_text) = spec.value.as_ref().and_then(|b| b.get(SPEC_FILE)) else {
         return Outcome::failed(diagnostics);

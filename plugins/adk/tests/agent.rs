@@ -2,7 +2,7 @@
 //! scheme and credential, instructions ADK would read as templates, and the refusal to read.
 
 use toolport_format_adk::Adk;
-use toolport_format_openapi::Vertex;
+use toolport_format_openapi::{OpenApi, Vertex};
 use toolport_plugin::{Auth, AuthKind, Bundle, Format, Options, ParamLocation, Server, Severity, Tool, ToolSet};
 use toolport_testkit::{fixture, load_with_siblings, read_ok, render};
 
@@ -29,12 +29,18 @@ fn a_vertex_extension_becomes_an_agent_folder() {
     let files: Vec<&str> = bundle.files.keys().map(String::as_str).collect();
     assert_eq!(files, ["weather_agent/__init__.py", "weather_agent/agent.py", "weather_agent/openapi.json"]);
     assert_eq!(bundle.get("weather_agent/__init__.py"), Some("from . import agent\n"));
-    // The spec is the openapi format's own output for the same tool set.
+    // The spec is the openapi format's own output for the same tool set, as OpenAPI 3.1.0 (the
+    // extension's is 3.0), which the openapi format reads back with every tool.
     let mut openapi_options = Options::default();
     openapi_options.set("syntax", "json");
     openapi_options.set(Options::OUTPUT_NAME, "openapi");
-    let openapi = toolport_format_openapi::OpenApi.write(&set, &openapi_options).value.expect("openapi");
-    assert_eq!(bundle.get("weather_agent/openapi.json"), openapi.get("openapi.json"));
+    let openapi = OpenApi.write_as_openapi_31(&set, &openapi_options).value.expect("openapi");
+    let spec = bundle.get("weather_agent/openapi.json").expect("spec");
+    assert_eq!(Some(spec), openapi.get("openapi.json"));
+    assert!(spec.contains("\"openapi\": \"3.1.0\""), "{spec}");
+    let (read_back, _) = read_ok(&OpenApi, &Bundle::single("openapi.json", spec));
+    let names = |set: &ToolSet| set.tools.iter().map(|t| t.name.clone()).collect::<Vec<_>>();
+    assert_eq!(names(&read_back), names(&set));
     insta::assert_snapshot!("weather.agent.py", agent_py(&bundle));
     insta::assert_snapshot!("weather.diagnostics", render(&diagnostics));
 }
@@ -193,4 +199,50 @@ fn reading_is_refused_with_the_way_to_read_the_spec() {
     assert!(outcome.value.is_none());
     assert!(render(&outcome.diagnostics).contains("--from openapi"), "{}", render(&outcome.diagnostics));
     assert!(!Adk.info().reads && Adk.info().writes);
+}
+
+/// ADK parses specs with FastAPI's OpenAPI 3.1 models, where 3.0's boolean exclusive bounds make
+/// a response unreadable ("Unsupported response"): a 3.0 spec is written in 3.1's form.
+#[test]
+fn a_30_spec_is_written_in_31s_form_adk_reads() {
+    let spec = r#"
+openapi: 3.0.3
+info: {title: Bounds, version: "1"}
+paths:
+  /total:
+    post:
+      operationId: total
+      requestBody:
+        content:
+          application/json:
+            schema: {$ref: '#/components/schemas/Amount'}
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  sum: {type: number, minimum: 0, exclusiveMinimum: true, nullable: true}
+components:
+  schemas:
+    Amount:
+      type: object
+      properties:
+        value: {type: number, maximum: 10, exclusiveMaximum: true}
+        note: {type: string, nullable: false, minimum: 1, exclusiveMinimum: false}
+"#;
+    let (set, _) = read_ok(&OpenApi, &Bundle::single("bounds.yaml", spec));
+    let (bundle, diagnostics) = write(&set, &[]);
+    let written: serde_json::Value =
+        serde_json::from_str(bundle.get("weather_agent/openapi.json").expect("spec")).expect("JSON");
+    assert_eq!(written["openapi"], "3.1.0");
+    let response = &written["paths"]["/total"]["post"]["responses"]["200"]["content"]["application/json"]["schema"];
+    assert_eq!(response["properties"]["sum"], serde_json::json!({"type": ["number", "null"], "exclusiveMinimum": 0}));
+    let amount = &written["components"]["schemas"]["Amount"]["properties"];
+    assert_eq!(amount["value"], serde_json::json!({"type": "number", "exclusiveMaximum": 10}));
+    assert_eq!(amount["note"], serde_json::json!({"type": "string", "minimum": 1}));
+    let said = render(&diagnostics);
+    assert!(said.contains("3.0.3 document was written as 3.1.0") && said.contains("1 nullable type(s)"), "{said}");
 }

@@ -107,9 +107,31 @@ impl Format for OpenApi {
 
     fn write(&self, model: &ToolSet, options: &Options) -> Outcome<Bundle> {
         let gpt_actions = options.get(gpt_actions::OPTION) == Some(gpt_actions::VALUE);
+        self.write_document(model, options, gpt_actions.then_some(gpt_actions::VERSION), false)
+    }
+}
+
+impl OpenApi {
+    /// [`Format::write`] for a platform that reads every schema as OpenAPI 3.1's (ADK parses
+    /// specs with FastAPI's 3.1 models, where a 3.0 boolean `exclusiveMinimum` makes the
+    /// response unreadable): a source without a version, or a 3.0 one, is written as 3.1.0.
+    pub fn write_as_openapi_31(&self, model: &ToolSet, options: &Options) -> Outcome<Bundle> {
+        self.write_document(model, options, Some("3.1.0"), true)
+    }
+
+    /// The document, with the version written when the source had none (`default_version`;
+    /// 3.0.3 when `None`), rewritten as 3.1.0 if it came out 3.0 and `as_31`.
+    fn write_document(
+        &self,
+        model: &ToolSet,
+        options: &Options,
+        default_version: Option<&'static str>,
+        as_31: bool,
+    ) -> Outcome<Bundle> {
+        let gpt_actions = options.get(gpt_actions::OPTION) == Some(gpt_actions::VALUE);
         let parts = write::VertexParts {
             fallback_title: Some(options.output_title("API")),
-            default_version: gpt_actions.then_some(gpt_actions::VERSION),
+            default_version,
             ..write::VertexParts::default()
         };
         let mut diagnostics = Vec::new();
@@ -117,6 +139,12 @@ impl Format for OpenApi {
         let model = &*model;
         let mut written = write::document(model, write::Mode::OpenApi, &parts);
         diagnostics.extend(written.diagnostics);
+        if as_31
+            && let Value::Object(doc) = &mut written.document
+            && doc.get("openapi").and_then(Value::as_str).is_some_and(|v| v.starts_with("3.0"))
+        {
+            write::upgrade::to_openapi_31(doc, &mut diagnostics);
+        }
         if gpt_actions {
             gpt_actions::apply(&mut written.document, model, &written.names, &mut diagnostics);
         }

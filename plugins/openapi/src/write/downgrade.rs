@@ -17,7 +17,7 @@ use toolport_plugin::jsonschema::OPENAPI_30_KEYWORDS;
 use toolport_plugin::source::child;
 use toolport_plugin::{Diagnostic, codes};
 
-const METHODS: [&str; 8] = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+use super::places::{self, SchemaRewrite};
 
 /// Rewrites `doc`, written as OpenAPI 3.0, so that it holds nothing only 3.1 has.
 pub(super) fn to_openapi_30(doc: &mut Map<String, Value>, out: &mut Vec<Diagnostic>) {
@@ -28,11 +28,7 @@ pub(super) fn to_openapi_30(doc: &mut Map<String, Value>, out: &mut Vec<Diagnost
     let mut down = Downgrade { out, path_items, mutual_tls: Vec::new() };
     down.top_level(doc);
     down.mutual_tls = down.security_schemes(doc);
-    if let Some(Value::Object(paths)) = doc.get_mut("paths") {
-        for (path, item) in paths.iter_mut() {
-            down.path_item(item, &child("/paths", path));
-        }
-    }
+    places::paths(&mut down, doc);
     if down.path_items.is_some() {
         down.loss(
             codes::LOSS_FIELD,
@@ -41,21 +37,7 @@ pub(super) fn to_openapi_30(doc: &mut Map<String, Value>, out: &mut Vec<Diagnost
         );
     }
     down.drop_requirements(doc.get_mut("security"));
-    let Some(Value::Object(components)) = doc.get_mut("components") else { return };
-    for (kind, entries) in components.iter_mut() {
-        let Value::Object(entries) = entries else { continue };
-        for (name, entry) in entries.iter_mut() {
-            let at = child(&child("/components", kind), name);
-            match kind.as_str() {
-                "schemas" => down.schema(entry, &at),
-                "parameters" | "headers" => down.parameter(entry, &at),
-                "responses" => down.response(entry, &at),
-                "requestBodies" => down.content(entry, &at),
-                "callbacks" => down.callback(entry, &at),
-                _ => {}
-            }
-        }
-    }
+    places::components(&mut down, doc);
 }
 
 struct Downgrade<'o> {
@@ -147,91 +129,15 @@ impl Downgrade<'_> {
             self.note(at, format!("OpenAPI 3.0 has no `components.pathItems`: `{reference}` was written inline"));
         }
     }
+}
 
-    fn path_item(&mut self, item: &mut Value, at: &str) {
+impl SchemaRewrite for Downgrade<'_> {
+    fn path_item_before(&mut self, item: &mut Value, at: &str) {
         self.inline_path_item(item, at);
-        let Value::Object(item) = item else { return };
-        if item.contains_key("$ref") {
-            return;
-        }
-        self.parameters(item.get_mut("parameters"), at);
-        for method in METHODS {
-            if let Some(operation) = item.get_mut(method) {
-                self.operation(operation, &child(at, method));
-            }
-        }
     }
 
-    fn operation(&mut self, operation: &mut Value, at: &str) {
-        let Value::Object(operation) = operation else { return };
-        self.parameters(operation.get_mut("parameters"), at);
-        if let Some(body) = operation.get_mut("requestBody") {
-            self.content(body, &child(at, "requestBody"));
-        }
-        if let Some(Value::Object(responses)) = operation.get_mut("responses") {
-            for (status, response) in responses.iter_mut() {
-                self.response(response, &child(&child(at, "responses"), status));
-            }
-        }
-        if let Some(callbacks) = operation.get_mut("callbacks").and_then(Value::as_object_mut) {
-            for (name, callback) in callbacks.iter_mut() {
-                self.callback(callback, &child(&child(at, "callbacks"), name));
-            }
-        }
-        self.drop_requirements(operation.get_mut("security"));
-    }
-
-    fn callback(&mut self, callback: &mut Value, at: &str) {
-        let Value::Object(callback) = callback else { return };
-        if callback.contains_key("$ref") {
-            return;
-        }
-        for (expression, item) in callback.iter_mut() {
-            self.path_item(item, &child(at, expression));
-        }
-    }
-
-    fn parameters(&mut self, parameters: Option<&mut Value>, at: &str) {
-        let Some(Value::Array(parameters)) = parameters else { return };
-        let at = child(at, "parameters");
-        for (i, parameter) in parameters.iter_mut().enumerate() {
-            self.parameter(parameter, &child(&at, i.to_string()));
-        }
-    }
-
-    /// A parameter or a header: a schema, or content.
-    fn parameter(&mut self, parameter: &mut Value, at: &str) {
-        if let Some(schema) = parameter.get_mut("schema") {
-            self.schema(schema, &child(at, "schema"));
-        }
-        self.content(parameter, at);
-    }
-
-    fn response(&mut self, response: &mut Value, at: &str) {
-        if let Some(Value::Object(headers)) = response.get_mut("headers") {
-            for (name, header) in headers.iter_mut() {
-                self.parameter(header, &child(&child(at, "headers"), name));
-            }
-        }
-        self.content(response, at);
-    }
-
-    /// The media types of `holder.content` (a request body, a response, a parameter).
-    fn content(&mut self, holder: &mut Value, at: &str) {
-        let Some(Value::Object(content)) = holder.get_mut("content") else { return };
-        let at = child(at, "content");
-        for (media_type, media) in content.iter_mut() {
-            let at = child(&at, media_type);
-            if let Some(schema) = media.get_mut("schema") {
-                self.schema(schema, &child(&at, "schema"));
-            }
-            if let Some(Value::Object(encodings)) = media.get_mut("encoding") {
-                for (property, encoding) in encodings.iter_mut() {
-                    // An encoding has headers, as a response has.
-                    self.response(encoding, &child(&child(&at, "encoding"), property));
-                }
-            }
-        }
+    fn security(&mut self, security: Option<&mut Value>) {
+        self.drop_requirements(security);
     }
 
     /// One schema object (and the schemas inside it) in 3.0's form.
@@ -269,29 +175,15 @@ impl Downgrade<'_> {
                 self.loss(codes::LOSS_SCHEMA, &child(at, &key), format!("OpenAPI 3.0 has no `{key}`: left out"));
             }
         }
-        for key in ["items", "not", "additionalProperties"] {
-            if let Some(inner) = map.get_mut(key).filter(|v| v.is_object()) {
-                self.schema(inner, &child(at, key));
-            }
-        }
         if let Some(Value::Array(_)) = map.get("items") {
             map.shift_remove("items");
             self.loss(codes::LOSS_SCHEMA, &child(at, "items"), "OpenAPI 3.0 has no list of item schemas: left out");
         }
-        for key in ["allOf", "anyOf", "oneOf"] {
-            if let Some(Value::Array(members)) = map.get_mut(key) {
-                for (i, member) in members.iter_mut().enumerate() {
-                    self.schema(member, &child(&child(at, key), i.to_string()));
-                }
-            }
-        }
-        if let Some(Value::Object(properties)) = map.get_mut("properties") {
-            for (name, property) in properties.iter_mut() {
-                self.schema(property, &child(&child(at, "properties"), name));
-            }
-        }
+        places::subschemas(map, at, |inner, at| self.schema(inner, at));
     }
+}
 
+impl Downgrade<'_> {
     /// `type: [T, "null"]` → `type: T, nullable: true`; several types → `anyOf` of each;
     /// `"null"` alone → `nullable: true`.
     fn type_list(&mut self, map: &mut Map<String, Value>, at: &str) {

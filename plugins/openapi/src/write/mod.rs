@@ -13,7 +13,8 @@
 //! written as the source had them), `operation`, `parameter`, `body`, `responses`, and
 //! `x_toolport`; beside them `schema` (one schema in the target's dialect), `components`, and
 //! `root_keywords` (what another format kept of a tool's input schema root, for the body); last,
-//! `downgrade` (a 3.1 source written as 3.0 without what only 3.1 has).
+//! `downgrade` (a 3.1 source written as 3.0 without what only 3.1 has), `upgrade` (a 3.0
+//! document as 3.1.0 for readers that take only 3.1), both over `places` (where schemas are).
 
 use serde_json::Value;
 use toolport_plugin::Diagnostic;
@@ -26,11 +27,13 @@ mod info;
 mod operation;
 mod parameter;
 mod paths;
+mod places;
 mod responses;
 mod root_keywords;
 mod schema;
 mod security;
 mod servers;
+pub(crate) mod upgrade;
 mod vertex_subset;
 mod x_toolport;
 
