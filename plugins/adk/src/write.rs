@@ -13,6 +13,11 @@ use crate::{DEFAULT_MODEL, ID};
 /// start of the agent).
 pub(crate) const SPEC_FILE: &str = "openapi.json";
 
+/// Past this size a spec makes an impractical agent: ADK's toolset expands every reference in
+/// memory (the conformance check builds agents of specs up to 1 MiB; GitHub's and Stripe's took
+/// over 6 GB).
+const LARGE_SPEC_BYTES: usize = 1 << 20;
+
 /// Writes the agent folder for `set`.
 pub(crate) fn agent_folder(set: &ToolSet, options: &Options) -> Outcome<Bundle> {
     let package = identifier(options.output_name("agent"), "agent");
@@ -27,6 +32,16 @@ pub(crate) fn agent_folder(set: &ToolSet, options: &Options) -> Outcome<Bundle> 
     let Some(spec_text) = spec.value.as_ref().and_then(|b| b.get(SPEC_FILE)) else {
         return Outcome::failed(diagnostics);
     };
+    if spec_text.len() > LARGE_SPEC_BYTES {
+        diagnostics.push(Diagnostic::warning(
+            codes::LIMIT_SCHEMA,
+            "",
+            format!(
+                "the agent's spec is {:.1} MB: ADK expands every $ref of it in memory when it builds the toolset, and agents of specs this large are impractical (GitHub's 3.6 MB spec took over 6 GB before it was stopped); keep the operations the agent needs with --select or --exclude",
+                spec_text.len() as f64 / 1e6
+            ),
+        ));
+    }
     if !set.runtime_defaults.is_empty() {
         let keys: Vec<&str> = set.runtime_defaults.keys().map(String::as_str).collect();
         diagnostics.push(Diagnostic::loss(

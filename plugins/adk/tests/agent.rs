@@ -232,6 +232,8 @@ components:
       properties:
         value: {type: number, maximum: 10, exclusiveMaximum: true}
         note: {type: string, nullable: false, minimum: 1, exclusiveMinimum: false}
+        mode: {type: string, enum: [auto, default], nullable: true, default: null}
+        context: {nullable: true, description: any value, or null}
 "#;
     let (set, _) = read_ok(&OpenApi, &Bundle::single("bounds.yaml", spec));
     let (bundle, diagnostics) = write(&set, &[]);
@@ -243,6 +245,29 @@ components:
     let amount = &written["components"]["schemas"]["Amount"]["properties"];
     assert_eq!(amount["value"], serde_json::json!({"type": "number", "exclusiveMaximum": 10}));
     assert_eq!(amount["note"], serde_json::json!({"type": "string", "minimum": 1}));
+    // 3.1's enum lists null where 3.0's nullable admitted it past the enum.
+    assert_eq!(amount["mode"]["type"], serde_json::json!(["string", "null"]));
+    assert_eq!(amount["mode"]["enum"], serde_json::json!(["auto", "default", null]));
+    // Without a type, `nullable` is kept as readers take it.
+    assert_eq!(amount["context"]["nullable"], true);
     let said = render(&diagnostics);
-    assert!(said.contains("3.0.3 document was written as 3.1.0") && said.contains("1 nullable type(s)"), "{said}");
+    assert!(said.contains("3.0.3 document was written as 3.1.0") && said.contains("2 nullable type(s)"), "{said}");
+}
+
+/// A spec past 1 MiB makes an agent ADK cannot build in reasonable memory: the writer says so
+/// and names the way out; a small one is not warned about.
+#[test]
+fn a_spec_too_large_for_adk_is_named_with_the_way_out() {
+    let tool = |i: usize| {
+        let mut tool = Tool::new(format!("operation_{i}"));
+        tool.description = Some("x".repeat(2_000));
+        tool
+    };
+    let large = ToolSet { tools: (0..600).map(tool).collect(), ..ToolSet::default() };
+    let (_, diagnostics) = write(&large, &[]);
+    let said = render(&diagnostics);
+    assert!(said.contains("limit/schema") && said.contains("--select"), "{said}");
+    let small = ToolSet { tools: (0..3).map(tool).collect(), ..ToolSet::default() };
+    let (_, diagnostics) = write(&small, &[]);
+    assert!(!render(&diagnostics).contains("limit/schema"));
 }

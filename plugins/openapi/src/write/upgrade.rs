@@ -1,9 +1,11 @@
 //! A document written as OpenAPI 3.0 rewritten as 3.1.0, for readers that take every schema as
 //! 3.1's (ADK parses specs with FastAPI's 3.1 models, where a boolean `exclusiveMinimum` makes
 //! the whole response unreadable). The mirror of `downgrade`, which it needs far less of: 3.1
-//! reads nearly all of 3.0. Rewritten: `nullable: true` as a `"null"` in the type list, and a
-//! boolean exclusive bound as the number it marks; what means nothing in 3.0 either (`nullable`
-//! without a type, `exclusiveMinimum: false`) is left out. The meaning is unchanged, so one
+//! reads nearly all of 3.0. Rewritten: `nullable: true` as a `"null"` in the type list (and in
+//! the `enum` beside it), and a
+//! boolean exclusive bound as the number it marks; what means nothing in 3.0 either
+//! (`nullable: false`, `exclusiveMinimum: false`) is left out; `nullable: true` beside no single
+//! type is kept, as readers take it. The meaning is unchanged, so one
 //! `changed/schema` note counts the rewrites.
 
 use serde_json::{Map, Value, json};
@@ -43,15 +45,25 @@ impl SchemaRewrite for Upgrade {
         if map.contains_key("$ref") {
             return;
         }
-        if let Some(nullable) = map.shift_remove("nullable") {
-            match map.get_mut("type") {
-                Some(Value::String(name)) if nullable == Value::Bool(true) => {
-                    let name = std::mem::take(name);
-                    map.insert("type".into(), json!([name, "null"]));
-                    self.nullable += 1;
+        // `nullable` without a single type is kept as written: 3.1 ignores it, and readers that
+        // take it for "or null" (most do, whatever 3.0 says) still can.
+        match (map.get("nullable"), map.get("type")) {
+            (Some(Value::Bool(true)), Some(Value::String(name))) => {
+                let name = name.clone();
+                map.shift_remove("nullable");
+                map.insert("type".into(), json!([name, "null"]));
+                // 3.0's nullable admits null past an `enum`; 3.1's enum must list it.
+                if let Some(Value::Array(values)) = map.get_mut("enum")
+                    && !values.contains(&Value::Null)
+                {
+                    values.push(Value::Null);
                 }
-                _ => {}
+                self.nullable += 1;
             }
+            (Some(Value::Bool(false)), _) => {
+                map.shift_remove("nullable");
+            }
+            _ => {}
         }
         for (exclusive, inclusive) in [("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")] {
             self.exclusive_bound(map, exclusive, inclusive);
