@@ -106,3 +106,61 @@ fn detect_claims_plugin_folders_only() {
         assert_eq!(M365.detect(&folder(files)), *expect, "{files:?}");
     }
 }
+
+/// A manifest of `functions` (or none) and a runtime whose spec is `spec` (a `url` or an
+/// `api_description`), alone in its folder but for `files`.
+fn plugin(functions: Option<Value>, spec: Value, files: &[(&str, &str)]) -> Bundle {
+    let mut manifest = serde_json::json!({
+        "schema_version": "v2.3", "name_for_human": "Ping", "namespace": "ping", "description_for_human": "Is it up?",
+        "runtimes": [{"type": "OpenApi", "auth": {"type": "None"}, "spec": spec}]
+    });
+    if let Some(functions) = functions {
+        manifest["functions"] = functions;
+    }
+    let mut bundle = Bundle::single("ping-apiplugin.json", serde_json::to_string_pretty(&manifest).unwrap());
+    for (name, text) in files {
+        bundle.insert(*name, *text);
+    }
+    bundle
+}
+
+const PING_SPEC: &str = r#"{"openapi": "3.0.3", "info": {"title": "Ping", "version": "1"}, "paths": {"/ping": {"get": {"operationId": "ping", "description": "Pings.", "responses": {"200": {"description": "Up."}}}}}}"#;
+
+fn same_format_trip(input: &Bundle) -> Bundle {
+    let mut options = Options::default();
+    options.set(Options::TARGET_FORMAT, "m365");
+    let (model, _) = expect_ok(M365.read(input, &options), "read");
+    let (written, _) = expect_ok(M365.write(&model, &Options::default()), "write");
+    written
+}
+
+#[test]
+fn a_spec_written_inline_is_read_and_given_back_inline() {
+    let input = plugin(None, serde_json::json!({"api_description": PING_SPEC}), &[]);
+    let (model, _) = expect_ok(M365.read(&input, &Options::default()), "read");
+    assert_eq!(model.tools.len(), 1);
+    assert_eq!(model.tools[0].name, "ping");
+    let written = same_format_trip(&input);
+    let files: Vec<&String> = written.files.keys().collect();
+    assert_eq!(files, ["ping-apiplugin.json"], "no spec file beside an inline one");
+    let manifest = value("ping-apiplugin.json", written.get("ping-apiplugin.json").unwrap());
+    let inline = manifest["runtimes"][0]["spec"]["api_description"].as_str().expect("inline spec");
+    assert_same_json(&value("x.json", PING_SPEC), &value("x.json", inline), "the inline spec");
+}
+
+#[test]
+fn a_manifest_without_functions_is_given_back_without_them() {
+    let input = plugin(None, serde_json::json!({"url": "ping.json"}), &[("ping.json", PING_SPEC)]);
+    let written = same_format_trip(&input);
+    let manifest = value("ping-apiplugin.json", written.get("ping-apiplugin.json").unwrap());
+    assert!(manifest.get("functions").is_none(), "{manifest}");
+    let original = value("ping-apiplugin.json", input.get("ping-apiplugin.json").unwrap());
+    assert_eq!(ordered(&original), ordered(&manifest));
+    // With functions, a function's own description is the tool's, and the spec keeps its own.
+    let functions = serde_json::json!([{"name": "ping", "description": "Checks that the service answers."}]);
+    let input = plugin(Some(functions), serde_json::json!({"url": "ping.json"}), &[("ping.json", PING_SPEC)]);
+    let (model, _) = expect_ok(M365.read(&input, &Options::default()), "read");
+    assert_eq!(model.tools[0].description.as_deref(), Some("Checks that the service answers."));
+    let written = same_format_trip(&input);
+    assert_same_json(&value("ping.json", PING_SPEC), &value("ping.json", written.get("ping.json").unwrap()), "spec");
+}
