@@ -91,12 +91,12 @@ impl Format for M365 {
 fn limits() -> Vec<Limit> {
     vec![
         Limit::kept_name(LimitKind::ToolName, &write::FUNCTION_NAMES, MANIFEST_SOURCE)
-            .note("a function's name: ^[A-Za-z0-9_]+$, equal to its operation's operationId"),
+            .note("a function's name: ^[A-Za-z0-9_]+$, equal to its operation's operationId; the 64 and a letter or _ first are toolport's, so the openapi writer keeps the name"),
         Limit::at_most(LimitKind::DescriptionChars, manifest::STRING_MAX as u64, MANIFEST_SOURCE)
             .note("every string of the manifest SHOULD stay within 4K characters"),
         Limit::rule(
             "description_for_model: characters past 2,048 may be ignored; description_for_human: past 100; \
-             name_for_human: past 20 (each cut at a sentence and said)",
+             name_for_human: past 20 (the descriptions cut at a sentence, a longer name kept; each said)",
             MANIFEST_SOURCE,
         ),
         Limit::rule(

@@ -166,7 +166,7 @@ pub fn runtime_auth(model: &ToolSet, diagnostics: &mut Vec<Diagnostic>) -> Value
             codes::GENERATED_PLACEHOLDER,
             "/auth/0",
             format!(
-                "the runtime's auth is a {kind} whose reference_id is the plugin's registration in the Teams developer portal: `{placeholder}` is a placeholder (the Agents Toolkit fills it); set yours"
+                "the runtime's auth is `{kind}`, whose reference_id is the plugin's registration in the Teams developer portal: `{placeholder}` is a placeholder (the Agents Toolkit fills it); set yours"
             ),
         ));
         json!({"type": kind, "reference_id": placeholder})
