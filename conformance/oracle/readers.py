@@ -300,6 +300,36 @@ def read_adk(path):
     return Document("adk", operation_tools(spec), holds_examples=False, holds_output=True)
 
 
+def read_m365(path):
+    """A Microsoft 365 Copilot API plugin folder: its tools are the operations of the spec its
+    manifest's first OpenApi runtime names (a function's name is its operation's operationId),
+    each described by its function's description where the function has one (what Copilot's
+    model reads), else by the operation's. Written from Microsoft's plugin manifest reference."""
+    manifests = []
+    for name in sorted(os.listdir(path)):
+        file = os.path.join(path, name)
+        if name.endswith(".json") and os.path.isfile(file):
+            doc = load(file)
+            if isinstance(doc, dict) and str(doc.get("schema_version", "")).startswith("v2"):
+                manifests.append(doc)
+    if len(manifests) != 1:
+        raise ValueError(f"{path}: expected one plugin manifest, found {len(manifests)}")
+    manifest = manifests[0]
+    runtime = next(r for r in manifest.get("runtimes") or [] if r.get("type") == "OpenApi")
+    spec_ref = runtime.get("spec") or {}
+    if "api_description" in spec_ref:
+        spec = yaml.safe_load(spec_ref["api_description"])
+    else:
+        spec = load(os.path.join(path, spec_ref["url"]))
+    described = {f["name"]: f["description"] for f in manifest.get("functions") or []
+                 if isinstance(f, dict) and isinstance(f.get("description"), str)}
+    tools = operation_tools(spec)
+    for t in tools:
+        if t["name"] in described:
+            t["description"] = text(described[t["name"]])
+    return Document("m365", tools, holds_examples=False, holds_output=True)
+
+
 # --- Gloodata, SkyDeck, Raycast -----------------------------------------------------------
 
 def read_gloodata(path):
@@ -456,6 +486,7 @@ READERS = {
     "skydeck": read_skydeck,
     "raycast": read_raycast,
     "adk": read_adk,
+    "m365": read_m365,
 }
 
 

@@ -25,7 +25,7 @@ struct Target {
     options: &'static [&'static str],
 }
 
-const TARGETS: [Target; 17] = [
+const TARGETS: [Target; 18] = [
     Target { label: "mcp", format: "mcp", options: &[] },
     Target { label: "mcp-prompts", format: "mcp-prompts", options: &[] },
     Target { label: "mcpb", format: "mcpb", options: &[] },
@@ -43,6 +43,7 @@ const TARGETS: [Target; 17] = [
     Target { label: "vertex", format: "vertex", options: &[] },
     Target { label: "raycast", format: "raycast", options: &[] },
     Target { label: "adk", format: "adk", options: &[] },
+    Target { label: "m365", format: "m365", options: &[] },
 ];
 
 /// Targets the oracle reads besides those above (no platform validator of their own).
@@ -52,8 +53,9 @@ const ORACLE_ONLY: [Target; 2] = [
 ];
 
 /// Formats whose document is a folder (a Raycast extension, an MCP server's server.json and
-/// manifest.json): one input, one output, read back as a whole.
-const FOLDER_FORMATS: [&str; 2] = ["raycast", "mcp-server"];
+/// manifest.json, a Copilot API plugin's manifest and spec): one input, one output, read back
+/// as a whole.
+const FOLDER_FORMATS: [&str; 3] = ["raycast", "mcp-server", "m365"];
 
 /// Files in the corpus that are not inputs of their folder's format (execute requests, auth
 /// samples, notes).

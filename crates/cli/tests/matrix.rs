@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use support::*;
 
-const TARGETS: [&str; 13] = [
+const TARGETS: [&str; 14] = [
     "gloodata",
     "skydeck",
     "raycast",
@@ -18,6 +18,7 @@ const TARGETS: [&str; 13] = [
     "mcp-prompts",
     "mcpb",
     "mcp-server",
+    "m365",
     "openai",
     "anthropic",
     "bedrock",
@@ -42,11 +43,12 @@ fn sources() -> Vec<(&'static str, PathBuf)> {
         ("mcp-prompts", fixture("mcp-prompts/prompts.json")),
         ("mcpb", fixture("mcpb/weather-bundle.json")),
         ("mcp-server", fixture("mcp-server/tide-tables")),
+        ("m365", fixture("m365/repairs")),
     ]
 }
 
 /// Targets whose document is a folder, read back as a whole.
-const FOLDERS: [&str; 2] = ["raycast", "mcp-server"];
+const FOLDERS: [&str; 3] = ["raycast", "mcp-server", "m365"];
 
 /// Targets that list tools without their parameters (each loss named): the map tool's
 /// parameters cannot come back through them.

@@ -121,6 +121,27 @@ impl std::fmt::Display for MadeFrom {
     }
 }
 
+/// A description for the whole tool set where a target requires one (an MCP bundle, a Copilot
+/// plugin): its own; else its title; else one naming `name` and its tools. With how it was
+/// made, for the writer's `generated` warning (`None`: the tool set's own). A blank text counts
+/// as none.
+pub fn tool_set_description(set: &crate::ToolSet, name: &str) -> (String, Option<String>) {
+    if let Some(description) = set.description.as_deref().filter(|d| !d.trim().is_empty()) {
+        return (description.to_owned(), None);
+    }
+    match set.title.as_deref().filter(|t| !t.trim().is_empty()) {
+        Some(title) => (title.to_owned(), Some("the title is used".to_owned())),
+        None => {
+            let made = match set.tools.as_slice() {
+                [one] => format!("{name}: the {} tool", one.name),
+                tools => format!("{name}: {} tools", tools.len()),
+            };
+            let how = format!("`{made}` is written");
+            (made, Some(how))
+        }
+    }
+}
+
 /// A name for the whole tool set where a target needs one (a Vertex manifest, an MCP server):
 /// its id as written, else one made by `rules` from its title, else from `output_name`; with
 /// what it was made from, for the writer's `generated` diagnostic (`None`: the id). A blank id

@@ -5,7 +5,7 @@
 //! beside it agree.
 
 use serde_json::{Map, Value, json};
-use toolport_plugin::names::{NameRules, tool_set_name};
+use toolport_plugin::names::{NameRules, tool_set_description, tool_set_name};
 use toolport_plugin::{Diagnostic, Options, ToolSet, Version, codes};
 
 /// The manifest version written: the current one of MANIFEST.md (0.4 only adds the
@@ -64,24 +64,14 @@ pub fn version(model: &ToolSet, diagnostics: &mut Vec<Diagnostic>) -> String {
 /// The server's description: the tool set's, else its title, else one naming its tools, said
 /// (a warning: users and stores read it).
 pub fn description(model: &ToolSet, name: &str, diagnostics: &mut Vec<Diagnostic>) -> String {
-    if let Some(description) = model.description.as_deref().filter(|d| !d.trim().is_empty()) {
-        return description.to_owned();
+    let (text, made) = tool_set_description(model, name);
+    if let Some(how) = made {
+        diagnostics.push(Diagnostic::warning(
+            codes::GENERATED,
+            "/description",
+            format!("the tool set has no description, and a server needs one: {how}"),
+        ));
     }
-    let (text, how) = match model.title.as_deref().filter(|t| !t.trim().is_empty()) {
-        Some(title) => (title.to_owned(), "the title is used".to_owned()),
-        None => {
-            let made = match model.tools.len() {
-                1 => format!("{name}: the {} tool", model.tools[0].name),
-                n => format!("{name}: {n} tools"),
-            };
-            (made.clone(), format!("`{made}` is written"))
-        }
-    };
-    diagnostics.push(Diagnostic::warning(
-        codes::GENERATED,
-        "/description",
-        format!("the tool set has no description, and a server needs one: {how}"),
-    ));
     text
 }
 
