@@ -5,9 +5,7 @@
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use anyhow::{Context, Result, bail};
 use serde_json::Value;
 
 /// One row of the code map: the crate's path column and the names its "may depend on" lists.
@@ -65,18 +63,6 @@ fn listed_names(cell: &str) -> BTreeSet<String> {
 fn short_name(dependency: &Value) -> String {
     let name = dependency["rename"].as_str().or(dependency["name"].as_str()).unwrap_or_default();
     name.strip_prefix("toolporter-").or_else(|| name.strip_prefix("toolport-")).unwrap_or(name).to_owned()
-}
-
-fn metadata(root: &Path) -> Result<Value> {
-    let output = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args(["metadata", "--format-version", "1", "--no-deps", "--offline"])
-        .current_dir(root)
-        .output()
-        .context("running cargo metadata")?;
-    if !output.status.success() {
-        bail!("cargo metadata failed: {}", String::from_utf8_lossy(&output.stderr));
-    }
-    Ok(serde_json::from_slice(&output.stdout)?)
 }
 
 /// Where a crate sits relative to the workspace root, as the code map's path column writes it.
@@ -284,7 +270,7 @@ mod tests {
     fn every_crate_depends_only_on_what_its_code_map_row_lists() {
         let root = workspace_root();
         let architecture = std::fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
-        let problems = dependency_mismatches(&root, &architecture, &metadata(&root).unwrap());
+        let problems = dependency_mismatches(&root, &architecture, &crate::metadata(&root).unwrap());
         assert!(problems.is_empty(), "ARCHITECTURE.md's code map is not true:\n{}", problems.join("\n"));
     }
 
@@ -292,7 +278,7 @@ mod tests {
     fn a_dependency_the_code_map_does_not_list_is_found() {
         let root = workspace_root();
         let architecture = std::fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
-        let mut metadata = metadata(&root).unwrap();
+        let mut metadata = crate::metadata(&root).unwrap();
         let core = metadata["packages"]
             .as_array_mut()
             .unwrap()
@@ -360,7 +346,7 @@ mod tests {
         // The workspace's deny reaches only crates that take the workspace's lints.
         let workspace = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
         assert!(workspace.contains("unsafe_code = \"deny\""));
-        for package in metadata(&root).unwrap()["packages"].as_array().unwrap() {
+        for package in crate::metadata(&root).unwrap()["packages"].as_array().unwrap() {
             let manifest = std::fs::read_to_string(package["manifest_path"].as_str().unwrap()).unwrap();
             assert!(
                 manifest.contains("[lints]\nworkspace = true"),

@@ -3,9 +3,10 @@
 //!
 //! - `test [ARGS]`: install what the tests need besides Rust (setup.rs: the platforms'
 //!   validators, the Raycast API types; once) while building every plugin library and the
-//!   broken test plugins, build the Python wheel, then run the whole test suite
-//!   (`cargo test --workspace ARGS`) and the Python package's tests side by side. The CLI tests
-//!   load the real libraries.
+//!   broken test plugins, build the Python wheel, then build the test binaries
+//!   (`cargo test --workspace --no-run ARGS`) and run them, the doc tests and the Python
+//!   package's tests side by side, one per core (test_lanes.rs). The CLI tests load the real
+//!   libraries.
 //! - `convert ARGS`: build `convert`, the plugin host and the plugins only, then run `convert ARGS`.
 //! - `dist [DIR]`: release-build those and stage them in DIR/ (default `dist/`):
 //!   `DIR/convert`, `DIR/toolport-plugin-host`, `DIR/plugins/*`, `DIR/share/*` (install.rs).
@@ -30,6 +31,7 @@ mod new_plugin;
 mod npm;
 mod setup;
 mod tasks;
+mod test_lanes;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -138,10 +140,11 @@ fn command_packages() -> Result<Vec<String>> {
 
 /// `cargo xtask test`. The installs wait on the network and the disk: they run while cargo
 /// builds. The wheel needs cargo (which builds one thing at a time in a target folder), so it
-/// is built before `cargo test`; its tests run only Python and the wheel's binaries, so they
-/// run beside `cargo test`, whose test binaries run one after another and leave a core idle
-/// for long stretches (the Raycast type check, the conformance suite's validators).
+/// is built before the test binaries. Then cargo builds the test binaries (`cargo test
+/// --no-run`) and they, the doc tests and the Python package's tests (only Python and the
+/// wheel's binaries) run side by side, one per core, the longest first (test_lanes.rs).
 fn test(extra: &[String]) -> Result<()> {
+    let plan = test_lanes::Plan::from_args(extra);
     let installs = std::thread::spawn(setup::test_dependencies);
     let built = build_all();
     let installed = installs.join().expect("the installs' thread panicked");
@@ -150,24 +153,26 @@ fn test(extra: &[String]) -> Result<()> {
     let started = std::time::Instant::now();
     let wheel = setup::python_wheel(false)?;
     println!("python package: wheel built in {:.1} s", started.elapsed().as_secs_f64());
-    let python = std::thread::spawn(move || setup::python_package_tests(&wheel));
-    let mut args = vec!["test", "--workspace"];
-    args.extend(extra.iter().map(String::as_str));
-    let rust = cargo(&args);
-    match (rust, python.join().expect("the Python tests' thread panicked")) {
-        (Ok(()), Ok(output)) => {
-            print!("{output}");
-            Ok(())
-        }
-        (Ok(()), Err(python)) => Err(python),
-        (Err(rust), python) => {
-            match python {
-                Ok(output) => print!("{output}"),
-                Err(python) => eprintln!("error: {python:#}"),
-            }
-            Err(rust)
-        }
+    let mut jobs = if plan.run_binaries { test_lanes::build(&plan)? } else { Vec::new() };
+    if plan.doc_tests {
+        jobs.push(test_lanes::doc_tests(&plan));
     }
+    jobs.push(test_lanes::Job::other(test_lanes::PYTHON_TESTS, move || setup::python_package_tests(&wheel)));
+    let lanes = std::thread::available_parallelism().map_or(2, |n| n.get());
+    test_lanes::run(jobs, lanes, &root().join("target/xtask/tests"))
+}
+
+/// `cargo metadata` of the workspace's own packages.
+pub fn metadata(root: &Path) -> Result<serde_json::Value> {
+    let output = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(["metadata", "--format-version", "1", "--no-deps", "--offline"])
+        .current_dir(root)
+        .output()
+        .context("running cargo metadata")?;
+    if !output.status.success() {
+        bail!("cargo metadata failed: {}", String::from_utf8_lossy(&output.stderr));
+    }
+    Ok(serde_json::from_slice(&output.stdout)?)
 }
 
 fn convert(extra: &[String]) -> Result<()> {

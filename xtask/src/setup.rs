@@ -5,9 +5,9 @@
 //! `npm ci`) and maturin for the wheel (python/requirements-build.txt, into
 //! target/python/tools). Each step is skipped when done; `cargo xtask test` runs them while
 //! cargo builds (they wait on the network and the disk, not on the processor). Before
-//! `cargo test`, [`python_wheel`] builds the Python wheel with `pip wheel ./python`; then
+//! the test binaries, [`python_wheel`] builds the Python wheel with `pip wheel ./python`; then
 //! [`python_package_tests`] installs it into a fresh target/python/venv and runs python/tests/
-//! beside `cargo test`.
+//! beside the test binaries (test_lanes.rs).
 
 use std::path::Path;
 use std::process::Command;
@@ -70,9 +70,9 @@ fn npm_ci(dir: &Path, package: &str, what: &str) -> Result<()> {
 /// The Python package's tests (python/tests) against `wheel`: installs it into a fresh virtual
 /// environment (target/python/venv) and runs python/tests/ there with pytest, through the API
 /// and through the installed `convert`. Only Python and the wheel's own binaries run, nothing
-/// of cargo's, so `cargo xtask test` runs this beside `cargo test`; what it prints is returned
-/// (printed after `cargo test`'s, not interleaved with it). Fails when a Python test fails,
-/// with its output.
+/// of cargo's, so `cargo xtask test` runs this beside the test binaries; what it prints is
+/// returned (printed whole, not interleaved with theirs). Fails when a Python test fails, with
+/// its output.
 pub fn python_package_tests(wheel: &Path) -> Result<String> {
     let started = std::time::Instant::now();
     let venv = root().join("target/python/venv");

@@ -6,3 +6,9 @@ mod corpus;
 mod fixtures;
 mod gpt_actions;
 mod outputs;
+mod reading;
+
+// The reader's helper, compiled here too so tests/reading.rs checks it (the crate has no unit
+// tests: `test = false`).
+#[path = "../src/read/map_copy.rs"]
+mod map_copy;

@@ -23,6 +23,7 @@ mod body;
 mod document;
 mod info;
 mod keep;
+mod map_copy;
 mod operation;
 mod parameter;
 mod paths;
@@ -32,6 +33,7 @@ mod servers;
 mod x_toolport;
 
 pub(crate) use keep::Keep;
+use map_copy::copy_without;
 
 /// Reads an OpenAPI document. `Err` when it is not an OpenAPI 3 document at all.
 pub(crate) fn read_document(doc: Value, keep: Keep) -> Result<(ToolSet, Vec<Diagnostic>), Diagnostic> {
@@ -143,20 +145,6 @@ fn pointer_join(base: &str, segments: &[&str]) -> String {
     segments.iter().fold(base.to_owned(), |at, s| child(&at, s))
 }
 
-/// A copy of `map` without `keys`, in the order removing them one by one with `Map::remove`
-/// leaves (each removal moves the last entry into the gap), copying only the entries kept:
-/// what is left out is often the schema the model holds, the largest part.
-fn copy_without(map: &Map<String, Value>, keys: &[&str]) -> Map<String, Value> {
-    let entries: Vec<(&String, &Value)> = map.iter().collect();
-    let mut order: Vec<usize> = (0..entries.len()).collect();
-    for key in keys {
-        if let Some(at) = order.iter().position(|&i| entries[i].0 == key) {
-            order.swap_remove(at);
-        }
-    }
-    order.into_iter().map(|i| (entries[i].0.clone(), entries[i].1.clone())).collect()
-}
-
 /// The media type to model: JSON when offered, else the first.
 /// The `required` of a parameter or request body `map` at `at`: OpenAPI says a boolean. What
 /// people write instead is read as what it says (`"true"`, `yes`, `1`; `"false"`, `no`, `0`), and
@@ -199,68 +187,4 @@ fn pick_media(content: &Map<String, Value>) -> Option<(&String, &Value)> {
         .find(|(k, _)| k.as_str() == "application/json")
         .or_else(|| content.iter().find(|(k, _)| k.contains("json")))
         .or_else(|| content.iter().next())
-}
-
-#[cfg(test)]
-mod tests {
-    use serde_json::{Map, Value, json};
-
-    /// `copy_without` leaves what cloning and removing with `Map::remove` leaves, order included.
-    #[test]
-    fn copy_without_matches_clone_and_remove() {
-        let Value::Object(map) = json!({"a": 1, "b": {"x": 2}, "c": [3], "d": null, "e": "5"}) else { unreachable!() };
-        let cases: [&[&str]; 6] = [&[], &["a"], &["e"], &["b", "d"], &["d", "a", "zz"], &["a", "b", "c", "d", "e"]];
-        for keys in cases {
-            let mut expected: Map<String, Value> = map.clone();
-            for key in keys {
-                expected.remove(*key);
-            }
-            let copied = super::copy_without(&map, keys);
-            let order = |m: &Map<String, Value>| m.keys().cloned().collect::<Vec<_>>();
-            assert_eq!(order(&copied), order(&expected), "{keys:?}");
-            assert_eq!(copied, expected, "{keys:?}");
-        }
-    }
-
-    /// A parameter whose `required` is `written` (YAML) is read as `expect`, with a warning at
-    /// its `required` saying so unless it is a boolean (or absent).
-    fn check_required(written: &str, expect: bool, says: Option<&str>) {
-        let text = format!(
-            "openapi: 3.0.0\npaths:\n  /a:\n    post:\n      operationId: a\n      parameters: [{{name: q, in: query, required: {written}}}]\n      requestBody: {{required: {written}, content: {{text/plain: {{schema: {{type: string}}}}}}}}\n"
-        );
-        let doc = toolport_plugin::yaml::parse("doc.yaml", &text).unwrap().value;
-        let (model, diagnostics) = super::read_document(doc, super::Keep::AsWritten).unwrap();
-        let parameters = &model.tools[0].parameters;
-        assert_eq!((parameters[0].required, parameters[1].required), (expect, expect), "{written}");
-        let warnings: Vec<(&str, &str)> = diagnostics
-            .iter()
-            .filter(|d| d.path.ends_with("/required"))
-            .map(|d| (d.path.as_str(), d.message.as_str()))
-            .collect();
-        match says {
-            None => assert!(warnings.is_empty(), "{written}: {warnings:?}"),
-            Some(says) => {
-                let at = ["/paths/~1a/post/parameters/0/required", "/paths/~1a/post/requestBody/required"];
-                assert_eq!(warnings.iter().map(|w| w.0).collect::<Vec<_>>(), at, "{written}");
-                assert!(warnings.iter().all(|w| w.1.contains(says)), "{written}: {warnings:?}");
-            }
-        }
-    }
-
-    #[test]
-    fn a_required_that_is_not_a_boolean_is_read_as_it_says_and_said() {
-        check_required("true", true, None);
-        check_required("false", false, None);
-        check_required(
-            "yes",
-            true,
-            Some("`required` is a boolean, not a string: \"yes\" is not one; it is read as required (true)"),
-        );
-        check_required("'true'", true, Some("\"true\" is not one; it is read as required (true)"));
-        check_required("1", true, Some("not a number: 1 is not one; it is read as required (true)"));
-        check_required("'off'", false, Some("it is read as not required (false)"));
-        check_required("0", false, Some("it is read as not required (false)"));
-        check_required("maybe", false, Some("it says neither true nor false, so it is read as not required (false)"));
-        check_required("[true]", false, Some("not an array: [true] is not one"));
-    }
 }
