@@ -816,14 +816,18 @@ fn measure_cpu(program: &Path, args: &[&str]) -> Result<(Duration, u64, Duration
 /// The CPU time of this process's waited-for children so far (`cutime` + `cstime` in
 /// /proc/self/stat, in clock ticks of 10 ms).
 fn children_cpu() -> Duration {
-    let ticks = std::fs::read_to_string("/proc/self/stat").ok().and_then(|stat| {
-        // Fields after the command name (which may hold spaces) start at the state, field 3.
-        let fields: Vec<u64> =
-            stat.rsplit_once(')')?.1.split_whitespace().skip(1).filter_map(|f| f.parse().ok()).collect();
-        // cutime and cstime are fields 16 and 17: 13th and 14th after the state.
-        Some(fields.get(12)? + fields.get(13)?)
-    });
+    let ticks = std::fs::read_to_string("/proc/self/stat").ok().and_then(|stat| children_ticks(&stat));
     Duration::from_millis(ticks.unwrap_or(0) * 10)
+}
+
+/// `cutime` + `cstime` of a /proc/PID/stat line. Fields are counted, not parsed first: some
+/// are negative (`tpgid` is -1 without a controlling terminal), and dropping those shifted
+/// the count, so the sum was `cstime` and the priority (system time alone, user time lost).
+fn children_ticks(stat: &str) -> Option<u64> {
+    // Fields after the command name (which may hold spaces) start at the state, field 3;
+    // cutime and cstime are fields 16 and 17.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    Some(fields.get(13)?.parse::<u64>().ok()? + fields.get(14)?.parse::<u64>().ok()?)
 }
 
 fn run_measured(program: &Path, args: &[&str]) -> Result<(Duration, u64, std::process::ExitStatus)> {
@@ -887,7 +891,15 @@ fn generate_skydeck(dir: &PathBuf, n: usize) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::{case_filter, sections};
+    use super::{case_filter, children_ticks, sections};
+
+    #[test]
+    fn children_cpu_is_user_and_system_time_whatever_the_fields_before_hold() {
+        // A process without a controlling terminal: tpgid (field 8) is -1. utime 3, stime 4,
+        // cutime 70, cstime 20, priority 20.
+        let stat = "4589 (a (b) c) R 4584 4584 8231 0 -1 4194304 131 0 0 0 3 4 70 20 20 0 1 0 4861619";
+        assert_eq!(children_ticks(stat), Some(90));
+    }
 
     #[test]
     fn only_names_known_sections_and_is_checked_before_building() {

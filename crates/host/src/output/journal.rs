@@ -22,7 +22,7 @@ use std::fs::File;
 use std::io::Write;
 use std::path::{Component, Path, PathBuf};
 
-use super::{FileId, PlannedFile, owned_by_this_user};
+use super::{FileId, PlannedFile, below, owned_by_this_user};
 
 const HEADER: &str = "toolport commit journal 1";
 
@@ -75,16 +75,16 @@ impl Journal {
 
     /// `ROOT RELATIVE` for a file: its root made absolute (once per root), and its path below it.
     fn place(&mut self, file: &PlannedFile) -> String {
-        let (root, relative) = match file.path.strip_prefix(&file.root) {
-            Ok(relative) => {
+        let (root, relative) = match below(&file.path, &file.root) {
+            Some(relative) => {
                 let root = self.roots.entry(file.root.clone()).or_insert_with(|| {
                     let absolute = std::path::absolute(&file.root).unwrap_or_else(|_| file.root.clone());
                     encode(absolute.as_os_str().as_encoded_bytes())
                 });
-                (root.clone(), relative.to_path_buf())
+                (root.clone(), relative)
             }
             // Not below its root (no run plans that): the whole path, from the file system's root.
-            Err(_) => {
+            None => {
                 let absolute = std::path::absolute(&file.path).unwrap_or_else(|_| file.path.clone());
                 let relative = absolute.components().skip(1).collect();
                 ("/".to_owned(), relative)

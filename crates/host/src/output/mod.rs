@@ -143,6 +143,18 @@ pub fn safe_join(dir: &Path, relative: &str) -> Result<PathBuf, OutputError> {
     Ok(out)
 }
 
+/// `path` below `root` (`.` components aside: a root of `.`, the working folder, holds every
+/// relative path); `None` when it is not below it.
+fn below(path: &Path, root: &Path) -> Option<PathBuf> {
+    let mut rest = path.components().filter(|c| *c != Component::CurDir);
+    for part in root.components().filter(|c| *c != Component::CurDir) {
+        if rest.next() != Some(part) {
+            return None;
+        }
+    }
+    Some(rest.collect())
+}
+
 /// Which file a path holds, whatever its name: a staged file keeps its identity when renamed
 /// into place, so a later run can tell a file a killed commit placed from anyone else's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -10,6 +10,8 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+#[cfg(unix)]
+use super::below;
 use super::journal::Journal;
 use super::{FileId, Occupant, OutputError, PlannedFile};
 
@@ -110,7 +112,7 @@ impl Folders {
         let io = |cause: nix::Error| OutputError::Io { path: dir.to_path_buf(), cause: io::Error::from(cause) };
         let flags = OFlag::O_DIRECTORY | OFlag::O_CLOEXEC | OFlag::O_RDONLY;
         let handle = match (dir.parent(), dir.file_name()) {
-            (Some(parent), Some(name)) if dir != root && dir.starts_with(root) => {
+            (Some(parent), Some(name)) if below(dir, root).is_some_and(|rest| !rest.as_os_str().is_empty()) => {
                 let parent = if parent.as_os_str().is_empty() { Path::new(".") } else { parent };
                 self.open(root, parent, file)?;
                 let parent = Arc::clone(&self.open[parent]);

@@ -307,6 +307,32 @@ fn an_abandoned_staging_stages_and_commits_nothing() {
 }
 
 /// Set in the child process of the test below: the output root it commits into.
+/// Commits `staging`, killing this process (SIGKILL) when asked about the `nth` file.
+#[cfg(unix)]
+fn commit_killed_before(staging: &Staging, force: bool, nth: usize) -> ! {
+    let asked = std::cell::Cell::new(0);
+    staging.commit_or_stop(force, &|| {
+        asked.set(asked.get() + 1);
+        if asked.get() == nth {
+            let _ = nix::sys::signal::raise(nix::sys::signal::Signal::SIGKILL);
+        }
+        false
+    });
+    unreachable!("killed");
+}
+
+/// Runs the test `name` alone in a child process with `variable` set to `root`, and checks
+/// that it was killed.
+#[cfg(unix)]
+fn run_killed(name: &str, variable: &str, root: &Path) {
+    let child = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", name, "--test-threads", "1"])
+        .env(variable, root)
+        .output()
+        .unwrap();
+    assert_eq!(std::os::unix::process::ExitStatusExt::signal(&child.status), Some(9), "{child:?}");
+}
+
 #[cfg(unix)]
 const KILLED_COMMIT_ROOT: &str = "TOOLPORT_TEST_KILLED_COMMIT_ROOT";
 
@@ -326,28 +352,14 @@ fn a_commit_killed_midway_is_undone_by_the_next_run() {
     };
     if let Some(root) = std::env::var_os(KILLED_COMMIT_ROOT) {
         let staging = stage(Path::new(&root));
-        let asked = std::cell::Cell::new(0);
         // Killed before the fourth file: a/ and b/keep.json are placed, b/zz.json is not.
-        staging.commit_or_stop(true, &|| {
-            asked.set(asked.get() + 1);
-            if asked.get() == 4 {
-                let _ = nix::sys::signal::raise(nix::sys::signal::Signal::SIGKILL);
-            }
-            false
-        });
-        unreachable!("killed");
+        commit_killed_before(&staging, true, 4);
     }
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     std::fs::create_dir_all(root.join("b")).unwrap();
     std::fs::write(root.join("b/keep.json"), "old").unwrap();
-    let name = "output::tests::a_commit_killed_midway_is_undone_by_the_next_run";
-    let child = std::process::Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", name, "--test-threads", "1"])
-        .env(KILLED_COMMIT_ROOT, root)
-        .output()
-        .unwrap();
-    assert_eq!(std::os::unix::process::ExitStatusExt::signal(&child.status), Some(9), "{child:?}");
+    run_killed("output::tests::a_commit_killed_midway_is_undone_by_the_next_run", KILLED_COMMIT_ROOT, root);
     assert_eq!(std::fs::read_to_string(root.join("a/two.json")).unwrap(), "2", "killed mid-commit");
     assert_eq!(std::fs::read_to_string(root.join("b/keep.json")).unwrap(), "3");
     assert!(!root.join("b/zz.json").exists());
@@ -365,4 +377,36 @@ fn a_commit_killed_midway_is_undone_by_the_next_run() {
     std::fs::remove_file(root.join("b/keep.json")).unwrap();
     assert!(staging.commit(false).failed.is_empty());
     assert_eq!(std::fs::read_dir(staging.dir()).unwrap().count(), 1, "only the marker is left");
+}
+
+#[cfg(unix)]
+const KILLED_RELATIVE_ROOT: &str = "TOOLPORT_TEST_KILLED_RELATIVE_ROOT";
+
+/// `-o out` for one input plans `out/...` below the root `.` (the working folder): a commit of
+/// those killed outright is undone by the next run too, the folder it made included. (Its
+/// journal named them from the file system's root, which the next run refuses to follow, and
+/// `out` was made as if it were the root the user named, never journaled.)
+#[cfg(unix)]
+#[test]
+fn a_commit_killed_midway_below_the_working_folder_is_undone_by_the_next_run() {
+    if let Some(root) = std::env::var_os(KILLED_RELATIVE_ROOT) {
+        // A child process of this test: its working folder is its own to change.
+        std::env::set_current_dir(&root).unwrap();
+        let here = Path::new(".");
+        let planned = |path: &str| PlannedFile { path: path.into(), owner: "a".into(), root: here.to_path_buf() };
+        let staging = Staging::new(here).unwrap();
+        let files = [(planned("out/one.json"), b"1".as_slice()), (planned("out/two.json"), b"2")];
+        staging.stage_all(&files).unwrap();
+        // Killed before the second file: out/ and out/one.json are placed.
+        commit_killed_before(&staging, false, 2);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let name = "output::tests::a_commit_killed_midway_below_the_working_folder_is_undone_by_the_next_run";
+    run_killed(name, KILLED_RELATIVE_ROOT, root);
+    assert_eq!(std::fs::read_to_string(root.join("out/one.json")).unwrap(), "1", "killed mid-commit");
+
+    let next = Staging::new(root).unwrap();
+    let left: Vec<_> = std::fs::read_dir(root).unwrap().map(|e| e.unwrap().path()).collect();
+    assert_eq!(left, [next.dir().to_path_buf()], "the file placed and the folder made are taken back");
 }

@@ -23,6 +23,8 @@ mod manifest;
 mod names;
 mod ts;
 
+use std::fmt::Write as _;
+
 use indexmap::IndexMap;
 use serde_json::{Value, json};
 use toolport_plugin::definitions::{Budget, value_set_weight};
@@ -164,22 +166,29 @@ fn tsconfig() -> Value {
 /// output (a 0.56 MB Gloodata document wrote 42 MB). Past the budget the field keeps its plain
 /// type, its value set left out with a `loss/schema`.
 fn list_value_sets(model: &mut ToolSet, diagnostics: &mut Vec<Diagnostic>) {
+    if model.value_sets.is_empty() {
+        return;
+    }
     let budget = Budget::for_model(model);
     let sets = std::mem::take(&mut model.value_sets);
+    let mut path = String::new();
     for (i, tool) in model.tools.iter_mut().enumerate() {
         for (j, parameter) in tool.parameters.iter_mut().enumerate() {
-            let path = format!("/tools/{i}/parameters/{j}/schema");
-            list_value_sets_in(&mut parameter.schema, &sets, &budget, &path, diagnostics);
+            path.clear();
+            let _ = write!(path, "/tools/{i}/parameters/{j}/schema");
+            list_value_sets_in(&mut parameter.schema, &sets, &budget, &mut path, diagnostics);
         }
     }
     model.value_sets = sets;
 }
 
+/// `path` is the schema's model path, one buffer for the whole walk (each level's part added,
+/// then cut off again): most schemas never need theirs.
 fn list_value_sets_in(
     schema: &mut Schema,
     sets: &IndexMap<String, ValueSet>,
     budget: &Budget,
-    path: &str,
+    path: &mut String,
     diagnostics: &mut Vec<Diagnostic>,
 ) {
     if schema.enumeration.is_none()
@@ -200,17 +209,25 @@ fn list_value_sets_in(
             schema.value_set = None;
         }
     }
+    let parent = path.len();
     if let Some(items) = schema.items.as_deref_mut() {
-        list_value_sets_in(items, sets, budget, &child(path, "items"), diagnostics);
+        path.push_str("/items");
+        list_value_sets_in(items, sets, budget, path, diagnostics);
+        path.truncate(parent);
     }
     for (k, property) in schema.properties.iter_mut().enumerate() {
-        let at = format!("{path}/properties/{k}/schema");
-        list_value_sets_in(&mut property.schema, sets, budget, &at, diagnostics);
+        let _ = write!(path, "/properties/{k}/schema");
+        list_value_sets_in(&mut property.schema, sets, budget, path, diagnostics);
+        path.truncate(parent);
     }
     if let Some(AdditionalProperties::Schema(extra)) = schema.additional_properties.as_mut() {
-        list_value_sets_in(extra, sets, budget, &child(path, "additional_properties"), diagnostics);
+        path.push_str("/additional_properties");
+        list_value_sets_in(extra, sets, budget, path, diagnostics);
+        path.truncate(parent);
     }
     for (k, member) in schema.any_of.iter_mut().enumerate() {
-        list_value_sets_in(member, sets, budget, &format!("{path}/any_of/{k}"), diagnostics);
+        let _ = write!(path, "/any_of/{k}");
+        list_value_sets_in(member, sets, budget, path, diagnostics);
+        path.truncate(parent);
     }
 }

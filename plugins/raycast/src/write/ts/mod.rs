@@ -178,7 +178,8 @@ fn input_members(
     if members.is_empty() {
         return None;
     }
-    let mut writer = TypeWriter { model, tool: &tool.name, diagnostics, json_paths: Vec::new() };
-    let members = writer.members(&members, "  ", &[]);
-    Some((members, writer.json_paths))
+    let mut writer = TypeWriter { model, tool: &tool.name, diagnostics, json_paths: Vec::new(), at: Vec::new() };
+    let mut text = String::new();
+    writer.members(&mut text, &members, "  ");
+    Some((text, writer.json_paths))
 }

@@ -5,6 +5,7 @@
 //! schema is written as the nearest type it reads, with a diagnostic saying so.
 
 use std::collections::HashSet;
+use std::fmt::Write as _;
 use std::hash::Hash;
 
 use serde_json::Value;
@@ -25,85 +26,114 @@ pub(super) struct TypeWriter<'m> {
     /// Where the input holds JSON text for a map (a free-form object): property names from
     /// the input down, `*` for the items of an array. The generated code parses these.
     pub json_paths: Vec<Vec<String>>,
+    /// The property being written, from the input down (`*` for an array's items): one stack
+    /// for the whole type, where a copy per member cost the square of the nesting.
+    pub at: Vec<String>,
 }
 
 impl TypeWriter<'_> {
     /// Reports what a schema became, naming the property (`at`, from the input down) and the
     /// tool in words, since the model path (`/tools/N/parameters/I/...`) names neither.
-    fn say(&mut self, severity: Severity, code: &str, path: impl Into<String>, at: &[String], message: &str) {
-        let place = place(self.tool, at);
+    fn say(&mut self, severity: Severity, code: &str, path: impl Into<String>, message: &str) {
+        let place = place(self.tool, &self.at);
         self.diagnostics.push(Diagnostic::new(severity, code, path, format!("{place}: {message}")));
     }
 
-    pub fn members(&mut self, properties: &[Member<'_>], indent: &str, at: &[String]) -> String {
-        let mut out = String::new();
+    /// Writes one line per property onto `out` (each type written in place: a nested object's
+    /// text is never copied into its parent's).
+    pub fn members(&mut self, out: &mut String, properties: &[Member<'_>], indent: &str) {
         for (name, required, schema, path) in properties {
-            if let Some(doc) = jsdoc(schema.description.as_deref(), schema.default.as_ref(), &schema.examples, indent) {
-                out.push_str(&doc);
-            }
-            let optional = if *required { "" } else { "?" };
-            let mut here = at.to_vec();
-            here.push(name.clone());
-            let ty = self.type_of(schema, indent, path, &here);
-            out.push_str(&format!("{indent}{}{optional}: {ty};\n", property_key(name)));
+            self.member(out, name, *required, schema, indent, &mut path.clone());
         }
-        out
     }
 
-    /// The TypeScript type of `schema`, one Raycast's schema generator reads.
-    pub fn type_of(&mut self, schema: &Schema, indent: &str, path: &str, at: &[String]) -> String {
-        if schema.nullable {
-            self.null_dropped(path, at);
+    /// One property's line (and its doc comment). `path` is the schema's model path: one
+    /// buffer for the whole type, each level's part added and cut off again, since most
+    /// schemas never need theirs.
+    fn member(
+        &mut self,
+        out: &mut String,
+        name: &str,
+        required: bool,
+        schema: &Schema,
+        indent: &str,
+        path: &mut String,
+    ) {
+        if let Some(doc) = jsdoc(schema.description.as_deref(), schema.default.as_ref(), &schema.examples, indent) {
+            out.push_str(&doc);
         }
-        if let Some(values) = self.enum_values(schema, path, at) {
-            return self.enum_type(&values, schema, path, at);
+        out.push_str(indent);
+        out.push_str(&property_key(name));
+        out.push_str(if required { ": " } else { "?: " });
+        self.at.push(name.to_owned());
+        self.write_type(out, schema, indent, path);
+        self.at.pop();
+        out.push_str(";\n");
+    }
+
+    /// The TypeScript type of `schema` (at model path `path`), one Raycast's schema generator
+    /// reads, written onto `out`.
+    pub fn write_type(&mut self, out: &mut String, schema: &Schema, indent: &str, path: &mut String) {
+        if schema.nullable {
+            self.null_dropped(path);
+        }
+        if let Some(values) = self.enum_values(schema, path) {
+            out.push_str(&self.enum_type(&values, schema, path));
+            return;
         }
         if !schema.any_of.is_empty() {
-            return self.any_of_type(schema, indent, path, at);
+            return self.any_of_type(out, schema, indent, path);
         }
-        match schema.kind {
-            Some(SchemaType::String) => "string".into(),
-            Some(SchemaType::Number) => "number".into(),
+        let simple = match schema.kind {
+            Some(SchemaType::String) => "string",
+            Some(SchemaType::Number) => "number",
             Some(SchemaType::Integer) => {
                 // A warning: the model may now send a fraction where only whole numbers do.
                 self.say(
                     Severity::Warning,
                     codes::CHANGED_SCHEMA,
                     child(path, "type"),
-                    at,
                     "TypeScript has no integer type; written as `number`",
                 );
-                "number".into()
+                "number"
             }
-            Some(SchemaType::Boolean) => "boolean".into(),
+            Some(SchemaType::Boolean) => "boolean",
             Some(SchemaType::Null) => {
                 self.say(
                     Severity::Warning,
                     codes::CHANGED_SCHEMA,
                     child(path, "type"),
-                    at,
                     "a value that can only be null is written as `string`: Raycast's schema generator reads no `null`",
                 );
-                "string".into()
+                "string"
             }
             Some(SchemaType::Array) => {
-                let mut here = at.to_vec();
-                here.push("*".into());
-                let item = match &schema.items {
-                    Some(items) => self.type_of(items, indent, &child(path, "items"), &here),
-                    None => {
-                        self.say(
-                            Severity::Warning,
-                            codes::CHANGED_SCHEMA,
-                            child(path, "items"),
-                            at,
-                            "the items of an array without an item type are written as `string` (JSON text; a generated request parses it back): Raycast's schema generator reads no `unknown[]`",
-                        );
-                        self.json_paths.push(here);
-                        "string".into()
-                    }
+                let Some(items) = &schema.items else {
+                    self.say(
+                        Severity::Warning,
+                        codes::CHANGED_SCHEMA,
+                        child(path, "items"),
+                        "the items of an array without an item type are written as `string` (JSON text; a generated request parses it back): Raycast's schema generator reads no `unknown[]`",
+                    );
+                    let mut here = self.at.clone();
+                    here.push("*".into());
+                    self.json_paths.push(here);
+                    out.push_str("string[]");
+                    return;
                 };
-                if is_identifier(&item) { format!("{item}[]") } else { format!("Array<{item}>") }
+                let (start, parent) = (out.len(), path.len());
+                self.at.push("*".into());
+                path.push_str("/items");
+                self.write_type(out, items, indent, path);
+                path.truncate(parent);
+                self.at.pop();
+                if is_identifier(&out[start..]) {
+                    out.push_str("[]");
+                } else {
+                    out.insert_str(start, "Array<");
+                    out.push('>');
+                }
+                return;
             }
             Some(SchemaType::Object) if !schema.properties.is_empty() => {
                 if matches!(schema.additional_properties, Some(AdditionalProperties::Schema(_))) {
@@ -111,59 +141,55 @@ impl TypeWriter<'_> {
                         Severity::Warning,
                         codes::LOSS_SCHEMA,
                         child(path, "additional_properties"),
-                        at,
                         "an object with both properties and additional properties is written with its properties only",
                     );
                 }
                 let inner = format!("{indent}  ");
-                let properties: Vec<Member<'_>> = schema
-                    .properties
-                    .iter()
-                    .enumerate()
-                    .map(|(i, p)| {
-                        let path = child(&child(&child(path, "properties"), i.to_string()), "schema");
-                        (p.name.clone(), p.required, &p.schema, path)
-                    })
-                    .collect();
-                let members = self.members(&properties, &inner, at);
-                format!("{{\n{members}{indent}}}")
+                out.push_str("{\n");
+                let parent = path.len();
+                for (i, property) in schema.properties.iter().enumerate() {
+                    let _ = write!(path, "/properties/{i}/schema");
+                    self.member(out, &property.name, property.required, &property.schema, &inner, path);
+                    path.truncate(parent);
+                }
+                out.push_str(indent);
+                out.push('}');
+                return;
             }
             Some(SchemaType::Object) => {
                 self.say(
                     Severity::Warning,
                     codes::CHANGED_SCHEMA,
-                    path,
-                    at,
+                    path.as_str(),
                     "an object without declared properties (a map) is written as `string` holding JSON (a generated request parses it back): Raycast's schema generator reads no `Record` or index signature",
                 );
-                self.json_paths.push(at.to_vec());
-                "string".into()
+                self.json_paths.push(self.at.clone());
+                "string"
             }
             None => {
                 self.say(
                     Severity::Warning,
                     codes::CHANGED_SCHEMA,
-                    path,
-                    at,
+                    path.as_str(),
                     "a value of any type is written as `string`: Raycast's schema generator reads no `unknown`",
                 );
-                "string".into()
+                "string"
             }
-        }
+        };
+        out.push_str(simple);
     }
 
-    fn null_dropped(&mut self, path: &str, at: &[String]) {
+    fn null_dropped(&mut self, path: &str) {
         self.say(
             Severity::Info,
             codes::CHANGED_SCHEMA,
             child(path, "nullable"),
-            at,
             "`null` is left out of the type: Raycast's schema generator reads no `T | null` (leave the value out instead)",
         );
     }
 
     /// The enum's values (its own or its value set's), without null; `None` when it has none.
-    fn enum_values(&mut self, schema: &Schema, path: &str, at: &[String]) -> Option<Vec<Value>> {
+    fn enum_values(&mut self, schema: &Schema, path: &str) -> Option<Vec<Value>> {
         let values: Vec<Value> = match &schema.enumeration {
             Some(values) => values.iter().map(|v| v.value.clone()).collect(),
             None => {
@@ -182,12 +208,11 @@ impl TypeWriter<'_> {
                 Severity::Warning,
                 codes::LOSS_SCHEMA,
                 child(path, "enum"),
-                at,
                 "TypeScript literal unions have no labels; the enum labels are left out",
             );
         }
         if values.iter().any(Value::is_null) && !schema.nullable {
-            self.null_dropped(path, at);
+            self.null_dropped(path);
         }
         let mut kept: Vec<Value> = values.into_iter().filter(|v| !v.is_null()).collect();
         if kept.iter().any(|v| v.is_object() || v.is_array()) {
@@ -195,7 +220,6 @@ impl TypeWriter<'_> {
                 Severity::Warning,
                 codes::LOSS_SCHEMA,
                 child(path, "enum"),
-                at,
                 "object and array enum values have no TypeScript literal type; they are left out",
             );
             kept.retain(|v| !v.is_object() && !v.is_array());
@@ -203,7 +227,7 @@ impl TypeWriter<'_> {
         (!kept.is_empty()).then_some(kept)
     }
 
-    fn enum_type(&mut self, values: &[Value], schema: &Schema, path: &str, at: &[String]) -> String {
+    fn enum_type(&mut self, values: &[Value], schema: &Schema, path: &str) -> String {
         let strings: Vec<&str> = distinct(values.iter().filter_map(Value::as_str));
         if strings.len() == values.len() && strings.len() >= 2 {
             return strings.iter().map(|s| json_string(s)).collect::<Vec<_>>().join(" | ");
@@ -230,23 +254,28 @@ impl TypeWriter<'_> {
         };
         let listed: Vec<String> = values.iter().map(Value::to_string).collect();
         let message = format!("{why}; the allowed values were {}", listed.join(", "));
-        self.say(Severity::Warning, codes::CHANGED_SCHEMA, child(path, "enum"), at, &message);
+        self.say(Severity::Warning, codes::CHANGED_SCHEMA, child(path, "enum"), &message);
         ty.into()
     }
 
-    fn any_of_type(&mut self, schema: &Schema, indent: &str, path: &str, at: &[String]) -> String {
+    fn any_of_type(&mut self, out: &mut String, schema: &Schema, indent: &str, path: &mut String) {
         let is_null = |s: &Schema| {
             s.kind == Some(SchemaType::Null)
                 || s.enumeration.as_ref().is_some_and(|e| !e.is_empty() && e.iter().all(|v| v.value.is_null()))
         };
         let branches: Vec<(usize, &Schema)> = schema.any_of.iter().enumerate().filter(|(_, s)| !is_null(s)).collect();
         if branches.len() < schema.any_of.len() && !schema.nullable {
-            self.null_dropped(path, at);
+            self.null_dropped(path);
         }
-        let branch_path = |i: usize| child(&child(path, "any_of"), i.to_string());
+        let parent = path.len();
+        let branch = |writer: &mut Self, out: &mut String, i: usize, schema: &Schema, path: &mut String| {
+            let _ = write!(path, "/any_of/{i}");
+            writer.write_type(out, schema, indent, path);
+            path.truncate(parent);
+        };
         match branches.as_slice() {
-            [] => "string".into(),
-            [(i, only)] => self.type_of(only, indent, &branch_path(*i), at),
+            [] => out.push_str("string"),
+            [(i, only)] => branch(self, out, *i, only, path),
             _ => {
                 // Strings and string literals only: one string union, or `string`.
                 let stringish = |s: &Schema| {
@@ -266,26 +295,25 @@ impl TypeWriter<'_> {
                             .map(json_string),
                     );
                     if !open && literals.len() >= 2 {
-                        return literals.join(" | ");
+                        return out.push_str(&literals.join(" | "));
                     }
                     if !literals.is_empty() {
                         let message = format!(
                             "a string or one of {} is written as `string`: Raycast's schema generator reads no mixed unions",
                             literals.join(", ")
                         );
-                        self.say(Severity::Info, codes::CHANGED_SCHEMA, child(path, "any_of"), at, &message);
+                        self.say(Severity::Info, codes::CHANGED_SCHEMA, child(path, "any_of"), &message);
                     }
-                    return "string".into();
+                    return out.push_str("string");
                 }
-                let (first, branch) = branches[0];
-                let ty = self.type_of(branch, indent, &branch_path(first), at);
+                let (first, schema) = branches[0];
+                branch(self, out, first, schema, path);
                 let others = branches.len() - 1;
                 let message = format!(
                     "`anyOf` is written as its first alternative; the other {others} {} left out: Raycast's schema generator reads string unions only",
                     if others == 1 { "is" } else { "are" }
                 );
-                self.say(Severity::Warning, codes::CHANGED_SCHEMA, child(path, "any_of"), at, &message);
-                ty
+                self.say(Severity::Warning, codes::CHANGED_SCHEMA, child(path, "any_of"), &message);
             }
         }
     }
