@@ -25,7 +25,7 @@ struct Target {
     options: &'static [&'static str],
 }
 
-const TARGETS: [Target; 18] = [
+const TARGETS: [Target; 19] = [
     Target { label: "mcp", format: "mcp", options: &[] },
     Target { label: "mcp-prompts", format: "mcp-prompts", options: &[] },
     Target { label: "mcpb", format: "mcpb", options: &[] },
@@ -41,6 +41,7 @@ const TARGETS: [Target; 18] = [
     Target { label: "gemini json", format: "gemini", options: &["schema=json"] },
     Target { label: "openapi", format: "openapi", options: &[] },
     Target { label: "openapi gpt-actions", format: "openapi", options: &["profile=gpt-actions"] },
+    Target { label: "openapi bedrock-agent", format: "openapi", options: &["profile=bedrock-agent"] },
     Target { label: "vertex", format: "vertex", options: &[] },
     Target { label: "raycast", format: "raycast", options: &[] },
     Target { label: "adk", format: "adk", options: &[] },
