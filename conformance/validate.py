@@ -1,8 +1,9 @@
 """Runs the target platforms' own validators over toolport's outputs.
 
-Reads a JSON list of {"target": ID, "path": PATH} on standard input; prints a JSON list of
-{"target", "path", "ok", "errors"} on standard output. One module per target in targets/,
-each with `validate(path) -> list[str]` (empty when the platform accepts the output).
+Reads a JSON list of {"target": ID, "label": LABEL, "path": PATH} on standard input; prints a
+JSON list of {"target", "path", "ok", "errors"} on standard output. One module per target in
+targets/ (or per target shape with rules of its own, named after its label), each with
+`validate(path) -> list[str]` (empty when the platform accepts the output).
 """
 
 import importlib
@@ -20,11 +21,15 @@ def main() -> int:
     results = []
     for item in items:
         target = item["target"]
-        if target not in modules:
-            modules[target] = importlib.import_module(f"targets.{target}")
+        # A target shape with rules of its own has a module named after its label
+        # (`openapi bedrock-agent`: targets/openapi-bedrock-agent.py); others share the format's.
+        shape = item.get("label", target).replace(" ", "-")
+        name = shape if os.path.exists(os.path.join(os.path.dirname(os.path.abspath(__file__)), "targets", f"{shape}.py")) else target
+        if name not in modules:
+            modules[name] = importlib.import_module(f"targets.{name}")
         started = time.monotonic()
         try:
-            errors = modules[target].validate(item["path"])
+            errors = modules[name].validate(item["path"])
         except Exception as e:  # a validator's crash is a rejection, with its reason
             errors = [f"validator raised {type(e).__name__}: {e}"]
         results.append({"target": target, "path": item["path"], "ok": not errors, "errors": [str(e)[:2000] for e in errors[:5]], "seconds": round(time.monotonic() - started, 3)})

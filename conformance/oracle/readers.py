@@ -133,6 +133,29 @@ def read_bedrock(path):
     return Document("bedrock", tools, holds_examples=False, holds_output=False)
 
 
+def read_bedrock_agent(path):
+    # A CreateAgentActionGroup request, or its function schema alone. A function's parameters
+    # are a map of flat details {type, description, required}: read as an object schema of
+    # those properties.
+    doc = load(single_file(path))
+    if isinstance(doc, dict) and isinstance(doc.get("functionSchema"), dict):
+        doc = doc["functionSchema"]
+    tools = []
+    for f in (doc.get("functions") if isinstance(doc, dict) else None) or []:
+        if not isinstance(f, dict):
+            continue
+        details = f.get("parameters") if isinstance(f.get("parameters"), dict) else {}
+        schema = {"type": "object", "properties": {}, "required": []}
+        for name, detail in details.items():
+            if not isinstance(detail, dict):
+                continue
+            schema["properties"][name] = {k: detail[k] for k in ("type", "description") if k in detail}
+            if detail.get("required") is True:
+                schema["required"].append(name)
+        tools.append(tool(f.get("name"), f.get("description"), schema, Resolver(schema)))
+    return Document("bedrock-agent", tools, holds_examples=False, holds_output=False)
+
+
 def read_mcp_prompts(path):
     doc = load(single_file(path))
     if isinstance(doc, dict) and isinstance(doc.get("result"), dict) and "jsonrpc" in doc:
@@ -479,6 +502,7 @@ READERS = {
     "openai": read_openai,
     "anthropic": read_anthropic,
     "bedrock": read_bedrock,
+    "bedrock-agent": read_bedrock_agent,
     "gemini": read_gemini,
     "openapi": read_openapi,
     "vertex": read_vertex,

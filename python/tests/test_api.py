@@ -11,7 +11,7 @@ import pytest
 import toolport
 from conftest import FIXTURES, corpus, folder_files, result_tree, tree
 
-ALL_FORMATS = {"gloodata", "skydeck", "raycast", "vertex", "openapi", "mcp", "openai", "anthropic", "bedrock", "gemini", "mcp-prompts", "mcpb", "mcp-server", "adk", "m365"}
+ALL_FORMATS = {"gloodata", "skydeck", "raycast", "vertex", "openapi", "mcp", "openai", "anthropic", "bedrock", "bedrock-agent", "gemini", "mcp-prompts", "mcpb", "mcp-server", "adk", "m365"}
 
 
 def tool_names(model: dict) -> list:

@@ -25,7 +25,7 @@ struct Target {
     options: &'static [&'static str],
 }
 
-const TARGETS: [Target; 18] = [
+const TARGETS: [Target; 20] = [
     Target { label: "mcp", format: "mcp", options: &[] },
     Target { label: "mcp-prompts", format: "mcp-prompts", options: &[] },
     Target { label: "mcpb", format: "mcpb", options: &[] },
@@ -36,10 +36,12 @@ const TARGETS: [Target; 18] = [
     Target { label: "anthropic", format: "anthropic", options: &[] },
     Target { label: "anthropic strict", format: "anthropic", options: &["strict=true"] },
     Target { label: "bedrock", format: "bedrock", options: &[] },
+    Target { label: "bedrock-agent", format: "bedrock-agent", options: &[] },
     Target { label: "gemini", format: "gemini", options: &[] },
     Target { label: "gemini json", format: "gemini", options: &["schema=json"] },
     Target { label: "openapi", format: "openapi", options: &[] },
     Target { label: "openapi gpt-actions", format: "openapi", options: &["profile=gpt-actions"] },
+    Target { label: "openapi bedrock-agent", format: "openapi", options: &["profile=bedrock-agent"] },
     Target { label: "vertex", format: "vertex", options: &[] },
     Target { label: "raycast", format: "raycast", options: &[] },
     Target { label: "adk", format: "adk", options: &[] },

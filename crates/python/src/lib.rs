@@ -42,6 +42,7 @@ pub fn linked_formats() -> Vec<Arc<dyn Format>> {
         Arc::new(toolport_format_openai::OpenAi),
         Arc::new(toolport_format_anthropic::Anthropic),
         Arc::new(toolport_format_bedrock::Bedrock),
+        Arc::new(toolport_format_bedrock::BedrockAgent),
         Arc::new(toolport_format_gemini::Gemini),
         Arc::new(toolport_format_adk::Adk),
         Arc::new(toolport_format_m365::M365),

@@ -12,10 +12,16 @@
 //! `[a-zA-Z0-9_-]{1,64}`; a description is never empty (Bedrock requires at least one
 //! character); Bedrock has no examples or output schemas (reported as lost).
 //!
-//! Built only on the plugin SDK (`toolport_plugin`), as a third party's format would be.
+//! The crate's second format, `bedrock-agent` ([`agent`]), is an Amazon Bedrock Agents action
+//! group defined by function details (`functionSchema`).
+//!
+//! Built only on the plugin SDK (`toolport_plugin`), as a third party's formats would be.
 
+pub mod agent;
 mod read;
 mod write;
+
+pub use agent::BedrockAgent;
 
 use serde_json::Value;
 use toolport_plugin::function_tools;

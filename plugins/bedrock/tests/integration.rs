@@ -1,5 +1,7 @@
 //! The integration tests, one module per file of tests/, built as one test binary so the
 //! dependency graph is linked once, not once per file.
 
+mod agent_roundtrip;
+mod agent_rules;
 mod roundtrip;
 mod rules;

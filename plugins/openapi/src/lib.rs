@@ -23,6 +23,7 @@ use toolport_plugin::{
     Bundle, Detection, Diagnostic, Format, FormatInfo, InputShape, OptionSpec, Options, Outcome, ToolSet, codes,
 };
 
+mod bedrock_agent;
 mod bookkeeping;
 mod gpt_actions;
 mod http;
@@ -60,12 +61,14 @@ impl Format for OpenApi {
                 toolport_plugin::function_tools::output::option_spec("full", "each operation's response schema"),
                 OptionSpec::one_of(
                     gpt_actions::OPTION,
-                    &["plain", gpt_actions::VALUE],
+                    &["plain", gpt_actions::VALUE, bedrock_agent::VALUE],
                     "plain",
-                    "gpt-actions: as ChatGPT's GPT Actions take it (summaries and descriptions cut to their limits, x-openai-isConsequential on each operation, 3.1.0 unless the source had a version)",
+                    "gpt-actions: as ChatGPT's GPT Actions take it (summaries and descriptions cut to their limits, x-openai-isConsequential on each operation, 3.1.0 unless the source had a version); bedrock-agent: as an Amazon Bedrock Agents action group's apiSchema takes it (OpenAPI 3.0.0, a description on every operation, enum values moved into descriptions, x-requireConfirmation)",
                 ),
             ]),
-            limits: toolport_plugin::PlatformLimits(gpt_actions::limits()),
+            limits: toolport_plugin::PlatformLimits(
+                gpt_actions::limits().into_iter().chain(bedrock_agent::limits(gpt_actions::OPTION)).collect(),
+            ),
         }
     }
 
@@ -129,9 +132,11 @@ impl OpenApi {
         as_31: bool,
     ) -> Outcome<Bundle> {
         let gpt_actions = options.get(gpt_actions::OPTION) == Some(gpt_actions::VALUE);
+        let bedrock_agent = options.get(gpt_actions::OPTION) == Some(bedrock_agent::VALUE);
         let parts = write::VertexParts {
             fallback_title: Some(options.output_title("API")),
             default_version,
+            required_version: bedrock_agent.then_some(bedrock_agent::VERSION),
             ..write::VertexParts::default()
         };
         let mut diagnostics = Vec::new();
@@ -147,6 +152,9 @@ impl OpenApi {
         }
         if gpt_actions {
             gpt_actions::apply(&mut written.document, model, &written.names, &mut diagnostics);
+        }
+        if bedrock_agent {
+            bedrock_agent::apply(&mut written.document, model, &written.names, &mut diagnostics);
         }
         let source_syntax = model.extras.get(ID).and_then(|e| e.get("syntax")).and_then(Value::as_str);
         let syntax = options.get("syntax").or(source_syntax).unwrap_or("yaml");

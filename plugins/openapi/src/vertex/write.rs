@@ -39,6 +39,7 @@ pub(super) fn write_body(set: &ToolSet, options: &Options) -> Result<(Value, Vec
         base_url: options.get("base_url"),
         fallback_title: Some(options.output_title("Extension")),
         default_version: None,
+        required_version: None,
     };
     let mut out = Vec::new();
     let set = write::output_schemas(set, options, &mut out);

@@ -22,14 +22,18 @@ pub(crate) fn document(set: &ToolSet, mode: Mode, vertex: &VertexParts) -> Writt
     let mut out = Vec::new();
     let empty = Map::new();
     let ext = set.extras.get(ID).and_then(Value::as_object).unwrap_or(&empty);
-    let version = version(ext, mode, &mut out).unwrap_or_else(|| vertex.default_version.unwrap_or("3.0.3").into());
+    let version = match vertex.required_version {
+        Some(required) => required_version(ext, required, &mut out),
+        None => version(ext, mode, &mut out).unwrap_or_else(|| vertex.default_version.unwrap_or("3.0.3").into()),
+    };
     let dialect = match mode {
         Mode::Vertex => Dialect::Gemini,
         Mode::OpenApi if version.starts_with("3.0") => Dialect::OpenApi30,
         Mode::OpenApi => Dialect::OpenApi31,
     };
     let mut doc = Map::new();
-    doc.insert("openapi".into(), ext.get("openapiRaw").cloned().unwrap_or(Value::String(version)));
+    let raw = ext.get("openapiRaw").filter(|_| vertex.required_version.is_none());
+    doc.insert("openapi".into(), raw.cloned().unwrap_or(Value::String(version)));
     let info = info::write_info(set, ext, vertex.fallback_title.as_deref(), &mut out);
     doc.insert("info".into(), Value::Object(info));
     if let Some(servers) = servers::write_servers(set, ext, mode, vertex.base_url, &mut out) {
@@ -115,6 +119,18 @@ fn version(ext: &Map<String, Value>, mode: Mode, out: &mut Vec<Diagnostic>) -> O
         }
         (_, None) => return None,
     })
+}
+
+/// `required`, the version a platform takes, with a `changed/value` when the source had another.
+fn required_version(ext: &Map<String, Value>, required: &str, out: &mut Vec<Diagnostic>) -> String {
+    if let Some(source) = ext.get("openapi").and_then(Value::as_str).filter(|v| *v != required) {
+        out.push(Diagnostic::warning(
+            codes::CHANGED_VALUE,
+            "/extras/openapi/openapi",
+            format!("the target takes OpenAPI {required} only: the {source} document is written as {required}"),
+        ));
+    }
+    required.to_owned()
 }
 
 /// `doc` with `components` placed after the keys that come before it in OpenAPI's order.

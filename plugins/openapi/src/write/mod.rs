@@ -73,6 +73,9 @@ pub(crate) struct VertexParts<'a> {
     pub fallback_title: Option<String>,
     /// The OpenAPI version when the source had none (else 3.0.3).
     pub default_version: Option<&'static str>,
+    /// The OpenAPI version written whatever the source's (a platform that takes one only),
+    /// the change said; a 3.1 source written as 3.0 is brought down as for Vertex.
+    pub required_version: Option<&'static str>,
 }
 
 /// The document and, per tool, the name it was written under.
