@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use support::*;
 
-const TARGETS: [&str; 14] = [
+const TARGETS: [&str; 15] = [
     "gloodata",
     "skydeck",
     "raycast",
@@ -22,6 +22,7 @@ const TARGETS: [&str; 14] = [
     "openai",
     "anthropic",
     "bedrock",
+    "bedrock-agent",
     "gemini",
 ];
 
@@ -40,6 +41,7 @@ fn sources() -> Vec<(&'static str, PathBuf)> {
         ("openai", fixture("openai/chat-tools.json")),
         ("anthropic", fixture("anthropic/support-tools.json")),
         ("bedrock", fixture("bedrock/converse-request.json")),
+        ("bedrock-agent", fixture("bedrock-agent/create-request.json")),
         ("mcp-prompts", fixture("mcp-prompts/prompts.json")),
         ("mcpb", fixture("mcpb/weather-bundle.json")),
         ("mcp-server", fixture("mcp-server/tide-tables")),
