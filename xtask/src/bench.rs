@@ -816,14 +816,19 @@ fn measure_cpu(program: &Path, args: &[&str]) -> Result<(Duration, u64, Duration
 /// The CPU time of this process's waited-for children so far (`cutime` + `cstime` in
 /// /proc/self/stat, in clock ticks of 10 ms).
 fn children_cpu() -> Duration {
-    let ticks = std::fs::read_to_string("/proc/self/stat").ok().and_then(|stat| {
-        // Fields after the command name (which may hold spaces) start at the state, field 3.
-        let fields: Vec<u64> =
-            stat.rsplit_once(')')?.1.split_whitespace().skip(1).filter_map(|f| f.parse().ok()).collect();
-        // cutime and cstime are fields 16 and 17: 13th and 14th after the state.
-        Some(fields.get(12)? + fields.get(13)?)
-    });
-    Duration::from_millis(ticks.unwrap_or(0) * 10)
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    Duration::from_millis(children_ticks(&stat).unwrap_or(0) * 10)
+}
+
+/// `cutime` + `cstime` of a `/proc/PID/stat` line, in clock ticks.
+fn children_ticks(stat: &str) -> Option<u64> {
+    // Fields after the command name (which may hold spaces) start at the state, field 3. Each
+    // keeps its place: one that is not a count (a `tpgid` of -1 without a terminal) must not
+    // shift the others, which once read `cstime` and the priority instead.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    // cutime and cstime are fields 16 and 17: 14th and 15th from the state.
+    let ticks = |field: usize| fields.get(field - 3)?.parse::<u64>().ok();
+    Some(ticks(16)? + ticks(17)?)
 }
 
 fn run_measured(program: &Path, args: &[&str]) -> Result<(Duration, u64, std::process::ExitStatus)> {
@@ -896,6 +901,18 @@ mod tests {
         assert_eq!(sections(&args(&[])).unwrap().len(), super::SECTIONS.len());
         let error = sections(&args(&["--only", "batch,speed"])).unwrap_err().to_string();
         assert!(error.contains("--only speed: no such section"), "{error}");
+    }
+
+    /// Children's CPU time is read at its place in /proc/PID/stat, whatever the fields before it
+    /// hold (a negative `tpgid` when there is no terminal, a command name with spaces).
+    #[test]
+    fn childrens_cpu_is_read_at_its_place() {
+        let stat = |tpgid: &str| {
+            format!("4242 (x (y) z) S 1 4242 4242 0 {tpgid} 4194304 100 200 0 0 7 8 1500 37 20 0 3 0 9 0 0")
+        };
+        assert_eq!(super::children_ticks(&stat("-1")), Some(1537));
+        assert_eq!(super::children_ticks(&stat("4242")), Some(1537));
+        assert_eq!(super::children_ticks("4242 (x) S 1"), None);
     }
 
     #[test]
