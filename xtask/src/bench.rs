@@ -891,15 +891,7 @@ fn generate_skydeck(dir: &PathBuf, n: usize) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::{case_filter, children_ticks, sections};
-
-    #[test]
-    fn children_cpu_is_user_and_system_time_whatever_the_fields_before_hold() {
-        // A process without a controlling terminal: tpgid (field 8) is -1. utime 3, stime 4,
-        // cutime 70, cstime 20, priority 20.
-        let stat = "4589 (a (b) c) R 4584 4584 8231 0 -1 4194304 131 0 0 0 3 4 70 20 20 0 1 0 4861619";
-        assert_eq!(children_ticks(stat), Some(90));
-    }
+    use super::{case_filter, sections};
 
     #[test]
     fn only_names_known_sections_and_is_checked_before_building() {
@@ -908,6 +900,18 @@ mod tests {
         assert_eq!(sections(&args(&[])).unwrap().len(), super::SECTIONS.len());
         let error = sections(&args(&["--only", "batch,speed"])).unwrap_err().to_string();
         assert!(error.contains("--only speed: no such section"), "{error}");
+    }
+
+    /// Children's CPU time is read at its place in /proc/PID/stat, whatever the fields before it
+    /// hold (a negative `tpgid` when there is no terminal, a command name with spaces).
+    #[test]
+    fn childrens_cpu_is_read_at_its_place() {
+        let stat = |tpgid: &str| {
+            format!("4242 (x (y) z) S 1 4242 4242 0 {tpgid} 4194304 100 200 0 0 7 8 1500 37 20 0 3 0 9 0 0")
+        };
+        assert_eq!(super::children_ticks(&stat("-1")), Some(1537));
+        assert_eq!(super::children_ticks(&stat("4242")), Some(1537));
+        assert_eq!(super::children_ticks("4242 (x) S 1"), None);
     }
 
     #[test]

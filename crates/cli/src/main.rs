@@ -396,7 +396,8 @@ fn inspect(registry: &Registry, input: &std::path::Path, read: &ReadArgs, global
     let verbosity = Verbosity::new(global.quiet, global.verbose);
     let print = |diagnostics: &[toolport_core::Diagnostic]| {
         let shown: Vec<(&InputItem, &toolport_core::Diagnostic)> = diagnostics.iter().map(|d| (&item, d)).collect();
-        for line in report::diagnostic_lines(&shown, verbosity) {
+        // inspect asks for every diagnostic (no detail option): nothing is counted.
+        for line in report::diagnostic_lines(&shown, &toolport_core::Tally::default(), verbosity) {
             eprintln!("{line}");
         }
     };

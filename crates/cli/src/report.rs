@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use indexmap::IndexMap;
 use serde::Serialize;
-use toolport_core::{Diagnostic, Severity, codes};
+use toolport_core::{Diagnostic, Severity, Tally, codes};
 use toolport_host::pipeline::{InputItem, Status};
 
 /// Version of the report file's shape; bumped on incompatible changes.
@@ -53,6 +53,10 @@ pub struct InputReport {
     /// Files written (or that would be, with --dry-run).
     pub outputs: Vec<String>,
     pub diagnostics: Vec<Diagnostic>,
+    /// The diagnostics the plugins only counted: those no output of this run shows (never
+    /// with --report, which asks for all).
+    #[serde(skip)]
+    pub tally: Tally,
     /// With --names-map: what the written names stand for (not part of --report).
     #[serde(skip)]
     pub names_map: Option<toolport_host::stage::NamesMap>,
@@ -70,7 +74,8 @@ impl Summary {
                 Status::Skipped => s.skipped += 1,
             }
             let converted = matches!(i.status, Status::Converted | Status::ConvertedWithLosses);
-            if converted && i.diagnostics.iter().any(|d| d.code == codes::GENERATED_STUB) {
+            let stubs = |code: &str| code == codes::GENERATED_STUB;
+            if converted && (i.diagnostics.iter().any(|d| stubs(&d.code)) || i.tally.iter().any(|c| stubs(&c.code))) {
                 s.with_stubs += 1;
             }
         }
@@ -179,7 +184,13 @@ impl Verbosity {
 /// By default, what a person needs: every error; what asks them to act
 /// ([`Diagnostic::needs_action`], whatever its severity), repeats of one message folded into
 /// one line; then one line per other code (warnings and up) with its count and an example.
-pub fn diagnostic_lines(diagnostics: &[(&InputItem, &Diagnostic)], verbosity: Verbosity) -> Vec<String> {
+/// `tallied` counts the diagnostics the plugins did not give in full: never errors or actions,
+/// and never the first of a code (its example), which they give in full.
+pub fn diagnostic_lines(
+    diagnostics: &[(&InputItem, &Diagnostic)],
+    tallied: &Tally,
+    verbosity: Verbosity,
+) -> Vec<String> {
     if verbosity.each {
         return diagnostics.iter().filter(|(_, d)| d.severity >= verbosity.min).map(|(i, d)| render(i, d)).collect();
     }
@@ -200,6 +211,17 @@ pub fn diagnostic_lines(diagnostics: &[(&InputItem, &Diagnostic)], verbosity: Ve
             hidden += 1;
         }
     }
+    let mut unexemplified = Vec::new();
+    for counted in tallied.iter() {
+        if counted.severity < verbosity.min {
+            hidden += counted.count;
+        } else if let Some(entry) = by_code.get_mut(&(counted.severity, counted.code.as_str())) {
+            entry.0 += counted.count;
+        } else {
+            // Not met in full (a plugin that folded otherwise): counted without an example.
+            unexemplified.push(format!("{}[{}] {} times", counted.severity, counted.code, counted.count));
+        }
+    }
     actions.sort_by(|a, _, b, _| b.0.cmp(&a.0));
     for (_, (count, line)) in actions {
         lines.push(match count {
@@ -218,8 +240,10 @@ pub fn diagnostic_lines(diagnostics: &[(&InputItem, &Diagnostic)], verbosity: Ve
         let example = render(item, d).replacen(&format!("{severity}[{code}]: "), "", 1);
         lines.push(format!("{severity}[{code}] {count} times, e.g. {example}"));
     }
+    folded += unexemplified.len();
+    lines.extend(unexemplified.into_iter().map(|line| printable(&line).into_owned()));
     if folded > 0 || hidden > 0 {
-        let total = diagnostics.len();
+        let total = diagnostics.len() + tallied.total();
         lines.push(format!(
             "({total} diagnostic{} in all: -v prints each, --report FILE.json keeps them all)",
             if total == 1 { "" } else { "s" }

@@ -208,3 +208,45 @@ fn walk(dir: &Path) -> Vec<String> {
     out.sort();
     out
 }
+
+/// Without `--report`, `-v`, `--strict` or `--names-map` the plugins give in full only what
+/// the run prints and count the rest: what a batch prints is the same as when they give every
+/// diagnostic (`--report` asks for all), by default, with `-q`, and for `check`.
+#[test]
+fn counted_diagnostics_print_as_every_diagnostic_would() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    for i in 0..6 {
+        write(&root.join(format!("in/t{i}.json")), &skydeck(i));
+    }
+    std::fs::copy(seed_map(), root.join("in/map.json")).unwrap();
+    write(&root.join("in/broken.json"), "{\n  \"model_prompt\": \"x\",\n  \"metadata\": {]\n}");
+    // The last writes r.json, read below.
+    for (to, flags) in [("mcp", &["-q"][..]), ("raycast", &[][..]), ("gloodata", &[][..])] {
+        let mut runs = Vec::new();
+        for (i, report) in [&[][..], &["--report", "r.json", "--force"][..]].into_iter().enumerate() {
+            let out = format!("out-{to}-{i}");
+            let args = [&["--to", to, "in", "-o", out.as_str()][..], flags, report].concat();
+            let run = run_in(root, &args);
+            run.expect_code(1);
+            runs.push(run.stderr.replace(&out, "OUT"));
+        }
+        assert!(runs[0].contains("error[input/syntax]"), "{}", runs[0]);
+        assert!(flags.contains(&"-q") || runs[0].contains(" times, e.g. "), "folded by code:\n{}", runs[0]);
+        assert_eq!(runs[0], runs[1], "-> {to} {flags:?}");
+    }
+    // `check` counts each input's losses, of which the plugins gave only the first in full.
+    let checked = run_in(root, &["check", "--to", "gloodata", "in"]).stderr;
+    let report = report(root, "r.json");
+    for input in report["inputs"].as_array().unwrap().iter().filter(|i| i["status"] != "failed") {
+        let diagnostics = input["diagnostics"].as_array().unwrap();
+        let losses = diagnostics.iter().filter(|d| d["code"].as_str().unwrap().starts_with("loss/"));
+        let line = format!(
+            "{}: ok ({}), 0 errors, {} losses",
+            input["input"].as_str().unwrap(),
+            input["from"].as_str().unwrap(),
+            losses.count()
+        );
+        assert!(checked.contains(&line), "{line}\n{checked}");
+    }
+}

@@ -123,26 +123,178 @@ impl Diagnostic {
 
     /// Whether this diagnostic reports something the conversion did not carry.
     pub fn is_loss(&self) -> bool {
-        self.code.starts_with("loss/")
+        is_loss(&self.code)
     }
 
     /// Whether this is a loss of meaning: a `loss/*` other than the [`BOOKKEEPING_LOSSES`]
     /// (data another format keeps only for a round trip to itself). `--strict` refuses these.
     pub fn loses_meaning(&self) -> bool {
-        self.is_loss() && !BOOKKEEPING_LOSSES.contains(&self.code.as_str())
+        loses_meaning(&self.code)
     }
 
     /// Whether the output breaks a documented limit of the target's platform (`limit/*`, a
     /// warning): the platform would refuse it. `--strict` refuses these too.
     pub fn breaks_limit(&self) -> bool {
-        self.code.starts_with("limit/") && self.severity >= Severity::Warning
+        breaks_limit(self.severity, &self.code)
     }
 
     /// Whether the user has something to do: check or replace what a writer made up
     /// (`generated/*`: a placeholder author, a missing icon, a prompt made from a description),
     /// or follow a hint ([`ACTION_CODES`]). Shown by default whatever their severity.
     pub fn needs_action(&self) -> bool {
-        self.code.starts_with("generated/") || ACTION_CODES.contains(&self.code.as_str())
+        needs_action(&self.code)
+    }
+}
+
+// What a diagnostic is, judged by its severity and code alone: the same for one in full and
+// for the ones a [`Tally`] counts.
+fn is_loss(code: &str) -> bool {
+    code.starts_with("loss/")
+}
+
+fn loses_meaning(code: &str) -> bool {
+    is_loss(code) && !BOOKKEEPING_LOSSES.contains(&code)
+}
+
+fn breaks_limit(severity: Severity, code: &str) -> bool {
+    code.starts_with("limit/") && severity >= Severity::Warning
+}
+
+fn needs_action(code: &str) -> bool {
+    code.starts_with("generated/") || ACTION_CODES.contains(&code)
+}
+
+/// How much of its diagnostics a caller needs in full, given to readers and writers as
+/// [`Options::DIAGNOSTIC_DETAIL`](crate::Options::DIAGNOSTIC_DETAIL): the plugin SDK folds an
+/// outcome to it ([`Detail::fold`]) before it crosses to the host, so a batch that shows only
+/// a summary does not carry, decode and keep every message of every file. What is left out is
+/// counted per severity and code ([`Tally`]), so statuses and summary counts stay exact.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Detail {
+    /// Every diagnostic in full: the default (`--report`, `-v`, `--strict`, `--names-map`).
+    #[default]
+    All,
+    /// What the default summary shows: errors and what asks the user to act in full, and the
+    /// first diagnostic of each other severity and code (the summary's example); the rest
+    /// counted.
+    Summary,
+    /// Errors in full, the rest counted (`-q`).
+    Errors,
+}
+
+impl Detail {
+    /// The option's value for this detail.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Detail::All => "all",
+            Detail::Summary => "summary",
+            Detail::Errors => "errors",
+        }
+    }
+
+    /// The detail an option value names; anything else (an older or newer host's word) is
+    /// [`Detail::All`], which is always right.
+    pub fn parse(value: Option<&str>) -> Detail {
+        match value {
+            Some("summary") => Detail::Summary,
+            Some("errors") => Detail::Errors,
+            _ => Detail::All,
+        }
+    }
+
+    /// Leaves in `diagnostics`, in their order, those this detail keeps in full, and counts
+    /// the others in `tally`.
+    pub fn fold(self, diagnostics: &mut Vec<Diagnostic>, tally: &mut Tally) {
+        if self == Detail::All {
+            return;
+        }
+        // The (severity, code) pairs with an example kept: few per call, so a list.
+        let mut exemplified: Vec<(Severity, &str)> = Vec::new();
+        let keep: Vec<bool> = diagnostics
+            .iter()
+            .map(|d| match self {
+                Detail::All => true,
+                Detail::Errors => d.is_error(),
+                Detail::Summary if d.is_error() || d.needs_action() => true,
+                Detail::Summary if exemplified.contains(&(d.severity, d.code.as_str())) => false,
+                Detail::Summary => {
+                    exemplified.push((d.severity, d.code.as_str()));
+                    true
+                }
+            })
+            .collect();
+        let mut keep = keep.into_iter();
+        diagnostics.retain(|d| {
+            let kept = keep.next().unwrap_or(true);
+            if !kept {
+                tally.add(d.severity, &d.code, 1);
+            }
+            kept
+        });
+    }
+}
+
+/// Diagnostics counted rather than carried in full ([`Detail`]): how many of each severity
+/// and code, in the order first met.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Tally(Vec<Counted>);
+
+/// One line of a [`Tally`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Counted {
+    pub severity: Severity,
+    pub code: String,
+    pub count: usize,
+}
+
+impl Counted {
+    pub fn is_loss(&self) -> bool {
+        is_loss(&self.code)
+    }
+
+    pub fn needs_action(&self) -> bool {
+        needs_action(&self.code)
+    }
+}
+
+impl Tally {
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Counts `count` more diagnostics of `severity` and `code`.
+    pub fn add(&mut self, severity: Severity, code: &str, count: usize) {
+        match self.0.iter_mut().find(|c| c.severity == severity && c.code == code) {
+            Some(counted) => counted.count += count,
+            None => self.0.push(Counted { severity, code: code.to_owned(), count }),
+        }
+    }
+
+    /// Adds `other`'s counts to these.
+    pub fn merge(&mut self, other: Tally) {
+        for counted in other.0 {
+            self.add(counted.severity, &counted.code, counted.count);
+        }
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Counted> {
+        self.0.iter()
+    }
+
+    /// How many diagnostics are counted here.
+    pub fn total(&self) -> usize {
+        self.0.iter().map(|c| c.count).sum()
+    }
+
+    /// Whether any counted diagnostic reports a loss.
+    pub fn has_loss(&self) -> bool {
+        self.0.iter().any(Counted::is_loss)
+    }
+
+    /// Whether `strictness` refuses any counted diagnostic.
+    pub fn refused_by(&self, strictness: &Strictness) -> bool {
+        self.0.iter().any(|c| strictness.refuses_code(c.severity, &c.code))
     }
 }
 
@@ -206,15 +358,20 @@ impl Strictness {
 
     /// Whether this diagnostic makes a strict conversion fail.
     pub fn refuses(&self, diagnostic: &Diagnostic) -> bool {
+        self.refuses_code(diagnostic.severity, &diagnostic.code)
+    }
+
+    /// Whether a diagnostic of `severity` and `code` makes a strict conversion fail.
+    pub fn refuses_code(&self, severity: Severity, code: &str) -> bool {
         match self {
             Strictness::Off => false,
-            Strictness::Meaning => diagnostic.loses_meaning() || diagnostic.breaks_limit(),
-            Strictness::All => diagnostic.is_loss() || diagnostic.breaks_limit(),
+            Strictness::Meaning => loses_meaning(code) || breaks_limit(severity, code),
+            Strictness::All => is_loss(code) || breaks_limit(severity, code),
             // Information (a split that fit, say) never refuses.
-            Strictness::Codes(_) if diagnostic.severity == Severity::Info => false,
+            Strictness::Codes(_) if severity == Severity::Info => false,
             Strictness::Codes(codes) => codes.iter().any(|c| match c.strip_suffix("/*") {
-                Some(family) => diagnostic.code.strip_prefix(family).is_some_and(|rest| rest.starts_with('/')),
-                None => *c == diagnostic.code,
+                Some(family) => code.strip_prefix(family).is_some_and(|rest| rest.starts_with('/')),
+                None => c == code,
             }),
         }
     }
@@ -645,6 +802,50 @@ mod tests {
         assert!(refuses("meaning", &too_many) && refuses("all", &too_many) && refuses("limit/*", &too_many));
         assert!(!refuses("meaning", &fits) && !refuses("loss/*", &too_many) && !refuses("limit/*", &fits));
         assert!(!Strictness::from(false).refuses(&http) && Strictness::from(true).refuses(&http));
+    }
+
+    /// Each detail keeps in full, in order, what it names, and counts the rest per severity
+    /// and code: errors always, actions and the first of each other code for a summary.
+    #[test]
+    fn a_detail_keeps_what_it_shows_and_counts_the_rest() {
+        let all = vec![
+            Diagnostic::loss(codes::LOSS_FIELD, "/a", "first field"),
+            Diagnostic::warning(codes::GENERATED, "/b", "made up"),
+            Diagnostic::loss(codes::LOSS_FIELD, "/c", "second field"),
+            Diagnostic::info(codes::LOSS_FIELD, "/d", "an info of the same code"),
+            Diagnostic::error(codes::INPUT_INVALID, "/e", "bad"),
+            Diagnostic::warning(codes::GENERATED, "/f", "made up again"),
+            Diagnostic::loss(codes::LOSS_FIELD, "/g", "third field"),
+            Diagnostic::error(codes::INPUT_INVALID, "/h", "bad again"),
+        ];
+        let check = |detail: Detail, kept: &[&str], counted: &[(Severity, &str, usize)]| {
+            let (mut diagnostics, mut tally) = (all.clone(), Tally::default());
+            detail.fold(&mut diagnostics, &mut tally);
+            let paths: Vec<&str> = diagnostics.iter().map(|d| d.path.as_str()).collect();
+            assert_eq!(paths, kept, "{detail:?}");
+            let counts: Vec<(Severity, &str, usize)> =
+                tally.iter().map(|c| (c.severity, c.code.as_str(), c.count)).collect();
+            assert_eq!(counts, counted, "{detail:?}");
+            assert_eq!(diagnostics.len() + tally.total(), all.len(), "{detail:?}: every one kept or counted");
+        };
+        check(Detail::All, &["/a", "/b", "/c", "/d", "/e", "/f", "/g", "/h"], &[]);
+        check(Detail::Summary, &["/a", "/b", "/d", "/e", "/f", "/h"], &[(Severity::Warning, codes::LOSS_FIELD, 2)]);
+        check(
+            Detail::Errors,
+            &["/e", "/h"],
+            &[
+                (Severity::Warning, codes::LOSS_FIELD, 3),
+                (Severity::Warning, codes::GENERATED, 2),
+                (Severity::Info, codes::LOSS_FIELD, 1),
+            ],
+        );
+        for detail in [Detail::All, Detail::Summary, Detail::Errors] {
+            assert_eq!(Detail::parse(Some(detail.as_str())), detail);
+        }
+        assert_eq!(Detail::parse(Some("a newer word")), Detail::All);
+        let mut tally = Tally::default();
+        Detail::Errors.fold(&mut all.clone(), &mut tally);
+        assert!(tally.has_loss() && tally.refused_by(&Strictness::Meaning) && !tally.refused_by(&Strictness::Off));
     }
 
     #[test]

@@ -146,12 +146,7 @@ pub fn check_limits(
 /// to how many characters. A tool described only by its title gets the cut title as its
 /// description.
 pub fn cut_descriptions(model: &mut ToolSet, limits: &PlatformLimits, target: &str) -> Vec<Diagnostic> {
-    let Some(limit) =
-        limits.of(LimitKind::DescriptionChars).filter(|l| !l.kept_by_writer && l.max.is_some()).min_by_key(|l| l.max)
-    else {
-        return Vec::new();
-    };
-    let max = limit.max.unwrap_or(u64::MAX) as usize;
+    let Some((limit, max)) = description_limit(limits) else { return Vec::new() };
     let mut out = Vec::new();
     for (i, tool) in model.tools.iter_mut().enumerate() {
         let Some(text) = written_description(tool) else { continue };
@@ -180,6 +175,22 @@ pub fn cut_and_say(text: &str, max: usize, what: &str, at: &str, rule: &str) -> 
     let message =
         format!("{what} cut from {length} to {} characters, at a sentence's end: {rule}", cut.chars().count());
     Some((cut, Diagnostic::warning(codes::CHANGED_DESCRIPTION, at, message)))
+}
+
+/// Whether [`cut_descriptions`] would cut a description of `model` (it changes nothing).
+pub fn cuts_descriptions(model: &ToolSet, limits: &PlatformLimits) -> bool {
+    let Some((_, max)) = description_limit(limits) else { return false };
+    model.tools.iter().filter_map(written_description).any(|text| text.chars().count() > max)
+}
+
+/// The description limit [`cut_descriptions`] fits to (the lowest the writer leaves), and its
+/// maximum in characters.
+fn description_limit(limits: &PlatformLimits) -> Option<(&Limit, usize)> {
+    let limit = limits
+        .of(LimitKind::DescriptionChars)
+        .filter(|l| !l.kept_by_writer && l.max.is_some())
+        .min_by_key(|l| l.max)?;
+    Some((limit, limit.max.unwrap_or(u64::MAX) as usize))
 }
 
 /// The longest beginning of `text` of at most `max` characters that ends a sentence (`.`, `!`,

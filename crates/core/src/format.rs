@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::diagnostic::{Detail, Tally};
 use crate::{Bundle, Diagnostic, PlatformLimits, ToolSet};
 
 /// What the host needs to know about a format before using it.
@@ -181,7 +182,8 @@ pub enum InputShape {
 
 /// Format-specific settings from the command line (`--option key=value`).
 ///
-/// Well-known keys the host sets: [`Options::OUTPUT_NAME`], [`Options::TARGET_FORMAT`].
+/// Well-known keys the host sets: [`Options::OUTPUT_NAME`], [`Options::TARGET_FORMAT`],
+/// [`Options::DIAGNOSTIC_DETAIL`].
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Options(pub BTreeMap<String, String>);
 
@@ -195,6 +197,11 @@ impl Options {
     /// work only that target's writer uses (the OpenAPI reader keeps operations as written only
     /// toward openapi and vertex), and must do all of it when the key is absent.
     pub const TARGET_FORMAT: &'static str = "target_format";
+
+    /// How much of their diagnostics the host needs in full from a reader or writer
+    /// ([`Detail`]: `all`, `summary`, `errors`); absent is all. The plugin SDK folds the
+    /// outcome to it; a format need not look at it.
+    pub const DIAGNOSTIC_DETAIL: &'static str = "diagnostic_detail";
 
     /// Whether the model read goes to one of `formats` or maybe to any ([`Self::TARGET_FORMAT`]
     /// absent).
@@ -243,16 +250,37 @@ pub struct Outcome<T> {
     pub value: Option<T>,
     #[serde(default)]
     pub diagnostics: Vec<Diagnostic>,
+    /// The diagnostics left out of `diagnostics` by the detail the caller asked for, counted
+    /// ([`Detail`]); empty unless it asked for less than all. Absent from the JSON when empty,
+    /// so a peer that does not know it never sees it.
+    #[serde(default, skip_serializing_if = "Tally::is_empty")]
+    pub tally: Tally,
 }
 
 impl<T> Outcome<T> {
     pub fn ok(value: T, diagnostics: Vec<Diagnostic>) -> Self {
-        Outcome { value: Some(value), diagnostics }
+        Outcome { value: Some(value), diagnostics, tally: Tally::default() }
     }
 
     pub fn failed(diagnostics: Vec<Diagnostic>) -> Self {
         debug_assert!(diagnostics.iter().any(Diagnostic::is_error), "a failed outcome needs an error");
-        Outcome { value: None, diagnostics }
+        Outcome { value: None, diagnostics, tally: Tally::default() }
+    }
+
+    /// An outcome of `value` with these diagnostics and counts.
+    pub fn with(value: Option<T>, diagnostics: Vec<Diagnostic>, tally: Tally) -> Self {
+        Outcome { value, diagnostics, tally }
+    }
+
+    /// The same outcome with its value mapped.
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Outcome<U> {
+        Outcome { value: self.value.map(f), diagnostics: self.diagnostics, tally: self.tally }
+    }
+
+    /// Folds the diagnostics to the detail `options` ask for ([`Detail::fold`]).
+    pub fn folded(mut self, options: &Options) -> Self {
+        Detail::parse(options.get(Options::DIAGNOSTIC_DETAIL)).fold(&mut self.diagnostics, &mut self.tally);
+        self
     }
 
     pub fn fail(error: Diagnostic) -> Self {

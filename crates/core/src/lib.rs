@@ -24,7 +24,9 @@ pub mod suggest;
 pub mod template;
 
 pub use bundle::Bundle;
-pub use diagnostic::{Diagnostic, Explanation, Family, Renamed, Severity, SourceSpan, Strictness, codes};
+pub use diagnostic::{
+    Detail, Diagnostic, Explanation, Family, Renamed, Severity, SourceSpan, Strictness, Tally, codes,
+};
 pub use format::{Detection, Format, FormatInfo, InputShape, OptionKind, OptionSpec, Options, Outcome};
 pub use model::*;
 pub use platform_limits::{Limit, LimitKind, PlatformLimits};

@@ -152,6 +152,18 @@ pub fn kind_of(kind: FileType) -> &'static str {
 
 /// Loads `path` as one input of a format with this shape.
 pub fn load(path: &Path, shape: InputShape, format: &str, limits: &Limits) -> Result<Bundle, InputError> {
+    // A regular file, the usual input, is opened and checked once (the open file's status):
+    // looking at its path first cost each input of a batch a system call. Anything else, or a
+    // file that cannot be read, takes the way below, which says what it is.
+    if shape != InputShape::Directory
+        && let Ok(bytes) = read_bytes(path, limits)
+    {
+        let mut bundle = Bundle::single(file_name(path), decode(path, &file_name(path), bytes, limits)?);
+        if shape == InputShape::FileWithSiblings {
+            add_named_siblings(&mut bundle, path, limits)?;
+        }
+        return Ok(bundle);
+    }
     let metadata = std::fs::metadata(path).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => InputError::Missing(path.to_path_buf()),
         _ => InputError::Io { path: path.to_path_buf(), cause: e },

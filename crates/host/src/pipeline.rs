@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use toolport_core::{Bundle, Diagnostic, InputShape, Options, Outcome, Strictness, codes};
+use toolport_core::{Bundle, Diagnostic, InputShape, Options, Outcome, Strictness, Tally, codes};
 
 use toolport_core::fit::Part;
 
@@ -608,6 +608,9 @@ pub enum Status {
 pub struct Conversion {
     pub output: Option<Bundle>,
     pub diagnostics: Vec<Diagnostic>,
+    /// The diagnostics the plugins counted rather than gave in full, as the options'
+    /// [`Options::DIAGNOSTIC_DETAIL`] asked (empty when it asks for all).
+    pub tally: Tally,
     pub status: Status,
     /// The reader failed (nothing was written).
     pub read_failed: bool,
@@ -649,10 +652,12 @@ pub fn convert_staged(
     let failed = |diagnostics| Conversion {
         output: None,
         diagnostics,
+        tally: Tally::default(),
         status: Status::Failed,
         read_failed: false,
         names_map: None,
     };
+    let read_failed = |diagnostics, tally| Conversion { read_failed: true, tally, ..failed(diagnostics) };
     if !to.info.writes {
         let message = format!("format {} cannot write (it only reads)", to.info.id);
         return failed(vec![Diagnostic::error(toolport_core::codes::INPUT_UNSUPPORTED, "", message)]);
@@ -663,38 +668,52 @@ pub fn convert_staged(
         Err(errors) => return failed(errors),
     };
     let bundle = bundle.as_ref();
-    let staged = curate.needs_model() || stage::has_fit_work(&to.info, fit);
+    let mut staged = curate.needs_model() || stage::has_fit_work(&to.info, fit);
     // The reader is told the target, so it can leave out what only another writer would use.
     let mut read_options = options.clone();
     read_options.set(Options::TARGET_FORMAT, to.info.id.as_str());
     // The model read: handed over natively by a plugin of this build, else the reader's JSON
     // between two plugins (with the writer it goes to), else the model itself.
     let native = from.plugin.as_ref().and_then(|reader| reader.read_native(bundle, &read_options));
+    let mut tally;
     let read = match (native, &from.plugin, &to.plugin) {
-        (Some(Outcome { value, diagnostics: read }), _, _) => {
+        (Some(Outcome { value, diagnostics: read, tally: counted }), _, _) => {
             diagnostics.extend(read);
+            tally = counted;
             let Some(model) = value.filter(|_| !has_errors(&diagnostics)) else {
-                return Conversion { read_failed: true, ..failed(diagnostics) };
+                return read_failed(diagnostics, tally);
             };
             Read::Native(model)
         }
         (None, Some(reader), Some(writer)) => {
-            let Outcome { value, diagnostics: read } = reader.read_raw(bundle, &read_options);
+            let Outcome { value, diagnostics: read, tally: counted } = reader.read_raw(bundle, &read_options);
             diagnostics.extend(read);
+            tally = counted;
             let Some(raw) = value.filter(|_| !has_errors(&diagnostics)) else {
-                return Conversion { read_failed: true, ..failed(diagnostics) };
+                return read_failed(diagnostics, tally);
             };
             Read::Json(raw, writer)
         }
         _ => {
-            let Outcome { value, diagnostics: read } = from.format.read(bundle, &read_options);
+            let Outcome { value, diagnostics: read, tally: counted } = from.format.read(bundle, &read_options);
             diagnostics.extend(read);
+            tally = counted;
             let Some(model) = value.filter(|_| !has_errors(&diagnostics)) else {
-                return Conversion { read_failed: true, ..failed(diagnostics) };
+                return read_failed(diagnostics, tally);
             };
             Read::Model(Box::new(model))
         }
     };
+    // A model handed over natively that fitting leaves as it is is written borrowed: a copy
+    // for the stage cost a large conversion a tenth of its time.
+    if staged
+        && !curate.needs_model()
+        && let Read::Native(model) = &read
+        && let Some(said) = stage::fit_unchanged(model, &to.info, options, &strict, fit)
+    {
+        diagnostics.extend(said);
+        staged = false;
+    }
     let mut source_names = Vec::new();
     let mut curated_model = None;
     let written = match read {
@@ -712,7 +731,7 @@ pub fn convert_staged(
                     Err(e) => {
                         let message = format!("the model cannot be read: {e}");
                         diagnostics.push(Diagnostic::error(codes::PLUGIN_FAILED, "", message));
-                        return failed(diagnostics);
+                        return Conversion { tally, ..failed(diagnostics) };
                     }
                 },
             };
@@ -721,7 +740,7 @@ pub fn convert_staged(
                 let curated = stage::curate(model, curate);
                 diagnostics.extend(curated.diagnostics);
                 if has_errors(&diagnostics) {
-                    return failed(diagnostics);
+                    return Conversion { tally, ..failed(diagnostics) };
                 }
                 source_names = curated.source_names;
                 if curate.names_map {
@@ -750,8 +769,9 @@ pub fn convert_staged(
     };
     let names_map = curated_model.map(|model| NamesMap::build(&model, &source_names, &written.diagnostics));
     diagnostics.extend(written.diagnostics);
-    let lost = diagnostics.iter().any(Diagnostic::is_loss);
-    let refused = diagnostics.iter().any(|d| strict.refuses(d));
+    tally.merge(written.tally);
+    let lost = diagnostics.iter().any(Diagnostic::is_loss) || tally.has_loss();
+    let refused = diagnostics.iter().any(|d| strict.refuses(d)) || tally.refused_by(&strict);
     let status = match &written.value {
         _ if has_errors(&diagnostics) => Status::Failed,
         None => Status::Failed,
@@ -764,7 +784,7 @@ pub fn convert_staged(
     }
     let output = if matches!(status, Status::Converted | Status::ConvertedWithLosses) { written.value } else { None };
     let names_map = names_map.filter(|_| output.is_some());
-    Conversion { output, diagnostics, status, read_failed: false, names_map }
+    Conversion { output, diagnostics, tally, status, read_failed: false, names_map }
 }
 
 /// What the reader gave: its model handed over natively (a plugin of this build), its model's
@@ -788,12 +808,14 @@ fn write_parts(to: &FormatEntry, parts: Vec<Part>, options: &Options) -> Outcome
     let base = options.output_name("output").to_owned();
     let mut joined = Bundle::default();
     let mut diagnostics = Vec::new();
+    let mut tally = Tally::default();
     for part in parts {
         let mut part_options = options.clone();
         part_options.set(Options::OUTPUT_NAME, format!("{base}.{}", part.name));
-        let Outcome { value, diagnostics: said } = to.format.write(&part.tool_set, &part_options);
+        let Outcome { value, diagnostics: said, tally: counted } = to.format.write(&part.tool_set, &part_options);
         diagnostics.extend(said);
-        let Some(written) = value else { return Outcome { value: None, diagnostics } };
+        tally.merge(counted);
+        let Some(written) = value else { return Outcome::with(None, diagnostics, tally) };
         let single = written.files.len() == 1 && written.binary_files.is_empty() && written.other_files.is_empty();
         let folder = if single { String::new() } else { format!("{}/", part.name) };
         for (name, text) in written.files {
@@ -803,7 +825,7 @@ fn write_parts(to: &FormatEntry, parts: Vec<Part>, options: &Options) -> Outcome
             joined.binary_files.insert(format!("{folder}{name}"), bytes);
         }
     }
-    Outcome { value: Some(joined), diagnostics }
+    Outcome::with(Some(joined), diagnostics, tally)
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@ use std::borrow::Cow;
 
 use toolport_core::fit::{self, Part, SplitBy};
 use toolport_core::source::parse_json;
-use toolport_core::{Bundle, Diagnostic, FormatInfo, Limit, Options, Strictness, ToolSet, codes};
+use toolport_core::{Bundle, Diagnostic, FormatInfo, Limit, Options, Severity, Strictness, ToolSet, codes};
 use toolport_curate::{Curated, Curation, OpenApiOverlay, OverlayFile, Pattern, Selection};
 
 pub use toolport_curate::NamesMap;
@@ -147,9 +147,8 @@ pub fn fit(
     let id = target.id.as_str();
     let applies = |limit: &Limit| applies(limit, target, options);
     let mut diagnostics = Vec::new();
-    let cut_description = Diagnostic::warning(codes::LIMIT_DESCRIPTION, "", "");
     let mut changed = false;
-    if !strict.refuses(&cut_description) {
+    if cuts_allowed(strict) {
         let cuts = fit::cut_descriptions(&mut model, limits, id);
         changed = !cuts.is_empty();
         diagnostics.extend(cuts);
@@ -182,6 +181,29 @@ pub fn fit(
         diagnostics.extend(fit::check_limits(&part.tool_set, limits, id, applies));
     }
     Fitted { parts, diagnostics, changed }
+}
+
+/// What [`fit`] says of a model it would leave as it is, without taking it (a model handed over
+/// natively is then written borrowed, not copied for the stage): its `limit/*` warnings, or
+/// `None` when fitting would change it (a description to cut) or `--split` is given.
+pub fn fit_unchanged(
+    model: &ToolSet,
+    target: &FormatInfo,
+    options: &Options,
+    strict: &Strictness,
+    settings: &FitSettings,
+) -> Option<Vec<Diagnostic>> {
+    if settings.split.is_some() || (cuts_allowed(strict) && fit::cuts_descriptions(model, &target.limits)) {
+        return None;
+    }
+    let applies = |limit: &Limit| applies(limit, target, options);
+    Some(fit::check_limits(model, &target.limits, &target.id, applies))
+}
+
+/// Whether descriptions past the limit are cut: unless `--strict` refuses the breach, which
+/// keeps them whole.
+fn cuts_allowed(strict: &Strictness) -> bool {
+    !strict.refuses_code(Severity::Warning, codes::LIMIT_DESCRIPTION)
 }
 
 /// Whether `limit` holds in this conversion: always, or when its `when` option (`strict=true`)
@@ -280,7 +302,17 @@ mod tests {
         let fitted = fit(model(1), &target(), &options, &strict, &none);
         assert!(codes(&fitted).contains(&"Warning limit/schema /tools/0/parameters".to_owned()));
 
+        // What fitting says of a model it leaves as it is is said without taking it.
+        for (tools, strictness) in [(3, &strict), (1, &strict)] {
+            let unchanged = fit_unchanged(&model(tools), &target(), &options, strictness, &none);
+            let fitted = fit(model(tools), &target(), &options, strictness, &none);
+            assert!(!fitted.changed);
+            assert_eq!(unchanged, Some(fitted.diagnostics));
+        }
+        assert_eq!(fit_unchanged(&model(1), &target(), &options, &off, &none), None, "a description to cut");
+
         let split = FitSettings { split: Some(SplitBy::Count) };
+        assert_eq!(fit_unchanged(&model(1), &target(), &options, &strict, &split), None);
         let fitted = fit(model(5), &target(), &Options::default(), &off, &split);
         let sizes: Vec<usize> = fitted.parts.iter().map(|p| p.tool_set.tools.len()).collect();
         assert_eq!(sizes, [2, 2, 1]);

@@ -206,8 +206,7 @@ pub unsafe fn read(plugin: fn() -> &'static Plugin, format: u32, request: *const
     // SAFETY: passed on from our caller's guarantee.
     let request = unsafe { request_bytes(request, len) };
     serve(plugin, format, request, |_, f, req: ReadRequest| {
-        let outcome = f.read(&req.bundle, &req.options);
-        Outcome { value: outcome.value.map(ToolSet::into_versioned), diagnostics: outcome.diagnostics }
+        f.read(&req.bundle, &req.options).folded(&req.options).map(ToolSet::into_versioned)
     })
 }
 
@@ -230,7 +229,7 @@ pub unsafe fn write(plugin: fn() -> &'static Plugin, format: u32, request: *cons
         };
         let outcome = f.write(&model.tool_set, &req.options);
         diagnostics.extend(outcome.diagnostics);
-        Outcome { value: outcome.value, diagnostics }
+        Outcome::with(outcome.value, diagnostics, outcome.tally).folded(&req.options)
     })
 }
 
@@ -252,9 +251,9 @@ pub unsafe fn read_native(
     let request = unsafe { request_bytes(request, len) };
     let mut read = None;
     let answer = serve(plugin, format, request, |_, f, req: ReadRequest| {
-        let Outcome { value, diagnostics } = f.read(&req.bundle, &req.options);
+        let Outcome { value, diagnostics, tally } = f.read(&req.bundle, &req.options).folded(&req.options);
         read = value.map(Box::new);
-        Outcome { value: read.is_some().then_some(true), diagnostics }
+        Outcome::with(read.is_some().then_some(true), diagnostics, tally)
     });
     if let Some(read) = read
         && !model.is_null()
@@ -287,7 +286,7 @@ pub unsafe fn write_native(
     // read, and alive for the call (our caller's guarantee).
     let model = unsafe { model.cast::<ToolSet>().as_ref() };
     serve(plugin, format, request, |_, f, req: NativeWriteRequest| match model {
-        Some(model) => f.write(model, &req.options),
+        Some(model) => f.write(model, &req.options).folded(&req.options),
         None => Outcome::fail(could_not_decode("no model")),
     })
 }

@@ -66,3 +66,8 @@ pub fn to_string<T: Serialize>(value: &T) -> Result<String, String> {
     let value = serde_json::to_value(value).map_err(|e| e.to_string())?;
     Ok(write::to_string(&value))
 }
+
+/// [`to_string`] of a value already JSON, written as it is (not copied into a new value first).
+pub fn value_to_string(value: &serde_json::Value) -> String {
+    write::to_string(value)
+}

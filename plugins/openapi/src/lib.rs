@@ -162,13 +162,7 @@ impl OpenApi {
         let (file, text) = if syntax == "json" {
             (format!("{name}.json"), pretty_json(&written.document))
         } else {
-            match toolport_plugin::yaml::to_string(&written.document) {
-                Ok(text) => (format!("{name}.yaml"), text),
-                Err(e) => {
-                    diagnostics.push(Diagnostic::error(codes::PLUGIN_FAILED, "", format!("YAML output failed: {e}")));
-                    return Outcome::failed(diagnostics);
-                }
-            }
+            (format!("{name}.yaml"), toolport_plugin::yaml::value_to_string(&written.document))
         };
         Outcome::ok(Bundle::single(file, text), diagnostics)
     }

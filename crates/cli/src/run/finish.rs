@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use toolport_core::{Diagnostic, codes};
+use toolport_core::{Diagnostic, Tally, codes};
 use toolport_host::FormatEntry;
 use toolport_host::output::{self, PlannedFile};
 use toolport_host::pipeline::{InputItem, Status};
@@ -43,7 +43,11 @@ pub(super) fn finish(
     }
     let shown: Vec<(&InputItem, &Diagnostic)> =
         items.iter().zip(&reports).flat_map(|(item, r)| r.diagnostics.iter().map(move |d| (item, d))).collect();
-    for line in report::diagnostic_lines(&shown, verbosity) {
+    let mut tallied = Tally::default();
+    for report in &reports {
+        tallied.merge(report.tally.clone());
+    }
+    for line in report::diagnostic_lines(&shown, &tallied, verbosity) {
         eprintln!("{line}");
     }
     drop(shown);
@@ -164,7 +168,8 @@ fn check_lines(
     let mut verdicts = report::CheckSummary::default();
     for (item, report) in items.iter().zip(reports) {
         let errors = report.diagnostics.iter().filter(|d| d.is_error()).count();
-        let losses = report.diagnostics.iter().filter(|d| d.is_loss()).count();
+        let losses = report.diagnostics.iter().filter(|d| d.is_loss()).count()
+            + report.tally.iter().filter(|c| c.is_loss()).map(|c| c.count).sum::<usize>();
         let verdict = verdicts.add(report.status, errors);
         if !global.quiet {
             let from = report.from.as_deref().unwrap_or("format unknown");

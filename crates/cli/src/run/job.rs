@@ -4,7 +4,7 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Result, bail};
-use toolport_core::{Bundle, Diagnostic, Options, Strictness, codes};
+use toolport_core::{Bundle, Diagnostic, Options, Strictness, Tally, codes};
 use toolport_host::input::Limits;
 use toolport_host::output::{self, PlannedFile, Staging};
 use toolport_host::pipeline::{self, InputItem, ResolveError, Status};
@@ -40,6 +40,7 @@ impl Job<'_> {
             status: Status::Failed,
             outputs: Vec::new(),
             diagnostics: Vec::new(),
+            tally: Tally::default(),
             names_map: None,
         };
         let done = |report| ItemResult { report, planned: Vec::new(), read: Vec::new(), stdout: None, note: None };
@@ -84,6 +85,7 @@ impl Job<'_> {
             let read = from.format.read(&bundle, &options);
             report.status = if read.has_errors() || read.value.is_none() { Status::Failed } else { Status::Converted };
             report.diagnostics.extend(read.diagnostics);
+            report.tally = read.tally;
             if report.status == Status::Failed
                 && let Some(hint) =
                     self.from.and_then(|given| pipeline::detection_hint(self.registry, item, &bundle, given))
@@ -97,6 +99,7 @@ impl Job<'_> {
         report.status = conversion.status;
         report.names_map = conversion.names_map;
         report.diagnostics.extend(conversion.diagnostics);
+        report.tally = conversion.tally;
         if conversion.read_failed
             && let Some(hint) =
                 self.from.and_then(|given| pipeline::detection_hint(self.registry, item, &bundle, given))

@@ -13,6 +13,7 @@ use std::sync::atomic::AtomicBool;
 
 use anyhow::{Result, bail};
 use rayon::prelude::*;
+use toolport_core::{Detail, Options};
 use toolport_host::Registry;
 use toolport_host::input::Limits;
 use toolport_host::output::{self, PlannedFile, Staging};
@@ -63,14 +64,19 @@ struct ItemResult {
 
 pub fn run(registry: &Registry, args: &ConvertArgs, global: &GlobalArgs, mode: Mode) -> Result<ExitStatus> {
     let _running = interrupt::Running::start();
-    let (job, items) = plan(registry, args, mode)?;
+    let (job, items) = plan(registry, args, global, mode)?;
     let results = convert_all(&job, &items, global)?;
     finish::finish(job, &items, results, global)
 }
 
 /// Everything decided before any input is converted: the formats, the options, the inputs,
 /// where outputs go, and a staging folder for them. Usage errors end the run here.
-fn plan<'a>(registry: &'a Registry, args: &'a ConvertArgs, mode: Mode) -> Result<(Job<'a>, Vec<InputItem>)> {
+fn plan<'a>(
+    registry: &'a Registry,
+    args: &'a ConvertArgs,
+    global: &GlobalArgs,
+    mode: Mode,
+) -> Result<(Job<'a>, Vec<InputItem>)> {
     let to = match args.to.as_deref() {
         Some(name) => Some(registry.format(name).map_err(UsageError::from)?),
         None if mode == Mode::Check => None,
@@ -86,7 +92,8 @@ fn plan<'a>(registry: &'a Registry, args: &'a ConvertArgs, mode: Mode) -> Result
         return Err(UsageError(format!("format {} cannot write (it only reads)", to.info.id)).into());
     }
     let from = args.read.from.as_deref().map(|f| registry.format(f)).transpose().map_err(UsageError::from)?;
-    let options = checked_options(registry, &args.read.options, from, to)?;
+    let mut options = checked_options(registry, &args.read.options, from, to)?;
+    options.set(Options::DIAGNOSTIC_DETAIL, diagnostic_detail(args, global).as_str());
     let paths = expand_globs(&args.inputs)?;
     if let Some(hint) = paths.first().filter(|p| !p.exists() && p.as_os_str() != "-").and_then(|p| subcommand_hint(p)) {
         return Err(UsageError(hint).into());
@@ -151,6 +158,21 @@ fn plan<'a>(registry: &'a Registry, args: &'a ConvertArgs, mode: Mode) -> Result
         curate: curation(args)?,
     };
     Ok((job, items))
+}
+
+/// How much of their diagnostics the plugins give in full: every one when each may be written
+/// (`--report`), printed (`-v`), turned into an error (`--strict`) or read for names
+/// (`--names-map`); else what the run prints, errors with `-q`, the summary's otherwise. The
+/// rest are only counted, and the lines printed are the same.
+fn diagnostic_detail(args: &ConvertArgs, global: &GlobalArgs) -> Detail {
+    let strict = args.strict_arg.strict.as_ref().is_some_and(|s| !s.is_off());
+    if args.report.is_some() || global.verbose || strict || args.curate.names_map.is_some() {
+        Detail::All
+    } else if global.quiet {
+        Detail::Errors
+    } else {
+        Detail::Summary
+    }
 }
 
 /// Converts every input on a pool of threads with the stack deep inputs need; each result

@@ -2,6 +2,7 @@
 //! [`resolve_carried`] only where a writer reads it), or [`cut_references`] a writer could not
 //! afford, all within a [`Budget`] of bytes of schema.
 
+use std::borrow::Cow;
 use std::cell::Cell;
 use std::collections::{HashMap, HashSet};
 
@@ -157,7 +158,8 @@ fn inline_owned<'d>(
 /// [`Budget::for_model`]) and no definitions, for writers that cannot hold references. Call
 /// `loss::uncarried` on the result.
 pub fn resolve(model: &ToolSet) -> (ToolSet, Vec<Diagnostic>) {
-    resolve_reaching(model, Reach::ALL)
+    let (resolved, cuts) = resolve_reaching(model, Reach::ALL);
+    (resolved.into_owned(), cuts)
 }
 
 /// [`resolve`] only where a writer that declares `carried` reads schemas: a reference is
@@ -166,13 +168,15 @@ pub fn resolve(model: &ToolSet) -> (ToolSet, Vec<Diagnostic>) {
 /// `properties`, `additional_properties`, `any_of`). A child it does not list is left as it is,
 /// references and all: `loss::uncarried` reports it lost at the level above and never looks
 /// inside, so neither the expansion nor a cut inside it would reach the output.
-pub fn resolve_carried(model: &ToolSet, carried: &Carried) -> (ToolSet, Vec<Diagnostic>) {
+/// A model without definitions or references is its own resolution, borrowed (a batch of small
+/// files copied each model for nothing).
+pub fn resolve_carried<'a>(model: &'a ToolSet, carried: &Carried) -> (Cow<'a, ToolSet>, Vec<Diagnostic>) {
     resolve_reaching(model, Reach::carried(carried))
 }
 
-fn resolve_reaching(model: &ToolSet, reach: Reach) -> (ToolSet, Vec<Diagnostic>) {
+fn resolve_reaching(model: &ToolSet, reach: Reach) -> (Cow<'_, ToolSet>, Vec<Diagnostic>) {
     if model.definitions.is_empty() && !model_schemas(model).iter().any(|(_, s)| uses_references(s)) {
-        return (model.clone(), Vec::new());
+        return (Cow::Borrowed(model), Vec::new());
     }
     // Every field but the definitions, which the resolved model drops (listed in full so a new
     // field is not forgotten).
@@ -231,7 +235,7 @@ fn resolve_reaching(model: &ToolSet, reach: Reach) -> (ToolSet, Vec<Diagnostic>)
             diagnostics.extend(found);
         }
     }
-    (resolved, diagnostics)
+    (Cow::Owned(resolved), diagnostics)
 }
 
 /// Where the [`Inliner`] replaces references: the children of a schema it descends into, and

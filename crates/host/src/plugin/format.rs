@@ -126,7 +126,7 @@ impl PluginFormat {
         };
         let (answer, model) = native.read(self.index, &request);
         let outcome: Outcome<bool> = self.plugin.outcome_of(Op::Read, &answer);
-        let Outcome { value, mut diagnostics } = self.name_plugin(outcome, "read");
+        let Outcome { value, mut diagnostics, tally } = self.name_plugin(outcome, "read");
         let model = match (value, model) {
             (Some(true), Some(model)) => Some(model),
             (Some(_), _) => {
@@ -135,7 +135,7 @@ impl PluginFormat {
             }
             (None, _) => None,
         };
-        Some(Outcome { value: model, diagnostics })
+        Some(Outcome::with(model, diagnostics, tally))
     }
 
     /// Like [`Format::read`], but keeps the model as the plugin's JSON (its schema major
@@ -147,8 +147,8 @@ impl PluginFormat {
             Err(failure) => return self.name_plugin(Outcome::fail(failure), "read"),
         };
         let outcome: Outcome<ModelInAnswer> = self.plugin.outcome_of(Op::Read, &answer);
-        let Outcome { value, diagnostics } = self.name_plugin(outcome, "read");
-        let Some(ModelInAnswer(raw)) = value else { return Outcome { value: None, diagnostics } };
+        let Outcome { value, diagnostics, tally } = self.name_plugin(outcome, "read");
+        let Some(ModelInAnswer(raw)) = value else { return Outcome::with(None, diagnostics, tally) };
         let failure = match ModelVersion::of(raw.get()) {
             // Said here, naming the reader, rather than by whoever decodes it next.
             Ok(v) if v.schema_version == MODEL_SCHEMA_MAJOR => match check_model_depth(raw.get().as_bytes()) {
@@ -159,11 +159,11 @@ impl PluginFormat {
                         None => RawModel::from_string(raw.get().to_owned()),
                     };
                     return match model {
-                        Some(model) => Outcome { value: Some(model), diagnostics },
+                        Some(model) => Outcome::with(Some(model), diagnostics, tally),
                         None => {
                             let mut diagnostics = diagnostics;
                             diagnostics.push(self.plugin.failure("read", "returned a model that is not JSON"));
-                            Outcome { value: None, diagnostics }
+                            Outcome::with(None, diagnostics, tally)
                         }
                     };
                 }
@@ -177,7 +177,7 @@ impl PluginFormat {
         };
         let mut diagnostics = diagnostics;
         diagnostics.push(self.plugin.failure("read", &failure));
-        Outcome { value: None, diagnostics }
+        Outcome::with(None, diagnostics, tally)
     }
 
     /// Writes a model read by [`PluginFormat::read_raw`] (possibly of another plugin), taking
@@ -193,7 +193,7 @@ impl PluginFormat {
                 Ok((versioned, mut diagnostics)) => {
                     let outcome = self.write_owned(versioned.tool_set, options);
                     diagnostics.extend(outcome.diagnostics);
-                    Outcome { value: outcome.value, diagnostics }
+                    Outcome::with(outcome.value, diagnostics, outcome.tally)
                 }
                 Err(e) => Outcome::fail(self.plugin.failure("write", &e)),
             };
@@ -208,7 +208,7 @@ impl PluginFormat {
                     pinned_to_extras(&mut versioned.tool_set);
                     let outcome = self.write(&versioned.tool_set, options);
                     diagnostics.extend(outcome.diagnostics);
-                    Outcome { value: outcome.value, diagnostics }
+                    Outcome::with(outcome.value, diagnostics, outcome.tally)
                 }
                 Err(e) => Outcome::fail(self.plugin.failure("write", &e)),
             };
@@ -302,19 +302,19 @@ impl Format for PluginFormat {
     /// one as JSON is decoded, fields of a newer minor kept under `extras["toolport-unknown"]`
     /// and reported, another major refused.
     fn read(&self, input: &Bundle, options: &Options) -> Outcome<ToolSet> {
-        if let Some(Outcome { value, diagnostics }) = self.read_native(input, options) {
-            return Outcome { value: value.map(|model| (*model).clone()), diagnostics };
+        if let Some(outcome) = self.read_native(input, options) {
+            return outcome.map(|model| (*model).clone());
         }
-        let Outcome { value, mut diagnostics } = self.read_raw(input, options);
-        let Some(raw) = value else { return Outcome { value: None, diagnostics } };
+        let Outcome { value, mut diagnostics, tally } = self.read_raw(input, options);
+        let Some(raw) = value else { return Outcome::with(None, diagnostics, tally) };
         match decode_model(raw.0.get().as_bytes(), HOST) {
             Ok((model, unknown)) => {
                 diagnostics.extend(unknown);
-                Outcome { value: Some(model.tool_set), diagnostics }
+                Outcome::with(Some(model.tool_set), diagnostics, tally)
             }
             Err(e) => {
                 diagnostics.push(self.plugin.failure("read", &e));
-                Outcome { value: None, diagnostics }
+                Outcome::with(None, diagnostics, tally)
             }
         }
     }

@@ -46,8 +46,7 @@ pub(super) fn write_body(set: &ToolSet, options: &Options) -> Result<(Value, Vec
     let set = &*set;
     let written = write::document(&without_runtime_defaults(set), Mode::Vertex, &parts);
     out.extend(written.diagnostics);
-    let yaml = toolport_plugin::yaml::to_string(&written.document)
-        .map_err(|e| vec![Diagnostic::error(codes::PLUGIN_FAILED, "", format!("YAML output failed: {e}"))])?;
+    let yaml = toolport_plugin::yaml::value_to_string(&written.document);
 
     let mut body = Map::new();
     let body_ext = vx.get("body").and_then(Value::as_object).unwrap_or(&empty);
