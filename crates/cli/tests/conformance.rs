@@ -192,21 +192,26 @@ fn python_json(script: &str, request: &serde_json::Value) -> Vec<serde_json::Val
     serde_json::from_slice(&output.stdout).unwrap()
 }
 
-/// `python_json` over `items` in two processes side by side, each given whole groups of items
-/// that share `key` (a validator's module is imported once per process), the results back in
-/// the items' order: validation is the suite's longest single-threaded step.
-fn python_json_in_two(script: &str, items: &[serde_json::Value], key: &str) -> Vec<serde_json::Value> {
-    let mut groups: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
-    for (i, item) in items.iter().enumerate() {
-        groups.entry(item[key].as_str().unwrap_or_default()).or_default().push(i);
-    }
-    // Largest groups first, each to the lighter half.
-    let mut groups: Vec<Vec<usize>> = groups.into_values().collect();
-    groups.sort_by_key(|g| std::cmp::Reverse(g.len()));
+/// `python_json` over `items` in two processes side by side, the results back in the items'
+/// order: validation is the suite's longest step. Items go to the lighter half, the heaviest
+/// first, weighed by the size of the file at `path` (a validator's time grows with its
+/// document: the largest specs' MCP outputs took 157 and 109 s), so one target's large outputs
+/// no longer make one half wait for the other; a validator's module is then imported by both.
+fn python_json_in_two(script: &str, items: &[serde_json::Value]) -> Vec<serde_json::Value> {
+    // A small document still costs a process start or an import's share.
+    const ITEM_BYTES: u64 = 64 << 10;
+    let weight = |item: &serde_json::Value| {
+        let path = item["path"].as_str().unwrap_or_default();
+        ITEM_BYTES + std::fs::metadata(path).map_or(0, |m| m.len())
+    };
+    let mut order: Vec<(u64, usize)> = items.iter().enumerate().map(|(i, item)| (weight(item), i)).collect();
+    order.sort_by_key(|&(w, i)| (std::cmp::Reverse(w), i));
     let mut halves: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
-    for group in groups {
-        let lighter = usize::from(halves[1].len() < halves[0].len());
-        halves[lighter].extend(group);
+    let mut loads = [0u64; 2];
+    for (w, i) in order {
+        let lighter = usize::from(loads[1] < loads[0]);
+        halves[lighter].push(i);
+        loads[lighter] += w;
     }
     let answers: Vec<(Vec<usize>, Vec<serde_json::Value>)> = std::thread::scope(|scope| {
         let running: Vec<_> = halves
@@ -249,7 +254,7 @@ fn every_output_is_accepted_by_its_platforms_validator() {
             }
         }
     }
-    let results = python_json_in_two("validate.py", &items, "target");
+    let results = python_json_in_two("validate.py", &items);
     // Per target: outputs accepted, conversions refused with a reason, outputs rejected.
     let mut matrix: BTreeMap<&str, (usize, usize, usize)> = TARGETS.iter().map(|t| (t.label, (0, 0, 0))).collect();
     for c in &all.done {
