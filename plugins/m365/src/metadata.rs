@@ -5,7 +5,7 @@
 //! [`crate::MANIFEST_SOURCE`]'s.
 
 use serde_json::{Value, json};
-use toolport_plugin::fit::cut_at_sentence;
+use toolport_plugin::fit::cut_and_say;
 use toolport_plugin::names::{NameRules, sanitize, tool_set_description, tool_set_name};
 use toolport_plugin::{AuthKind, Diagnostic, Options, ParamLocation, ToolSet, codes};
 
@@ -118,20 +118,16 @@ pub fn description_for_model(
     Some(cut(text, MODEL_DESCRIPTION_MAX, "description_for_model", path, diagnostics))
 }
 
-/// `text` within `max` characters, cut at a sentence and said.
+/// `text` within `max` characters, cut at a sentence and said (core's `fit::cut_and_say`).
 fn cut(text: &str, max: usize, key: &str, path: &str, diagnostics: &mut Vec<Diagnostic>) -> String {
-    let cut = cut_at_sentence(text, max);
-    if cut != text {
-        diagnostics.push(Diagnostic::warning(
-            codes::CHANGED_DESCRIPTION,
-            path,
-            format!(
-                "{key}: Copilot may ignore characters past {max}: cut from {} (source: {MANIFEST_SOURCE})",
-                text.chars().count()
-            ),
-        ));
+    let rule = format!("Copilot may ignore characters past {max} (source: {MANIFEST_SOURCE})");
+    match cut_and_say(text, max, key, path, &rule) {
+        Some((cut, said)) => {
+            diagnostics.push(said);
+            cut
+        }
+        None => text.to_owned(),
     }
-    cut
 }
 
 /// The `OpenApi` runtime's `auth`: how Copilot gets the credential the spec's security scheme

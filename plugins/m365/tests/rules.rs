@@ -182,7 +182,8 @@ fn long_descriptions_are_cut_for_people_and_whole_for_the_model() {
     assert_eq!(manifest["namespace"], "weather-api");
     let said = render(&diagnostics);
     assert!(
-        said.contains("warning[changed/description]: description_for_human: Copilot may ignore characters past 100"),
+        said.contains("warning[changed/description]: description_for_human cut from")
+            && said.contains("at a sentence's end: Copilot may ignore characters past 100"),
         "{said}"
     );
     assert!(

@@ -6,7 +6,7 @@
 use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
-use toolport_plugin::fit::cut_at_sentence;
+use toolport_plugin::fit::cut_and_say;
 use toolport_plugin::function_tools::common::extras_object;
 use toolport_plugin::function_tools::descriptions::{Need, descriptions};
 use toolport_plugin::function_tools::names::ascii;
@@ -211,21 +211,16 @@ fn action_group_description(model: &ToolSet, diagnostics: &mut Vec<Diagnostic>) 
     Some(cut(text, ACTION_GROUP_DESCRIPTION_MAX, "/description", "the action group's description", diagnostics))
 }
 
-/// `text` cut at a sentence to `max` characters, the cut a `changed/description` at `path`.
+/// `text` cut at a sentence to `max` characters, the cut a `changed/description` at `path`
+/// (core's `fit::cut_and_say`).
 fn cut(text: &str, max: usize, path: &str, what: &str, diagnostics: &mut Vec<Diagnostic>) -> String {
-    let kept = cut_at_sentence(text, max);
-    if kept.len() < text.len() {
-        diagnostics.push(Diagnostic::warning(
-            codes::CHANGED_DESCRIPTION,
-            path,
-            format!(
-                "{what} has {} characters, Bedrock takes at most {max}: cut to {}",
-                text.chars().count(),
-                kept.chars().count()
-            ),
-        ));
+    match cut_and_say(text, max, what, path, &format!("Bedrock takes at most {max}")) {
+        Some((kept, said)) => {
+            diagnostics.push(said);
+            kept
+        }
+        None => text.to_owned(),
     }
-    kept
 }
 
 /// A `changed/name` for a `what` (function, parameter, action group) whose name `from` is
