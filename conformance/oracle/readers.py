@@ -338,7 +338,9 @@ def read_m365(path):
     if len(manifests) != 1:
         raise ValueError(f"{path}: expected one plugin manifest, found {len(manifests)}")
     manifest = manifests[0]
-    runtime = next(r for r in manifest.get("runtimes") or [] if r.get("type") == "OpenApi")
+    runtime = next((r for r in manifest.get("runtimes") or [] if r.get("type") == "OpenApi"), None)
+    if runtime is None:
+        return m365_mcp_plugin(manifest)
     spec_ref = runtime.get("spec") or {}
     if "api_description" in spec_ref:
         spec = yaml.safe_load(spec_ref["api_description"])
@@ -351,6 +353,27 @@ def read_m365(path):
         if t["name"] in described:
             t["description"] = text(described[t["name"]])
     return Document("m365", tools, holds_examples=False, holds_output=True)
+
+
+def m365_mcp_plugin(manifest):
+    """An MCP plugin (manifest 2.4, `RemoteMCPServer` runtimes): each function a runtime runs is
+    a tool, its input schema its `parameters`, else the `inputSchema` of the runtime's inline
+    tool description (Microsoft's plugin manifest 2.4 reference, MCP runtimes)."""
+    runtimes = [r for r in manifest.get("runtimes") or [] if r.get("type") == "RemoteMCPServer"]
+    described = {}
+    for r in runtimes:
+        for t in ((r.get("spec") or {}).get("mcp_tool_description") or {}).get("tools") or []:
+            described.setdefault(t.get("name"), t.get("inputSchema"))
+    def runs(name):
+        return any(r.get("run_for_functions") is None or "*" in r["run_for_functions"] or name in r["run_for_functions"]
+                   for r in runtimes)
+    tools = []
+    for f in manifest.get("functions") or []:
+        if not (isinstance(f, dict) and runs(f.get("name"))):
+            continue
+        schema = f.get("parameters") or described.get(f.get("name")) or {}
+        tools.append(tool(f.get("name"), f.get("description"), schema, Resolver(schema)))
+    return Document("m365", tools, holds_examples=False, holds_output=False)
 
 
 # --- Gloodata, SkyDeck, Raycast -----------------------------------------------------------

@@ -1,7 +1,8 @@
 """Microsoft 365 Copilot API plugins: the plugin manifest against Microsoft's published JSON
 schema of its `schema_version` (conformance/schemas/copilot-plugin-v2.*.schema.json, vendored:
 source and commit in each `$comment`), and the OpenAPI document its OpenApi runtime names
-through openapi-spec-validator, as the openapi target checks one.
+through openapi-spec-validator, as the openapi target checks one (an MCP plugin, whose
+runtimes are `RemoteMCPServer`, has no spec: its manifest alone is checked).
 
 The schema declares draft-04 but is written with later keywords (`const`, `propertyNames`,
 `if`/`then`, `$defs`), which a draft-04 validator skips: it is checked as draft-04 and as
@@ -72,7 +73,11 @@ def validate(path):
     errors = schema_errors(doc)
     runtimes = [r for r in doc.get("runtimes") or [] if isinstance(r, dict) and r.get("type") == "OpenApi"]
     if not runtimes:
-        return errors + ["the manifest has no OpenApi runtime"]
+        mcp = [r for r in doc.get("runtimes") or [] if isinstance(r, dict) and r.get("type") == "RemoteMCPServer"]
+        if mcp:
+            # An MCP plugin: no spec, its functions carry their parameters (checked by the schema).
+            return errors
+        return errors + ["the manifest has no OpenApi or RemoteMCPServer runtime"]
     spec_ref = runtimes[0].get("spec") or {}
     if "api_description" in spec_ref:
         import yaml

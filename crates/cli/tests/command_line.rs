@@ -241,6 +241,21 @@ fn a_multi_file_target_refuses_a_file_like_output() {
     run_in(dir.path(), &["--to", "skydeck", &mcp, "-o", "out.d"]).expect_code(0);
 }
 
+/// A folder format's output is a folder even when its writer wrote one file (an MCP plugin's
+/// manifest alone): never a file put where the folder belongs, on disk or to standard output.
+#[test]
+fn a_folder_target_writes_a_folder_even_of_one_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let plugin = fixture("m365/mcp-docs");
+    let run = run_in(dir.path(), &["--to", "m365", &plugin, "-o", "out"]);
+    run.expect_code(0);
+    assert!(dir.path().join("out/ai-plugin.json").is_file(), "{}", run.stderr);
+    assert!(run.stderr.contains("m365 writes a folder of 1 file: out/ (ai-plugin.json)"), "{}", run.stderr);
+    let run = run_in(dir.path(), &["--to", "m365", &plugin]);
+    run.expect_code(1);
+    assert!(run.stderr.contains("m365 writes a folder; give an output directory with -o DIR"), "{}", run.stderr);
+}
+
 #[test]
 fn a_wrong_from_says_what_the_input_looks_like() {
     run_cases(&[

@@ -498,7 +498,7 @@ fn convert_timed(work: &Path, (from, input): (&String, &PathBuf), index: usize, 
             files.sort();
             let (output, files) = if target.format == "raycast" {
                 (out.clone(), vec![out.clone()])
-            } else if files.len() == 1 {
+            } else if files.len() == 1 && !FOLDER_FORMATS.contains(&target.format) {
                 (files[0].clone(), files)
             } else {
                 (out.clone(), files)

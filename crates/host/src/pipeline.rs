@@ -538,9 +538,23 @@ pub fn target_file_name(registry: &Registry, file: &str, stem: &str, to: &toolpo
 /// its own (a folder format such as mcp-server: its `manifest.json` stays that even when the
 /// input was called `manifest.json`).
 pub fn names_follow_input(written: &Bundle, to: &toolport_core::FormatInfo) -> bool {
-    to.input != toolport_core::InputShape::Directory
+    !writes_a_folder(to) && written.binary_files.is_empty() && !written.files.keys().any(|k| k.contains('/'))
+}
+
+/// Whether a format's output is a folder whatever it holds (raycast, mcp-server, m365: the
+/// formats that read one), so a writer's one file still goes into a folder, never in its place.
+pub fn writes_a_folder(to: &toolport_core::FormatInfo) -> bool {
+    to.input == toolport_core::InputShape::Directory
+}
+
+/// Whether `written` is one document to put where `-o` says (a file, or standard output):
+/// one file, none below a folder, nothing binary, from a format that does not write a folder.
+pub fn is_single_document(written: &Bundle, to: &toolport_core::FormatInfo) -> bool {
+    written.files.len() == 1
         && written.binary_files.is_empty()
+        && written.other_files.is_empty()
         && !written.files.keys().any(|k| k.contains('/'))
+        && !writes_a_folder(to)
 }
 
 /// `written` with [`target_file_name`] applied where [`names_follow_input`]: what the command
@@ -816,8 +830,7 @@ fn write_parts(to: &FormatEntry, parts: Vec<Part>, options: &Options) -> Outcome
         diagnostics.extend(said);
         tally.merge(counted);
         let Some(written) = value else { return Outcome::with(None, diagnostics, tally) };
-        let single = written.files.len() == 1 && written.binary_files.is_empty() && written.other_files.is_empty();
-        let folder = if single { String::new() } else { format!("{}/", part.name) };
+        let folder = if is_single_document(&written, &to.info) { String::new() } else { format!("{}/", part.name) };
         for (name, text) in written.files {
             joined.files.insert(format!("{folder}{name}"), text);
         }

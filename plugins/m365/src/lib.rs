@@ -8,9 +8,13 @@
 //!   operationId it names: its description, its confirmation (the model's `Confirmation`).
 //!   Everything else of the manifest (response semantics, security info, the runtime's auth,
 //!   logo and legal URLs, …) and the folder's other files are kept under `extras["m365"]`, so
-//!   a same-format write gives the folder back as it was.
+//!   a same-format write gives the folder back as it was. A plugin whose runtimes are MCP
+//!   servers (`RemoteMCPServer`) has no spec: its functions are its tools, their `parameters`
+//!   (or the runtime's static tool description) their input schemas. A folder holding several
+//!   manifests (an app package's plugins side by side) is read by `--option manifest=FILE`.
 //! - Write (`write.rs`): the spec by the `openapi` format's writer (operationId = function
-//!   name), and the manifest beside it with what it requires and a tool set may lack
+//!   name; none for an MCP plugin read before, whose functions carry their `parameters`), and
+//!   the manifest beside it with what it requires and a tool set may lack
 //!   generated and said (`metadata.rs`), as for Raycast's package.json and MCPB's manifest.
 //!   What Microsoft documents that Copilot cannot take (nested objects, polymorphic and
 //!   circular schemas, unsupported auth) is said per tool (`restrictions.rs`).
@@ -69,6 +73,11 @@ impl Format for M365 {
                     "the syntax of the written OpenAPI document (and its file name's extension)",
                 ),
                 toolport_plugin::function_tools::output::option_spec("full", "each operation's response schema"),
+                OptionSpec::text(
+                    manifest::MANIFEST_OPTION,
+                    "the folder's only manifest",
+                    "reading: which plugin manifest of the folder to read, where an app package holds several (ai-plugin-outlook.json)",
+                ),
             ]),
             limits: PlatformLimits(limits()),
         }

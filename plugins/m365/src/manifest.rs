@@ -25,6 +25,12 @@ pub const MAPPED: [&str; 5] =
 /// body is the tool's confirmation message.
 pub const FUNCTION_MAPPED: [&str; 2] = ["name", "description"];
 
+/// The runtime type of an MCP server, whose functions the manifest itself declares.
+pub const MCP_RUNTIME: &str = "RemoteMCPServer";
+
+/// The option naming the manifest to read where a folder holds several.
+pub const MANIFEST_OPTION: &str = "manifest";
+
 /// Keys of the tool set's `extras["m365"]`.
 pub mod kept {
     /// The manifest as written, its mapped keys `null`.
@@ -37,6 +43,10 @@ pub mod kept {
     /// `description`, `id`, `instructions`; a tool's `description`, `confirmation`), so the
     /// spec is written back as it was.
     pub const SPEC_VALUES: &str = "specValues";
+    /// The plugin's tools are its MCP runtimes' functions: no spec is read or written, and
+    /// each function's `parameters` is its tool's input (kept as `parameters`/`parametersRoot`
+    /// beside the function where the canonical form cannot give it back).
+    pub const MCP_SERVER: &str = "mcpServer";
     /// Functions naming no operation of the spec, each `{index, function}`.
     pub const UNBOUND_FUNCTIONS: &str = "unboundFunctions";
     /// The folder's other files (a Teams app manifest, icons, other specs), as a bundle.

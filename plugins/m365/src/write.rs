@@ -8,7 +8,9 @@ use toolport_format_openapi::OpenApi;
 use toolport_plugin::function_tools::common::extras_object;
 use toolport_plugin::function_tools::descriptions::{Need, descriptions};
 use toolport_plugin::function_tools::names::tool_names;
+use toolport_plugin::function_tools::schema::{self, Expansion, SchemaWriter};
 use toolport_plugin::function_tools::write::pretty;
+use toolport_plugin::jsonschema::Dialect;
 use toolport_plugin::names::NameRules;
 use toolport_plugin::source::child;
 use toolport_plugin::{Bundle, Confirmation, Diagnostic, Format, Options, Outcome, Tool, ToolSet, codes};
@@ -38,6 +40,8 @@ pub fn folder(model: &ToolSet, options: &Options) -> Outcome<Bundle> {
         _ => "json",
     };
     // A plugin read before names its spec where it was, or has it inline; a new one beside it.
+    // An MCP plugin read before has none: its functions carry their parameters.
+    let mcp_server = kept_manifest.is_some() && set_extras.get(kept::MCP_SERVER) == Some(&Value::Bool(true));
     let spec_file = match (&kept_manifest, kept_spec_file) {
         (Some(_), file) => file,
         (None, _) => Some(format!("{name}-openapi.{syntax}")),
@@ -45,8 +49,12 @@ pub fn folder(model: &ToolSet, options: &Options) -> Outcome<Bundle> {
 
     let names = tool_names(model, FUNCTION_NAMES, ID, &mut diagnostics);
     let functions = is_function(model);
-    let Some(spec_text) = spec(model, &names, &functions, syntax, options, &mut diagnostics) else {
-        return Outcome::failed(diagnostics);
+    let spec_text = match mcp_server {
+        true => None,
+        false => match spec(model, &names, &functions, syntax, options, &mut diagnostics) {
+            Some(text) => Some(text),
+            None => return Outcome::failed(diagnostics),
+        },
     };
 
     let mut mapped: Vec<(&str, Value)> = Vec::new();
@@ -63,7 +71,7 @@ pub fn folder(model: &ToolSet, options: &Options) -> Outcome<Bundle> {
     mapped.push(("description_for_human", metadata::description_for_human(model, &namespace, &mut diagnostics).into()));
     // A manifest without `functions` lets Copilot take every operation as one: given back so.
     if kept_manifest.as_ref().is_none_or(|m| m.contains_key("functions")) {
-        let list = function_list(model, &names, &functions, &set_extras, &mut diagnostics);
+        let list = function_list(model, &names, &functions, &set_extras, mcp_server, &mut diagnostics);
         mapped.push(("functions", Value::Array(list)));
     }
     if kept_manifest.is_none() {
@@ -85,14 +93,16 @@ pub fn folder(model: &ToolSet, options: &Options) -> Outcome<Bundle> {
     }
 
     let mut manifest = with_kept_keys(kept_manifest.unwrap_or_default(), mapped);
-    point_runtime_at(&mut manifest, &manifest_file, spec_file.as_deref(), &spec_text);
+    if let Some(spec_text) = &spec_text {
+        point_runtime_at(&mut manifest, &manifest_file, spec_file.as_deref(), spec_text);
+    }
 
     let mut bundle: Bundle = set_extras
         .get(kept::FOLDER_FILES)
         .and_then(|files| serde_json::from_value(files.clone()).ok())
         .unwrap_or_default();
-    if let Some(file) = &spec_file {
-        bundle.insert(file.as_str(), spec_text);
+    if let (Some(file), Some(text)) = (&spec_file, spec_text) {
+        bundle.insert(file.as_str(), text);
     }
     bundle.insert(manifest_file, pretty(&Value::Object(manifest)));
     Outcome::ok(bundle, diagnostics)
@@ -190,16 +200,19 @@ fn spec(
 }
 
 /// The manifest's `functions`: one per function tool (its name, description and confirmation,
-/// with what a source manifest had besides), and the functions a source named no operation
-/// with, each in its source place.
+/// with what a source manifest had besides; an MCP plugin's, its parameters too), and the
+/// functions a source named no operation with, each in its source place.
 fn function_list(
     model: &ToolSet,
     names: &[String],
     functions: &[bool],
     set_extras: &Map<String, Value>,
+    mcp_server: bool,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<Value> {
     let texts = descriptions(model, ID, Need::Optional, diagnostics);
+    let expansion = Expansion::for_model(model);
+    let writer = SchemaWriter::for_model(Dialect::JsonSchema, model, &expansion).inlined();
     let mut placed: Vec<(u64, Value)> = Vec::new();
     for (i, tool) in model.tools.iter().enumerate().filter(|(i, _)| functions[*i]) {
         restrictions::check(model, tool, i, diagnostics);
@@ -210,6 +223,14 @@ fn function_list(
         let described = kept_function.as_ref().is_none_or(|f| f.contains_key("description"));
         if let Some(text) = texts[i].as_ref().filter(|_| described) {
             mapped.push(("description", text.as_str().into()));
+        }
+        // A source's function without parameters left them to its runtime's tool description.
+        if mcp_server && kept_function.as_ref().is_none_or(|f| f.contains_key("parameters")) {
+            let at = child(&child("/tools", i.to_string()), "parameters");
+            mapped.push((
+                "parameters",
+                schema::write_input(writer, &tool.parameters, &ext, "parameters", &at, diagnostics),
+            ));
         }
         let mut function = with_kept_keys(kept_function.unwrap_or_default(), mapped);
         confirmation(tool, i, &mut function, diagnostics);

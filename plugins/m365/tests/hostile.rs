@@ -62,22 +62,55 @@ fn a_spec_inside_the_folder_by_a_winding_path_is_read() {
 }
 
 #[test]
-fn a_manifest_without_an_openapi_runtime_says_what_it_reads() {
+fn a_manifest_without_an_openapi_or_mcp_runtime_says_what_it_reads() {
     let manifest = r#"{"schema_version": "v2.4", "name_for_human": "H", "namespace": "h", "description_for_human": "d",
-        "runtimes": [{"type": "RemoteMCPServer", "auth": {"type": "None"}, "spec": {"url": "https://mcp.example.org"}}]}"#;
+        "runtimes": [{"type": "LocalPlugin", "auth": {"type": "None"}, "spec": {"local_endpoint": "Microsoft.Office.Addin"}}]}"#;
     let outcome = M365.read(&Bundle::single("h-apiplugin.json", manifest), &Options::default());
     assert!(outcome.value.is_none());
     let said = render(&outcome.diagnostics);
-    assert!(said.contains("warning[input/unsupported]: a runtime of type `RemoteMCPServer` is not read"), "{said}");
+    assert!(said.contains("warning[input/unsupported]: a runtime of type `LocalPlugin` is not read"), "{said}");
     assert!(said.contains("error[input/unsupported]: the manifest has no runtime of type OpenApi"), "{said}");
 }
 
 #[test]
-fn two_manifests_in_one_folder_are_refused_by_name() {
+fn a_missing_spec_names_the_nearest_file_of_the_folder() {
+    check(
+        "spec/openapi.yml",
+        "is not in the plugin's folder (looked for `spec/openapi.yml`); did you mean `spec/openapi.json`?",
+    );
+}
+
+/// The folder of `folder("openapi.json")` with a second manifest beside the first.
+fn app_package() -> Bundle {
     let mut input = folder("openapi.json");
-    input.insert("second-apiplugin.json", input.get("h-apiplugin.json").unwrap().to_owned());
-    let outcome = M365.read(&input, &Options::default());
+    let second = input.get("h-apiplugin.json").unwrap().replace("\"H\"", "\"Second\"");
+    input.insert("second-apiplugin.json", second);
+    input
+}
+
+#[test]
+fn two_manifests_in_one_folder_are_refused_by_name_with_the_option_that_picks_one() {
+    let outcome = M365.read(&app_package(), &Options::default());
     assert!(outcome.value.is_none());
     let said = render(&outcome.diagnostics);
-    assert!(said.contains("2 plugin manifests (h-apiplugin.json, second-apiplugin.json)"), "{said}");
+    assert!(
+        said.contains("2 plugin manifests (h-apiplugin.json, second-apiplugin.json): choose one with --option manifest=h-apiplugin.json"),
+        "{said}"
+    );
+}
+
+#[test]
+fn the_manifest_option_reads_the_one_it_names_and_suggests_a_near_name() {
+    let mut options = Options::default();
+    options.set("manifest", "second-apiplugin.json");
+    let model = M365.read(&app_package(), &options).value.expect("read");
+    assert_eq!(model.title.as_deref(), Some("Second"));
+    options.set("manifest", "secnd-apiplugin.json");
+    let outcome = M365.read(&app_package(), &options);
+    assert!(outcome.value.is_none());
+    let said = render(&outcome.diagnostics);
+    assert!(
+        said.contains("no plugin manifest of that name at its top level; did you mean `second-apiplugin.json`?"),
+        "{said}"
+    );
 }

@@ -164,3 +164,73 @@ fn a_manifest_without_functions_is_given_back_without_them() {
     let written = same_format_trip(&input);
     assert_same_json(&value("ping.json", PING_SPEC), &value("ping.json", written.get("ping.json").unwrap()), "spec");
 }
+
+/// An MCP plugin (manifest 2.4, a `RemoteMCPServer` runtime): one function with `parameters`,
+/// one described only by the runtime's inline tool description, one by neither, and one that
+/// no runtime runs.
+fn mcp_plugin() -> Bundle {
+    let manifest = serde_json::json!({
+        "schema_version": "v2.4", "name_for_human": "Docs", "namespace": "docs", "description_for_human": "Search the docs.",
+        "functions": [
+            {"name": "search", "description": "Searches the docs.", "parameters": {"type": "object",
+                "properties": {"query": {"type": "string", "description": "What to find."},
+                               "limit": {"type": "integer", "default": 10}},
+                "required": ["query"]}},
+            {"name": "fetch", "description": "Fetches one page."},
+            {"name": "ping"},
+            {"name": "other", "description": "Run elsewhere."}
+        ],
+        "runtimes": [{"type": "RemoteMCPServer", "auth": {"type": "None"},
+            "spec": {"url": "https://docs.example.org/mcp", "mcp_tool_description": {"tools": [
+                {"name": "fetch", "inputSchema": {"type": "object", "properties": {"url": {"type": "string"}}, "required": ["url"]}}
+            ]}},
+            "run_for_functions": ["search", "fetch", "ping"]}]
+    });
+    Bundle::single("ai-plugin.json", serde_json::to_string_pretty(&manifest).unwrap())
+}
+
+#[test]
+fn an_mcp_plugins_functions_are_its_tools_and_come_back_with_their_parameters() {
+    let input = mcp_plugin();
+    let read = M365.read(&input, &Options::default());
+    let said = render(&read.diagnostics);
+    let (model, _) = expect_ok(read, "read");
+    let names: Vec<&str> = model.tools.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["search", "fetch", "ping"]);
+    let parameters = |i: usize| -> Vec<(&str, bool)> {
+        model.tools[i].parameters.iter().map(|p| (p.name.as_str(), p.required)).collect()
+    };
+    assert_eq!(parameters(0), [("query", true), ("limit", false)]);
+    assert_eq!(model.tools[0].description.as_deref(), Some("Searches the docs."));
+    assert_eq!(parameters(1), [("url", true)], "from the runtime's tool description");
+    assert!(parameters(2).is_empty());
+    assert!(
+        said.contains("function `ping` has no `parameters`, and its MCP runtime describes no tools statically"),
+        "{said}"
+    );
+    assert!(said.contains("function `other` is run by no MCP runtime"), "{said}");
+
+    let written = same_format_trip(&input);
+    let files: Vec<&String> = written.files.keys().collect();
+    assert_eq!(files, ["ai-plugin.json"], "no spec for an MCP plugin");
+    let original = value("ai-plugin.json", input.get("ai-plugin.json").unwrap());
+    assert_eq!(ordered(&original), ordered(&value("ai-plugin.json", written.get("ai-plugin.json").unwrap())));
+    let (again, _) = expect_ok(M365.read(&written, &Options::default()), "read again");
+    assert_eq!(again, model);
+}
+
+#[test]
+fn an_mcp_plugins_changed_parameters_are_written_from_the_model() {
+    let (mut model, _) = expect_ok(M365.read(&mcp_plugin(), &Options::default()), "read");
+    model.tools[0].parameters.retain(|p| p.name == "query");
+    let (written, _) = expect_ok(M365.write(&model, &Options::default()), "write");
+    let manifest = value("ai-plugin.json", written.get("ai-plugin.json").unwrap());
+    let parameters = &manifest["functions"][0]["parameters"];
+    assert_eq!(
+        parameters["properties"].as_object().map(|p| p.keys().collect::<Vec<_>>()),
+        Some(vec![&"query".to_owned()])
+    );
+    assert_eq!(parameters["required"], serde_json::json!(["query"]));
+    // The function the runtime describes keeps leaving its parameters to it.
+    assert!(manifest["functions"][1].get("parameters").is_none(), "{manifest}");
+}

@@ -137,15 +137,17 @@ impl Job<'_> {
     /// Decides where each written file goes and stages it (unless dry run or stdout).
     fn place(&self, item: &InputItem, to: &FormatEntry, written: &Bundle) -> Result<Placement> {
         let owner = report::display_input(&item.path);
-        let single_document = written.files.len() == 1
-            && written.binary_files.is_empty()
-            && !written.files.keys().any(|k| k.contains('/'));
+        let single_document = pipeline::is_single_document(written, &to.info);
         let mut note = None;
         let targets: Vec<(PathBuf, &[u8])> = match &self.destination {
             Destination::Nowhere => return Ok(Placement { planned: Vec::new(), stdout: None, note: None }),
             Destination::Stdout => {
                 if !single_document {
-                    bail!("{} writes {} files; give an output directory with -o DIR", to.info.id, written.files.len());
+                    bail!(
+                        "{} writes {}; give an output directory with -o DIR",
+                        to.info.id,
+                        what_is_written(written, to)
+                    );
                 }
                 let text = written.files.values().next().cloned().unwrap_or_default();
                 return Ok(Placement { planned: Vec::new(), stdout: Some(text), note: None });
@@ -157,9 +159,9 @@ impl Job<'_> {
                 // `-o fs.skydeck.json` for a target that writes several files: a folder by that
                 // name would surprise; ask for a folder.
                 bail!(
-                    "{} writes {} files ({}), and -o {} looks like a file name: give a folder (-o {}/), or an existing one",
+                    "{} writes {} ({}), and -o {} looks like a file name: give a folder (-o {}/), or an existing one",
                     to.info.id,
-                    written.files.len(),
+                    what_is_written(written, to),
                     file_list(written),
                     path.display(),
                     path.with_extension("").display()
@@ -167,13 +169,22 @@ impl Job<'_> {
             }
             Destination::FileOrDirectory(dir) | Destination::Directory(dir) => {
                 if matches!(self.destination, Destination::FileOrDirectory(_)) && !single_document {
-                    note = Some(format!(
-                        "{} writes {} files: they are in the folder {}/ ({})",
-                        to.info.id,
-                        written.files.len(),
-                        dir.display(),
-                        file_list(written)
-                    ));
+                    let count = written.files.len() + written.binary_files.len();
+                    let files = if count == 1 { "1 file".to_owned() } else { format!("{count} files") };
+                    note = Some(match pipeline::writes_a_folder(&to.info) {
+                        true => format!(
+                            "{} writes a folder of {files}: {}/ ({})",
+                            to.info.id,
+                            dir.display(),
+                            file_list(written)
+                        ),
+                        false => format!(
+                            "{} writes {files}: they are in the folder {}/ ({})",
+                            to.info.id,
+                            dir.display(),
+                            file_list(written)
+                        ),
+                    });
                 }
                 // The input's place in its tree, mirrored: plain folder names only.
                 let parent =
@@ -240,4 +251,10 @@ fn file_list(written: &Bundle) -> String {
         names.push("...");
     }
     names.join(", ")
+}
+
+/// What a writer wrote that is not one document: "a folder" for a format whose output is one,
+/// else its count of files.
+fn what_is_written(written: &Bundle, to: &FormatEntry) -> String {
+    if pipeline::writes_a_folder(&to.info) { "a folder".to_owned() } else { format!("{} files", written.files.len()) }
 }
