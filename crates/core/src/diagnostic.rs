@@ -234,6 +234,49 @@ impl Detail {
     }
 }
 
+/// Diagnostics as a reader or writer says them, kept to the [`Detail`] its caller asked for
+/// as they come: one that [`Detail::fold`] would count is counted here without being made, so
+/// a batch that prints only a summary formats no message, path or name it would drop. The
+/// result is the same as making every diagnostic and folding them.
+#[derive(Debug, Default)]
+pub struct Said {
+    detail: Detail,
+    diagnostics: Vec<Diagnostic>,
+    tally: Tally,
+}
+
+impl Said {
+    pub fn new(detail: Detail) -> Said {
+        Said { detail, ..Said::default() }
+    }
+
+    /// Keeps the diagnostic `make` makes, if this detail keeps one of `severity` and `code`
+    /// in full ([`Detail::fold`]'s rule); else counts it, and `make` is never called.
+    pub fn say(&mut self, severity: Severity, code: &str, make: impl FnOnce() -> Diagnostic) {
+        let keeps = match self.detail {
+            Detail::All => true,
+            Detail::Errors => severity == Severity::Error,
+            Detail::Summary => {
+                severity == Severity::Error
+                    || needs_action(code)
+                    || !self.diagnostics.iter().any(|d| d.severity == severity && d.code == code)
+            }
+        };
+        if keeps {
+            let diagnostic = make();
+            debug_assert!(diagnostic.severity == severity && diagnostic.code == code, "said as {severity:?} {code}");
+            self.diagnostics.push(diagnostic);
+        } else {
+            self.tally.add(severity, code, 1);
+        }
+    }
+
+    /// The diagnostics kept in full, in the order said, and the count of the others.
+    pub fn into_parts(self) -> (Vec<Diagnostic>, Tally) {
+        (self.diagnostics, self.tally)
+    }
+}
+
 /// Diagnostics counted rather than carried in full ([`Detail`]): how many of each severity
 /// and code, in the order first met.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -804,11 +847,9 @@ mod tests {
         assert!(!Strictness::from(false).refuses(&http) && Strictness::from(true).refuses(&http));
     }
 
-    /// Each detail keeps in full, in order, what it names, and counts the rest per severity
-    /// and code: errors always, actions and the first of each other code for a summary.
-    #[test]
-    fn a_detail_keeps_what_it_shows_and_counts_the_rest() {
-        let all = vec![
+    /// Losses, made-up content and errors, some codes repeated, for the folding tests.
+    fn mixed_diagnostics() -> Vec<Diagnostic> {
+        vec![
             Diagnostic::loss(codes::LOSS_FIELD, "/a", "first field"),
             Diagnostic::warning(codes::GENERATED, "/b", "made up"),
             Diagnostic::loss(codes::LOSS_FIELD, "/c", "second field"),
@@ -817,7 +858,14 @@ mod tests {
             Diagnostic::warning(codes::GENERATED, "/f", "made up again"),
             Diagnostic::loss(codes::LOSS_FIELD, "/g", "third field"),
             Diagnostic::error(codes::INPUT_INVALID, "/h", "bad again"),
-        ];
+        ]
+    }
+
+    /// Each detail keeps in full, in order, what it names, and counts the rest per severity
+    /// and code: errors always, actions and the first of each other code for a summary.
+    #[test]
+    fn a_detail_keeps_what_it_shows_and_counts_the_rest() {
+        let all = mixed_diagnostics();
         let check = |detail: Detail, kept: &[&str], counted: &[(Severity, &str, usize)]| {
             let (mut diagnostics, mut tally) = (all.clone(), Tally::default());
             detail.fold(&mut diagnostics, &mut tally);
@@ -846,6 +894,30 @@ mod tests {
         let mut tally = Tally::default();
         Detail::Errors.fold(&mut all.clone(), &mut tally);
         assert!(tally.has_loss() && tally.refused_by(&Strictness::Meaning) && !tally.refused_by(&Strictness::Off));
+    }
+
+    /// Diagnostics said one by one keep and count exactly what making them all and folding
+    /// does, in the same order, and a diagnostic only counted is never made.
+    #[test]
+    fn said_keeps_and_counts_as_folding_does_without_making_what_it_counts() {
+        let mut all = mixed_diagnostics();
+        all.push(Diagnostic::info(codes::INPUT_OTHER_FORMAT, "/i", "an action"));
+        for detail in [Detail::All, Detail::Summary, Detail::Errors] {
+            let (mut folded, mut tally) = (all.clone(), Tally::default());
+            detail.fold(&mut folded, &mut tally);
+            let mut said = Said::new(detail);
+            let mut made = 0;
+            for diagnostic in &all {
+                said.say(diagnostic.severity, &diagnostic.code, || {
+                    made += 1;
+                    diagnostic.clone()
+                });
+            }
+            let (kept, counted) = said.into_parts();
+            assert_eq!(kept, folded, "{detail:?}");
+            assert_eq!(counted, tally, "{detail:?}");
+            assert_eq!(made, folded.len(), "{detail:?}: only what is kept is made");
+        }
     }
 
     #[test]

@@ -25,7 +25,7 @@ pub mod template;
 
 pub use bundle::Bundle;
 pub use diagnostic::{
-    Detail, Diagnostic, Explanation, Family, Renamed, Severity, SourceSpan, Strictness, Tally, codes,
+    Detail, Diagnostic, Explanation, Family, Renamed, Said, Severity, SourceSpan, Strictness, Tally, codes,
 };
 pub use format::{Detection, Format, FormatInfo, InputShape, OptionKind, OptionSpec, Options, Outcome};
 pub use model::*;

@@ -14,7 +14,9 @@ use serde::{Serialize, ser};
 
 use crate::json_kind::kind_in_plain_words;
 use crate::source::child;
-use crate::{AdditionalProperties, Diagnostic, Example, Extras, Parameter, Schema, Tool, ToolSet, codes};
+use crate::{
+    AdditionalProperties, Detail, Diagnostic, Example, Extras, Parameter, Said, Schema, Severity, Tool, ToolSet, codes,
+};
 
 /// The model fields (by their JSON names) a writer carries, per level of the model.
 #[derive(Clone, Copy, Debug, Default)]
@@ -60,38 +62,39 @@ impl Carried<'_> {
 /// In debug builds (every test), a name in `carried` that is not a field of the model level it
 /// is listed for panics ([`Carried::unknown_names`]): a typo would otherwise report nothing.
 pub fn uncarried(model: &ToolSet, format_id: &str, carried: &Carried) -> Vec<Diagnostic> {
+    let mut said = Said::new(Detail::All);
+    uncarried_said(model, format_id, carried, &mut said);
+    said.into_parts().0
+}
+
+/// [`uncarried`], said to `out`: what its detail only counts is counted, its message never
+/// formatted (a batch run with `-q` or a summary formats none of a file's losses).
+pub fn uncarried_said(model: &ToolSet, format_id: &str, carried: &Carried, out: &mut Said) {
     #[cfg(debug_assertions)]
     {
         let unknown = carried.unknown_names();
         assert!(unknown.is_empty(), "`Carried` lists names that are not model fields (level, name): {unknown:?}");
     }
-    let mut out = Vec::new();
     let target = format_id;
     for key in field_names(model) {
         match key {
             "tools" => {}
-            "extras" => foreign_extras(&model.extras, "", format_id, &mut out),
+            "extras" => foreign_extras(&model.extras, "", format_id, out),
             _ if !carried.tool_set.contains(&key) => {
-                out.push(loss(key, &child("", key), &format!("the tool set's `{key}`"), target));
+                say_loss(out, key, "", &|| format!("the tool set's `{key}`"), target);
             }
             "definitions" => {
                 for (name, schema) in &model.definitions {
-                    let what = format!("definition `{name}`");
-                    schema_level(
-                        schema,
-                        &child(&child("", "definitions"), name),
-                        carried.schema,
-                        &what,
-                        format_id,
-                        &mut out,
-                    );
+                    let what = || format!("definition `{name}`");
+                    let path = child(&child("", "definitions"), name);
+                    schema_level(schema, &path, carried.schema, &what, format_id, out);
                 }
             }
             "examples" => {
                 for (i, example) in model.examples.iter().enumerate() {
                     let path = child(&child("", "examples"), i.to_string());
-                    level(example, &path, carried.example, &["extras"], "example", target, &mut out);
-                    foreign_extras(&example.extras, &path, format_id, &mut out);
+                    level(example, &path, carried.example, &["extras"], &|| "example".to_owned(), target, out);
+                    foreign_extras(&example.extras, &path, format_id, out);
                 }
             }
             _ => {}
@@ -100,26 +103,25 @@ pub fn uncarried(model: &ToolSet, format_id: &str, carried: &Carried) -> Vec<Dia
     for (i, tool) in model.tools.iter().enumerate() {
         let path = child("/tools", i.to_string());
         let name = &tool.name;
-        let what = format!("tool `{name}`");
-        level(tool, &path, carried.tool, &["name", "parameters", "extras"], &what, target, &mut out);
-        foreign_extras(&tool.extras, &path, format_id, &mut out);
+        let what = || format!("tool `{name}`");
+        level(tool, &path, carried.tool, &["name", "parameters", "extras"], &what, target, out);
+        foreign_extras(&tool.extras, &path, format_id, out);
         for (j, parameter) in tool.parameters.iter().enumerate() {
             let ppath = child(&child(&path, "parameters"), j.to_string());
             let pname = &parameter.name;
-            let what = format!("parameter `{pname}` of tool `{name}`");
-            level(parameter, &ppath, carried.parameter, &["name", "schema", "extras"], &what, target, &mut out);
-            foreign_extras(&parameter.extras, &ppath, format_id, &mut out);
-            schema_level(&parameter.schema, &child(&ppath, "schema"), carried.schema, &what, format_id, &mut out);
+            let what = || format!("parameter `{pname}` of tool `{name}`");
+            level(parameter, &ppath, carried.parameter, &["name", "schema", "extras"], &what, target, out);
+            foreign_extras(&parameter.extras, &ppath, format_id, out);
+            schema_level(&parameter.schema, &child(&ppath, "schema"), carried.schema, &what, format_id, out);
         }
         if let Some(schema) = tool.output.as_ref().and_then(|o| o.schema.as_ref())
             && carried.tool.contains(&"output")
         {
-            let what = format!("the output of tool `{name}`");
+            let what = || format!("the output of tool `{name}`");
             let path = child(&child(&path, "output"), "schema");
-            schema_level(schema, &path, carried.schema, &what, format_id, &mut out);
+            schema_level(schema, &path, carried.schema, &what, format_id, out);
         }
     }
-    out
 }
 
 /// Tool-set fields present in `model` that a writer keeps only in its own bookkeeping (so that
@@ -145,34 +147,39 @@ pub fn kept_only_as_bookkeeping(model: &ToolSet, target: &str, tool_set: &[&str]
         .collect()
 }
 
+/// What a level of the model is, in a message (`tool `x``), made only for a message kept.
+type What<'a> = dyn Fn() -> String + 'a;
+
 fn level<T: Serialize>(
     value: &T,
     path: &str,
     carried: &[&str],
     always: &[&str],
-    what: &str,
+    what: &What,
     target: &str,
-    out: &mut Vec<Diagnostic>,
+    out: &mut Said,
 ) {
     for key in field_names(value) {
         if !carried.contains(&key) && !always.contains(&key) {
-            out.push(loss(key, &child(path, key), &format!("`{key}` of {what}"), target));
+            say_loss(out, key, path, &|| format!("`{key}` of {}", what()), target);
         }
     }
 }
 
-fn schema_level(schema: &Schema, path: &str, carried: &[&str], what: &str, format_id: &str, out: &mut Vec<Diagnostic>) {
+fn schema_level(schema: &Schema, path: &str, carried: &[&str], what: &What, format_id: &str, out: &mut Said) {
     for key in field_names(schema) {
         if key == "extras" {
             foreign_extras(&schema.extras, path, format_id, out);
             continue;
         }
         if !carried.contains(&key) {
-            out.push(Diagnostic::loss(
-                codes::LOSS_SCHEMA,
-                child(path, key),
-                format!("{format_id} cannot express `{key}` in the schema of {what}"),
-            ));
+            out.say(Severity::Warning, codes::LOSS_SCHEMA, || {
+                Diagnostic::loss(
+                    codes::LOSS_SCHEMA,
+                    child(path, key),
+                    format!("{format_id} cannot express `{key}` in the schema of {}", what()),
+                )
+            });
             continue;
         }
         match key {
@@ -358,12 +365,14 @@ impl ser::SerializeStruct for FieldNames<'_> {
     }
 }
 
-fn foreign_extras(extras: &Extras, path: &str, format_id: &str, out: &mut Vec<Diagnostic>) {
+fn foreign_extras(extras: &Extras, path: &str, format_id: &str, out: &mut Said) {
     for (key, value) in extras {
         // `jsonschema` holds schema keywords outside the canonical subset; any schema-rich
         // writer may carry it, so it is reported by the schema walk's `carried` list instead.
         if key != format_id && key != "jsonschema" {
-            out.push(foreign_extras_loss(&child(path, "extras"), format_id, key, value));
+            out.say(Severity::Warning, codes::LOSS_EXTRAS, || {
+                foreign_extras_loss(&child(path, "extras"), format_id, key, value)
+            });
         }
     }
 }
@@ -455,8 +464,9 @@ fn listed(items: Vec<String>) -> String {
     text
 }
 
-fn loss(key: &str, path: &str, what: &str, target: &str) -> Diagnostic {
-    let code = match key {
+/// The loss code of a model field by its JSON name.
+fn loss_code(key: &str) -> &'static str {
+    match key {
         "prompt" => codes::LOSS_PROMPT,
         "model_settings" => codes::LOSS_MODEL_SETTINGS,
         "http" | "location" | "servers" | "pinned" => codes::LOSS_HTTP,
@@ -467,8 +477,16 @@ fn loss(key: &str, path: &str, what: &str, target: &str) -> Diagnostic {
         "display" => codes::LOSS_DISPLAY,
         "confirmation" | "hints" => codes::LOSS_CONFIRMATION,
         _ => codes::LOSS_FIELD,
-    };
-    Diagnostic::loss(code, path, format!("{target} cannot hold {what}; it was left out"))
+    }
+}
+
+fn loss(key: &str, path: &str, what: &str, target: &str) -> Diagnostic {
+    Diagnostic::loss(loss_code(key), path, format!("{target} cannot hold {what}; it was left out"))
+}
+
+/// The loss of field `key` at `parent`'s child `key`, said to `out`.
+fn say_loss(out: &mut Said, key: &str, parent: &str, what: &What, target: &str) {
+    out.say(Severity::Warning, loss_code(key), || loss(key, &child(parent, key), &what(), target));
 }
 
 #[cfg(test)]

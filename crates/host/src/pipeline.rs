@@ -189,6 +189,14 @@ enum Entry {
 /// folder walked, with its own links resolved).
 fn resolve(entry: &std::fs::DirEntry, real_root: &Path) -> Entry {
     let Ok(kind) = entry.file_type() else { return Entry::Broken };
+    // What the folder listing says an entry is suffices for all but folders and links (on
+    // Linux it comes with the listing): a batch's files are not each asked again.
+    if kind.is_file() {
+        return Entry::File;
+    }
+    if !kind.is_dir() && !kind.is_symlink() {
+        return Entry::Special(input::kind_of(kind));
+    }
     let metadata = if kind.is_symlink() {
         let Ok(target) = std::fs::canonicalize(entry.path()) else { return Entry::Broken };
         if !target.starts_with(real_root) {

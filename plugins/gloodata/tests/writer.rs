@@ -5,8 +5,9 @@ use indexmap::IndexMap;
 use serde_json::{Value, json};
 use toolport_format_gloodata::Gloodata;
 use toolport_plugin::{
-    Auth, AuthKind, Bundle, Diagnostic, EnumValue, Example, Expectation, Format, HttpBinding, Matcher, ModelSettings,
-    Options, ParamLocation, Parameter, Property, Schema, SchemaType, Server, Tool, ToolCall, ToolSet, ValueSet,
+    Auth, AuthKind, Bundle, Detail, Diagnostic, EnumValue, Example, Expectation, Format, HttpBinding, Matcher,
+    ModelSettings, Options, ParamLocation, Parameter, Property, Schema, SchemaType, Server, Tally, Tool, ToolCall,
+    ToolSet, ValueSet,
 };
 use toolport_testkit::{read_ok, render, write_ok};
 
@@ -246,4 +247,25 @@ fn tool_names_that_are_not_identifiers_are_written_as_ids_with_the_way_back() {
     let document = written(&bundle);
     let names: Vec<_> = document["tools"].as_object().unwrap().keys().cloned().collect();
     assert_eq!(names, ["POST_streams", get_forecast, "helloWorld", "get_forecast"]);
+}
+
+/// Asked for less than every diagnostic (a batch's summary, `-q`), the writer says in full and
+/// counts exactly what writing them all and folding gives, with the same document; what it
+/// only counts it does not make (core's `Said`).
+#[test]
+fn a_detail_asked_for_keeps_and_counts_as_folding_all_would() {
+    let mut model = foreign_model();
+    model.tools.push(Tool::new("get-forecast"));
+    let all = Gloodata.write(&model, &Options::default());
+    assert!(all.tally.is_empty() && all.diagnostics.len() > 10, "{:?}", all.diagnostics);
+    for detail in [Detail::Summary, Detail::Errors] {
+        let mut options = Options::default();
+        options.set(Options::DIAGNOSTIC_DETAIL, detail.as_str());
+        let said = Gloodata.write(&model, &options);
+        let (mut folded, mut tally) = (all.diagnostics.clone(), Tally::default());
+        detail.fold(&mut folded, &mut tally);
+        assert_eq!(said.diagnostics, folded, "{detail:?}");
+        assert_eq!(said.tally, tally, "{detail:?}");
+        assert_eq!(said.value, all.value, "{detail:?}");
+    }
 }

@@ -172,6 +172,10 @@ pub struct Staging {
     live: Arc<Live>,
     next: AtomicU64,
     staged: Mutex<Vec<Staged>>,
+    /// The staging folder, open: each staged file is created through it, so a batch does not
+    /// walk the folder's whole path again for every file.
+    #[cfg(unix)]
+    handle: std::os::fd::OwnedFd,
     /// The marker, locked for as long as this staging lives.
     _lock: std::fs::File,
 }
@@ -270,8 +274,27 @@ impl Staging {
                 return Err(io_error(&live.dir)(e));
             }
         };
+        #[cfg(unix)]
+        let handle = {
+            use nix::fcntl::{OFlag, open};
+            let flags = OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC;
+            match open(&live.dir, flags, nix::sys::stat::Mode::empty()) {
+                Ok(handle) => handle,
+                Err(e) => {
+                    live.remove();
+                    return Err(io_error(&live.dir)(e.into()));
+                }
+            }
+        };
         live_staging().push(Arc::clone(&live));
-        Ok(Staging { live, next: AtomicU64::new(0), staged: Mutex::new(Vec::new()), _lock: lock })
+        Ok(Staging {
+            live,
+            next: AtomicU64::new(0),
+            staged: Mutex::new(Vec::new()),
+            #[cfg(unix)]
+            handle,
+            _lock: lock,
+        })
     }
 
     /// The staging folder.
@@ -285,8 +308,25 @@ impl Staging {
         self.live.abandon()
     }
 
-    fn new_name(&self) -> PathBuf {
-        self.live.dir.join(self.next.fetch_add(1, Ordering::Relaxed).to_string())
+    /// A new file in the staging folder, created: its path and its handle.
+    fn create_staged(&self) -> std::io::Result<(PathBuf, std::fs::File)> {
+        let name = self.next.fetch_add(1, Ordering::Relaxed).to_string();
+        let path = self.live.dir.join(&name);
+        #[cfg(unix)]
+        let file = {
+            use nix::fcntl::{OFlag, openat};
+            let flags = OFlag::O_WRONLY | OFlag::O_CREAT | OFlag::O_EXCL | OFlag::O_CLOEXEC;
+            // 0666 less the umask, as `create_new` makes a file.
+            std::fs::File::from(openat(
+                &self.handle,
+                name.as_str(),
+                flags,
+                nix::sys::stat::Mode::from_bits_truncate(0o666),
+            )?)
+        };
+        #[cfg(not(unix))]
+        let file = create_new(&path)?;
+        Ok((path, file))
     }
 
     /// Stages every file of one input, or none of them: if one cannot be written, those
@@ -300,8 +340,7 @@ impl Staging {
         }
         let mut staged = Vec::with_capacity(files.len());
         let mut write = |file: &PlannedFile, contents: &[u8]| -> Result<(), OutputError> {
-            let temp = self.new_name();
-            let mut handle = create_new(&temp).map_err(io_error(&self.live.dir))?;
+            let (temp, mut handle) = self.create_staged().map_err(io_error(&self.live.dir))?;
             // Which file it is, for the journal: renamed into place, it stays the same file.
             let id = handle.metadata().ok().and_then(|meta| FileId::of(&meta));
             staged.push(Staged { temp, id, file: file.clone() });

@@ -3,7 +3,7 @@
 use std::collections::{HashMap, HashSet};
 
 use toolport_plugin::source::child;
-use toolport_plugin::{Diagnostic, Expectation, ToolSet, codes};
+use toolport_plugin::{Diagnostic, Expectation, Severity, ToolSet, codes};
 
 use super::Writer;
 
@@ -24,41 +24,54 @@ impl Writer {
                 let expectation_path = child(&child(&path, "expected"), j.to_string());
                 match expectation {
                     Expectation::CallsTool(call) => calls.push((expectation_path, call)),
-                    _ => self.diagnostics.push(Diagnostic::loss(
-                        codes::LOSS_EXAMPLES,
-                        expectation_path,
-                        "Gloodata examples are plain prompts; this response check was left out",
-                    )),
+                    _ => self.say(Severity::Warning, codes::LOSS_EXAMPLES, || {
+                        Diagnostic::loss(
+                            codes::LOSS_EXAMPLES,
+                            expectation_path,
+                            "Gloodata examples are plain prompts; this response check was left out",
+                        )
+                    }),
                 }
             }
             match calls.as_slice() {
-                [] => self.diagnostics.push(Diagnostic::loss(
-                    codes::LOSS_EXAMPLES,
-                    path,
-                    "Gloodata keeps example prompts per tool, and this example calls no tool; it was left out",
-                )),
+                [] => self.say(Severity::Warning, codes::LOSS_EXAMPLES, || {
+                    Diagnostic::loss(
+                        codes::LOSS_EXAMPLES,
+                        path,
+                        "Gloodata keeps example prompts per tool, and this example calls no tool; it was left out",
+                    )
+                }),
                 [(call_path, call)] => match tools.get(call.tool.as_str()) {
                     Some(&tool) => {
                         prompts.entry(tool).or_default().push(example.prompt.clone());
                         if call.arguments.is_some() {
-                            self.diagnostics.push(Diagnostic::loss(
-                                codes::LOSS_EXAMPLES,
-                                child(call_path, "arguments"),
-                                "Gloodata examples cannot say which arguments a prompt should produce",
-                            ));
+                            self.say(Severity::Warning, codes::LOSS_EXAMPLES, || {
+                                Diagnostic::loss(
+                                    codes::LOSS_EXAMPLES,
+                                    child(call_path, "arguments"),
+                                    "Gloodata examples cannot say which arguments a prompt should produce",
+                                )
+                            });
                         }
                     }
-                    None => self.diagnostics.push(Diagnostic::loss(
-                        codes::LOSS_EXAMPLES,
-                        call_path.clone(),
-                        format!("this example calls `{}`, which is not a tool of the set; it was left out", call.tool),
-                    )),
+                    None => self.say(Severity::Warning, codes::LOSS_EXAMPLES, || {
+                        Diagnostic::loss(
+                            codes::LOSS_EXAMPLES,
+                            call_path.clone(),
+                            format!(
+                                "this example calls `{}`, which is not a tool of the set; it was left out",
+                                call.tool
+                            ),
+                        )
+                    }),
                 },
-                _ => self.diagnostics.push(Diagnostic::loss(
-                    codes::LOSS_EXAMPLES,
-                    path,
-                    "a Gloodata example selects one tool, and this example calls several; it was left out",
-                )),
+                _ => self.say(Severity::Warning, codes::LOSS_EXAMPLES, || {
+                    Diagnostic::loss(
+                        codes::LOSS_EXAMPLES,
+                        path,
+                        "a Gloodata example selects one tool, and this example calls several; it was left out",
+                    )
+                }),
             }
         }
         prompts

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 use toolport_plugin::source::child;
-use toolport_plugin::{Diagnostic, Parameter, SchemaType, codes};
+use toolport_plugin::{Diagnostic, Parameter, SchemaType, Severity, codes};
 
 use super::residue::{merge, residue};
 use super::{Writer, put_opt};
@@ -19,7 +19,7 @@ impl Writer {
         if let Some(kind) = schema.kind {
             let name = match kind {
                 SchemaType::Array | SchemaType::Object => {
-                    self.diagnostics.push(Diagnostic::loss(
+                    self.say(Severity::Warning, codes::LOSS_SCHEMA, || Diagnostic::loss(
                         codes::LOSS_SCHEMA,
                         child(&schema_path, "type"),
                         format!(
@@ -39,17 +39,19 @@ impl Writer {
             };
             field.insert("type".into(), type_value);
             if schema.nullable && parameter.required {
-                self.diagnostics.push(Diagnostic::info(
-                    codes::CHANGED_SCHEMA,
-                    child(path, "required"),
-                    format!(
-                        "`{}` is required but nullable; Gloodata reads a [T, \"null\"] field as optional",
-                        parameter.name
-                    ),
-                ));
+                self.say(Severity::Info, codes::CHANGED_SCHEMA, || {
+                    Diagnostic::info(
+                        codes::CHANGED_SCHEMA,
+                        child(path, "required"),
+                        format!(
+                            "`{}` is required but nullable; Gloodata reads a [T, \"null\"] field as optional",
+                            parameter.name
+                        ),
+                    )
+                });
             } else if !schema.nullable && !parameter.required {
                 // A warning: the field now accepts null, which the source's parameter did not.
-                self.diagnostics.push(Diagnostic::warning(
+                self.say(Severity::Warning, codes::CHANGED_SCHEMA, || Diagnostic::warning(
                     codes::CHANGED_SCHEMA,
                     child(&schema_path, "nullable"),
                     format!(
@@ -59,11 +61,16 @@ impl Writer {
                 ));
             }
         } else if !parameter.required && !schema.nullable {
-            self.diagnostics.push(Diagnostic::loss(
-                codes::LOSS_SCHEMA,
-                child(path, "required"),
-                format!("Gloodata marks optional fields by a [T, \"null\"] type, and `{}` has no type", parameter.name),
-            ));
+            self.say(Severity::Warning, codes::LOSS_SCHEMA, || {
+                Diagnostic::loss(
+                    codes::LOSS_SCHEMA,
+                    child(path, "required"),
+                    format!(
+                        "Gloodata marks optional fields by a [T, \"null\"] type, and `{}` has no type",
+                        parameter.name
+                    ),
+                )
+            });
         }
         put_opt(&mut field, "title", &schema.title);
         put_opt(&mut field, "description", &schema.description);
@@ -73,14 +80,16 @@ impl Writer {
         if let Some(values) = &schema.enumeration {
             field.insert("enum".into(), values.iter().map(|v| v.value.clone()).collect());
             if schema.value_set.is_none() && values.iter().any(|v| v.label.is_some()) {
-                self.diagnostics.push(Diagnostic::loss(
-                    codes::LOSS_SCHEMA,
-                    child(&schema_path, "enum"),
-                    format!(
-                        "Gloodata holds enum labels only in `tagValues`; the labels of `{}` were left out",
-                        parameter.name
-                    ),
-                ));
+                self.say(Severity::Warning, codes::LOSS_SCHEMA, || {
+                    Diagnostic::loss(
+                        codes::LOSS_SCHEMA,
+                        child(&schema_path, "enum"),
+                        format!(
+                            "Gloodata holds enum labels only in `tagValues`; the labels of `{}` were left out",
+                            parameter.name
+                        ),
+                    )
+                });
             }
         }
         if !schema.examples.is_empty() {

@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{Map, Value};
 use toolport_plugin::function_tools::names::tool_names;
 use toolport_plugin::source::child;
-use toolport_plugin::{Diagnostic, ToolSet, codes};
+use toolport_plugin::{Diagnostic, Severity, ToolSet, codes};
 
 use super::names::{TOOL_ID, slug};
 use super::residue::{is_absent, merge, residue};
@@ -22,11 +22,13 @@ impl Writer {
             Some(id) => put(&mut root, "ns", id),
             None if !is_absent(residue, "ns") => {
                 let ns = slug(model.title.as_deref().unwrap_or(&self.fallback_name));
-                self.diagnostics.push(Diagnostic::info(
-                    codes::GENERATED,
-                    "/id",
-                    format!("Gloodata needs a namespace (`ns`); generated `{ns}`"),
-                ));
+                self.say(Severity::Info, codes::GENERATED, || {
+                    Diagnostic::info(
+                        codes::GENERATED,
+                        "/id",
+                        format!("Gloodata needs a namespace (`ns`); generated `{ns}`"),
+                    )
+                });
                 put(&mut root, "ns", &ns);
             }
             None => {}
@@ -39,7 +41,9 @@ impl Writer {
             model.value_sets.iter().map(|(key, set)| (key.as_str(), value_set_id(key, set))).collect();
         let mut tools = Map::new();
         let mut taken: HashSet<String> = HashSet::new();
-        let ids = tool_names(model, TOOL_ID, "Gloodata", &mut self.diagnostics);
+        let mut renamed = Vec::new();
+        let ids = tool_names(model, TOOL_ID, "Gloodata", &mut renamed);
+        self.push_all(renamed);
         for (i, (tool, id)) in model.tools.iter().zip(&ids).enumerate() {
             let path = child("/tools", i.to_string());
             let name = self.unique_name(&tool.name, id, &mut taken, &path);
@@ -73,14 +77,14 @@ impl Writer {
             counter += 1;
         }
         if unique != id {
-            self.diagnostics.push(
+            self.push_all(vec![
                 Diagnostic::info(
                     codes::CHANGED_NAME,
                     child(path, "name"),
                     format!("a second tool named `{id}` is written as `{unique}`; Gloodata tool ids are unique"),
                 )
                 .renaming(name, &unique, None),
-            );
+            ]);
         }
         unique
     }

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 use toolport_plugin::source::child;
-use toolport_plugin::{Diagnostic, Tool, codes};
+use toolport_plugin::{Diagnostic, Severity, Tool, codes};
 
 use super::names::humanize;
 use super::residue::{is_absent, merge, residue};
@@ -58,11 +58,13 @@ impl Writer {
             // Pointed at the display hints when they were generated, else at the title.
             let at = if generated.len() > 1 || tool.title.is_some() { "display" } else { "title" };
             // Gloodata requires them, so they are made up; words a user will see are a warning.
-            self.diagnostics.push(Diagnostic::warning(
-                codes::GENERATED,
-                child(path, at),
-                format!("tool `{}` had none, so the writer made {}", tool.name, generated.join(" and ")),
-            ));
+            self.say(Severity::Warning, codes::GENERATED, || {
+                Diagnostic::warning(
+                    codes::GENERATED,
+                    child(path, at),
+                    format!("tool `{}` had none, so the writer made {}", tool.name, generated.join(" and ")),
+                )
+            });
         }
         if let Some(residue) = residue {
             merge(&mut object, residue);

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 use toolport_plugin::source::child;
-use toolport_plugin::{Diagnostic, Display, Parameter, Tool, codes};
+use toolport_plugin::{Diagnostic, Display, Parameter, Severity, Tool, codes};
 
 use super::names::humanize;
 use super::{Writer, put_opt};
@@ -50,11 +50,13 @@ impl Writer {
                 let mut arg = Map::new();
                 arg.insert("dtypeName".into(), Value::String(id.clone()));
                 args.insert(parameter.name.clone(), Value::Object(arg));
-                self.diagnostics.push(Diagnostic::info(
-                    codes::GENERATED,
-                    child(&child(&child(path, "parameters"), j.to_string()), "schema"),
-                    format!("added `ui.args.{}` to name its value set `{id}`", parameter.name),
-                ));
+                self.say(Severity::Info, codes::GENERATED, || {
+                    Diagnostic::info(
+                        codes::GENERATED,
+                        child(&child(&child(path, "parameters"), j.to_string()), "schema"),
+                        format!("added `ui.args.{}` to name its value set `{id}`", parameter.name),
+                    )
+                });
             }
         }
         ui.insert("args".into(), Value::Object(args));

@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value};
 use toolport_plugin::source::child;
-use toolport_plugin::{Diagnostic, ValueSet, codes};
+use toolport_plugin::{Diagnostic, Severity, ValueSet, codes};
 
 use super::residue::{merge, residue};
 use super::{Writer, put_opt};
@@ -32,11 +32,13 @@ impl Writer {
             object.insert(format!("{role}HandlerId"), Value::String(handler.clone()));
         }
         for format in set.extras.keys().filter(|k| *k != FORMAT_ID) {
-            self.diagnostics.push(Diagnostic::loss(
-                codes::LOSS_EXTRAS,
-                child(&child(&child("/value_sets", key), "extras"), format),
-                format!("gloodata cannot hold data only {format} has"),
-            ));
+            self.say(Severity::Warning, codes::LOSS_EXTRAS, || {
+                Diagnostic::loss(
+                    codes::LOSS_EXTRAS,
+                    child(&child(&child("/value_sets", key), "extras"), format),
+                    format!("gloodata cannot hold data only {format} has"),
+                )
+            });
         }
         if let Some(residue) = residue(&set.extras) {
             merge(&mut object, residue);
