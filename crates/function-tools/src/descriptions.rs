@@ -1,6 +1,8 @@
 //! The best description a written tool has: its own, else its title, else, where the target
 //! requires one, one made from its name and HTTP binding.
 
+use std::borrow::Cow;
+
 use toolport_core::source::child;
 use toolport_core::{Diagnostic, ToolSet, codes};
 
@@ -29,14 +31,25 @@ pub fn descriptions(
     need: Need,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<Option<String>> {
+    borrowed_descriptions(model, format, need, diagnostics).into_iter().map(|d| d.map(Cow::into_owned)).collect()
+}
+
+/// [`descriptions`], borrowed from the model where they are its own texts (its description or
+/// title), for a writer that serializes them from there ([`crate::write::Written`]).
+pub fn borrowed_descriptions<'a>(
+    model: &'a ToolSet,
+    format: &str,
+    need: Need,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<Option<Cow<'a, str>>> {
     let same_format = model.extras.contains_key(format);
-    let present = |text: &Option<String>| text.as_deref().filter(|t| !t.trim().is_empty()).map(str::to_owned);
+    let present = |text: &'a Option<String>| text.as_deref().filter(|t| !t.trim().is_empty()).map(Cow::Borrowed);
     let mut titles_used = std::collections::HashSet::new();
     let mut out = Vec::with_capacity(model.tools.len());
     for (i, tool) in model.tools.iter().enumerate() {
         let own = present(&tool.description);
         if own.is_some() || same_format {
-            out.push(own.or_else(|| tool.description.clone()));
+            out.push(own.or_else(|| tool.description.as_deref().map(Cow::Borrowed)));
             continue;
         }
         let path = child("/tools", i.to_string());
@@ -58,7 +71,7 @@ pub fn descriptions(
                 tool.name
             ),
         ));
-        out.push(Some(text));
+        out.push(Some(Cow::Owned(text)));
     }
     if !titles_used.is_empty() {
         diagnostics.retain(|d| !(d.code.starts_with("loss/") && titles_used.contains(&d.path)));

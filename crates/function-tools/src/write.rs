@@ -1,19 +1,132 @@
 //! What every function-tool writer shares, mirroring [`crate::read`]: the keys a reader kept
 //! given back ([`give_back_kept`]), the parts of an output only a schema can say, and the
-//! document written in the shape its source had ([`by_shape`]) as a one-file bundle.
+//! document written in the shape its source had ([`by_shape`]) as a one-file bundle, either a
+//! `Value` or a [`Written`] document that borrows the texts it copies verbatim from the model.
 
+use std::borrow::Cow;
+
+use indexmap::IndexMap;
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::{Map, Value};
 use toolport_core::source::child;
 use toolport_core::{Bundle, Diagnostic, Options, Outcome, Output, ToolSet, codes};
 
 use crate::common::Shape;
 
+/// A written document that may borrow text from the model it was written from: a text copied
+/// verbatim (a description) is serialized from the model itself, so a large one is held once
+/// beside the output's text rather than twice (a `Value` tree owns a copy of every string).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Written<'a> {
+    /// A part the writer built.
+    Value(Value),
+    /// A text, borrowed from the model where it is written as it is there.
+    Text(Cow<'a, str>),
+    /// An object whose members may borrow, in their order.
+    Object(WrittenObject<'a>),
+    /// An array whose items may borrow.
+    Array(Vec<Written<'a>>),
+}
+
+/// The members of a [`Written::Object`], in their order.
+pub type WrittenObject<'a> = IndexMap<String, Written<'a>>;
+
+impl From<Value> for Written<'_> {
+    fn from(value: Value) -> Self {
+        Written::Value(value)
+    }
+}
+
+impl<'a> From<Cow<'a, str>> for Written<'a> {
+    fn from(text: Cow<'a, str>) -> Self {
+        Written::Text(text)
+    }
+}
+
+impl Serialize for Written<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Written::Value(value) => value.serialize(serializer),
+            Written::Text(text) => serializer.serialize_str(text),
+            Written::Object(members) => {
+                let mut map = serializer.serialize_map(Some(members.len()))?;
+                for (key, value) in members {
+                    map.serialize_entry(key, value)?;
+                }
+                map.end()
+            }
+            Written::Array(items) => {
+                let mut seq = serializer.serialize_seq(Some(items.len()))?;
+                for item in items {
+                    seq.serialize_element(item)?;
+                }
+                seq.end()
+            }
+        }
+    }
+}
+
+/// A JSON object a writer builds, `Map<String, Value>` or [`WrittenObject`]: what
+/// [`give_back_kept`], [`wrapped`] and [`in_envelope`] need of it.
+pub trait Members<T>: Default {
+    fn has(&self, key: &str) -> bool;
+    fn put(&mut self, key: String, value: T);
+}
+
+impl Members<Value> for Map<String, Value> {
+    fn has(&self, key: &str) -> bool {
+        self.contains_key(key)
+    }
+    fn put(&mut self, key: String, value: Value) {
+        self.insert(key, value);
+    }
+}
+
+impl<'a> Members<Written<'a>> for WrittenObject<'a> {
+    fn has(&self, key: &str) -> bool {
+        self.contains_key(key)
+    }
+    fn put(&mut self, key: String, value: Written<'a>) {
+        self.insert(key, value);
+    }
+}
+
+/// A written document's node type, `Value` or [`Written`]: how [`by_shape`] builds around
+/// the tools a writer made.
+pub trait Node: From<Value> + Sized {
+    type Fields: Members<Self>;
+    fn array(items: Vec<Self>) -> Self;
+    fn object(members: Self::Fields) -> Self;
+}
+
+impl Node for Value {
+    type Fields = Map<String, Value>;
+    fn array(items: Vec<Self>) -> Self {
+        Value::Array(items)
+    }
+    fn object(members: Self::Fields) -> Self {
+        Value::Object(members)
+    }
+}
+
+impl<'a> Node for Written<'a> {
+    type Fields = WrittenObject<'a>;
+    fn array(items: Vec<Self>) -> Self {
+        Written::Array(items)
+    }
+    fn object(members: Self::Fields) -> Self {
+        Written::Object(members)
+    }
+}
+
 /// Gives back the keys a reader kept as written (`keep` in the tool's `extras`,
 /// [`crate::read::keep_unknown`]) where the writer did not write a key of its own.
-pub fn give_back_kept(out: &mut Map<String, Value>, extras: &Map<String, Value>) {
+pub fn give_back_kept<T: From<Value>>(out: &mut impl Members<T>, extras: &Map<String, Value>) {
     if let Some(Value::Object(keep)) = extras.get("keep") {
         for (key, value) in keep {
-            out.entry(key.clone()).or_insert_with(|| value.clone());
+            if !out.has(key) {
+                out.put(key.clone(), T::from(value.clone()));
+            }
         }
     }
 }
@@ -45,7 +158,7 @@ pub fn report_output_fields(output: &Output, path: &str, how: &str, diagnostics:
 /// A one-tool shape holds exactly one; other counts are written in `default` (an array when
 /// that is one-tool too). A document read from a JSON-RPC response goes back into it
 /// ([`in_envelope`]).
-pub fn by_shape(mut tools: Vec<Value>, set_extras: &Map<String, Value>, default: Shape, key: &str) -> Value {
+pub fn by_shape<T: Node>(mut tools: Vec<T>, set_extras: &Map<String, Value>, default: Shape, key: &str) -> T {
     let recorded = set_extras.get("shape").and_then(Value::as_str).and_then(Shape::parse);
     let shape = match recorded.unwrap_or(default) {
         Shape::Single if tools.len() != 1 => default,
@@ -53,7 +166,7 @@ pub fn by_shape(mut tools: Vec<Value>, set_extras: &Map<String, Value>, default:
     };
     let document = match shape {
         Shape::Single if tools.len() == 1 => tools.remove(0),
-        Shape::Single | Shape::Array => Value::Array(tools),
+        Shape::Single | Shape::Array => T::array(tools),
         Shape::Wrapped => wrapped(key, tools, set_extras),
     };
     in_envelope(document, set_extras)
@@ -62,12 +175,15 @@ pub fn by_shape(mut tools: Vec<Value>, set_extras: &Map<String, Value>, default:
 /// `document` as the `result` of the JSON-RPC response the source came in (`envelope` in the
 /// tool set's extras, recorded by [`crate::read::tool_list`]), its other keys in their order;
 /// else `document` itself.
-pub fn in_envelope(document: Value, set_extras: &Map<String, Value>) -> Value {
+pub fn in_envelope<T: Node>(document: T, set_extras: &Map<String, Value>) -> T {
     match set_extras.get("envelope") {
         Some(Value::Object(envelope)) => {
-            let mut response = envelope.clone();
-            response.insert("result".into(), document);
-            Value::Object(response)
+            let mut response = T::Fields::default();
+            for (key, value) in envelope {
+                response.put(key.clone(), T::from(value.clone()));
+            }
+            response.put("result".into(), document);
+            T::object(response)
         }
         _ => document,
     }
@@ -75,36 +191,79 @@ pub fn in_envelope(document: Value, set_extras: &Map<String, Value>) -> Value {
 
 /// `{"<key>": [...]}` followed by the source's other top-level keys (`document` in the tool
 /// set's extras, recorded by [`crate::read::tool_list`]).
-pub fn wrapped(key: &str, tools: Vec<Value>, set_extras: &Map<String, Value>) -> Value {
-    let mut document = Map::new();
-    document.insert(key.into(), Value::Array(tools));
+pub fn wrapped<T: Node>(key: &str, tools: Vec<T>, set_extras: &Map<String, Value>) -> T {
+    let mut document = T::Fields::default();
+    document.put(key.into(), T::array(tools));
     if let Some(Value::Object(others)) = set_extras.get("document") {
-        document.extend(others.iter().map(|(k, v)| (k.clone(), v.clone())));
+        for (key, value) in others {
+            document.put(key.clone(), T::from(value.clone()));
+        }
     }
-    Value::Object(document)
+    T::object(document)
 }
 
 /// A written document as a one-file bundle, `<output name>.json`, pretty-printed.
-pub fn json_bundle(document: &Value, options: &Options) -> Bundle {
+pub fn json_bundle(document: &(impl Serialize + ?Sized), options: &Options) -> Bundle {
     let mut bundle = Bundle::default();
     bundle.insert(format!("{}.json", options.output_name("tools")), pretty(document));
     bundle
 }
 
 /// Pretty JSON, 2-space indented, with a trailing newline.
-pub fn pretty(value: &Value) -> String {
+pub fn pretty(value: &(impl Serialize + ?Sized)) -> String {
     let mut text = serde_json::to_string_pretty(value).unwrap_or_default();
     text.push('\n');
     text
 }
 
-/// A function-tool format's `Format::write`: the format's own `document`, as one JSON file
-/// named after the output ([`json_bundle`]).
-pub fn write_entry(
-    model: &ToolSet,
+/// A function-tool format's `Format::write`: the format's own `document` (a `Value` or a
+/// [`Written`] document borrowing from the model), as one JSON file named after the output
+/// ([`json_bundle`]).
+pub fn write_entry<'m, D: Serialize>(
+    model: &'m ToolSet,
     options: &Options,
-    document: fn(&ToolSet, &Options) -> (Value, Vec<Diagnostic>),
+    document: fn(&'m ToolSet, &Options) -> (D, Vec<Diagnostic>),
 ) -> Outcome<Bundle> {
     let (written, diagnostics) = document(model, options);
     Outcome::ok(json_bundle(&written, options), diagnostics)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// A document of borrowed texts is written byte for byte as the same document built as a
+    /// `Value`, in every shape and envelope a source may have had.
+    #[test]
+    fn a_written_document_is_the_text_of_the_same_value() {
+        fn tool(text: Cow<'_, str>) -> Written<'_> {
+            let mut members = WrittenObject::new();
+            members.insert("name".into(), Value::from("a").into());
+            members.insert("description".into(), text.into());
+            members.insert("inputSchema".into(), json!({"type": "object", "properties": {}}).into());
+            Written::Object(members)
+        }
+        let description = String::from("Says \"hi\"\n\u{1F980}");
+        let value_tool =
+            json!({"name": "a", "description": description, "inputSchema": {"type": "object", "properties": {}}});
+        let extras = [
+            json!({}),
+            json!({"shape": "array"}),
+            json!({"shape": "single"}),
+            json!({"document": {"nextCursor": "c", "tools": "overwritten"}}),
+            json!({"envelope": {"jsonrpc": "2.0", "result": null, "id": 1}}),
+        ];
+        for extras in extras {
+            let extras = extras.as_object().unwrap();
+            let value = pretty(&by_shape(vec![value_tool.clone()], extras, Shape::Wrapped, "tools"));
+            for text in [Cow::Borrowed(description.as_str()), Cow::Owned(description.clone())] {
+                let written = by_shape(vec![tool(text)], extras, Shape::Wrapped, "tools");
+                assert_eq!(pretty(&written), value, "{extras:?}");
+            }
+        }
+        assert_eq!(pretty(&Written::Array(vec![])), pretty(&json!([])));
+        assert_eq!(pretty(&Written::Object(WrittenObject::new())), pretty(&json!({})));
+    }
 }

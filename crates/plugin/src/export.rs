@@ -89,7 +89,7 @@ fn into_buffer(bytes: Vec<u8>) -> RawBuffer {
 /// in that form, so the host reads it).
 fn respond<T: Serialize + CarriesBundle>(mut outcome: Outcome<T>, texts_beside: bool) -> RawBuffer {
     let encoded = match outcome.bundle_mut().filter(|_| texts_beside).map(texts::take_texts) {
-        Some(taken) => texts::encode(&outcome, &taken.iter().map(String::as_str).collect::<Vec<_>>()),
+        Some(taken) => texts::encode_taken(&outcome, taken),
         None => serde_json::to_vec(&outcome),
     };
     let bytes = encoded.unwrap_or_else(|e| {

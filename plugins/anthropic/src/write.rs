@@ -2,14 +2,16 @@
 //! `input_examples` ([`crate::examples`]), and a tool is strict where asked for or read
 //! ([`crate::strict`]), its schemas then inlined.
 
-use serde_json::{Map, Value};
+use std::borrow::Cow;
+
+use serde_json::Value;
 use toolport_plugin::definitions;
 use toolport_plugin::function_tools::carry::{self, Holds};
 use toolport_plugin::function_tools::common::{Shape, extras_object};
-use toolport_plugin::function_tools::descriptions::{Need, descriptions};
+use toolport_plugin::function_tools::descriptions::{Need, borrowed_descriptions};
 use toolport_plugin::function_tools::names::tool_names;
 use toolport_plugin::function_tools::schema::{self, Expansion, SchemaWriter};
-use toolport_plugin::function_tools::write::{by_shape, give_back_kept};
+use toolport_plugin::function_tools::write::{self, WrittenObject, by_shape, give_back_kept};
 use toolport_plugin::loss::{Carried, uncarried};
 use toolport_plugin::source::child;
 use toolport_plugin::{Diagnostic, Options, Tool, ToolSet};
@@ -26,18 +28,18 @@ const CARRIED: Carried = Carried {
 };
 
 /// The Anthropic document of `model`, in the shape its source had (else an array of tools).
-pub fn document(model: &ToolSet, options: &Options) -> (Value, Vec<Diagnostic>) {
+pub fn document<'m>(model: &'m ToolSet, options: &Options) -> (write::Written<'m>, Vec<Diagnostic>) {
     let mut diagnostics = uncarried(model, ID, &CARRIED);
     carry::name_foreign_losses(model, ID, Holds { strict: true, closed: true }, &mut diagnostics);
     let expansion = Expansion::for_model(model);
     let writer = SchemaWriter::for_model(DIALECT, model, &expansion);
     let names = tool_names(model, NAME_RULES, ID, &mut diagnostics);
-    let mut descriptions = descriptions(model, ID, Need::Optional, &mut diagnostics).into_iter();
+    let mut descriptions = borrowed_descriptions(model, ID, Need::Optional, &mut diagnostics).into_iter();
     let mut input_examples = input_examples(model, &mut diagnostics);
     let set_extras = extras_object(&model.extras, ID);
     // One check for every tool: tools sharing definitions walk each of them once.
     let mut recursion = definitions::Recursion::new(&model.definitions);
-    let tools: Vec<Value> = model
+    let tools: Vec<write::Written> = model
         .tools
         .iter()
         .zip(&names)
@@ -53,29 +55,31 @@ pub fn document(model: &ToolSet, options: &Options) -> (Value, Vec<Diagnostic>) 
 }
 
 /// What a tool is written with besides itself: its description (its own or the best
-/// available, [`descriptions`]) and its input examples, before they are checked against the
-/// written schema ([`accepted`]).
-struct Written {
-    description: Option<String>,
+/// available, [`borrowed_descriptions`], serialized from the model) and its input examples,
+/// before they are checked against the written schema ([`accepted`]).
+struct Written<'m> {
+    description: Option<Cow<'m, str>>,
     examples: Vec<InputExample>,
 }
 
-fn write_tool(
+fn write_tool<'m>(
     tool: &Tool,
     name: &str,
-    written: Written,
+    written: Written<'m>,
     path: &str,
     (writer, recursion): (SchemaWriter, &mut definitions::Recursion),
     options: &Options,
     diagnostics: &mut Vec<Diagnostic>,
-) -> Value {
+) -> write::Written<'m> {
     let extras = extras_object(&tool.extras, ID);
-    let mut out = Map::new();
-    out.insert("name".into(), name.into());
+    let mut out = WrittenObject::new();
+    let put = |out: &mut WrittenObject<'m>, key: &str, value: Value| out.insert(key.into(), value.into());
+    put(&mut out, "name", name.into());
     let Written { description, examples } = written;
     if let Some(description) = description {
         out.insert("description".into(), description.into());
     }
+    let mut input_schema = None;
     // Strictness another function format gave the tool (OpenAI's `strict`, a closed input).
     let carried = carry::strictness(tool, ID);
     let strict = carry::strict_wanted(options, &extras, carried);
@@ -92,21 +96,24 @@ fn write_tool(
         }
         strict_written =
             strict && carry::strict_made(strict::make_strict(&mut input, &at), &tool.name, path, diagnostics);
-        out.insert("input_schema".into(), input);
+        input_schema = Some(input);
     }
-    let examples = accepted(tool, examples, out.get("input_schema"), writer.definitions, diagnostics);
+    let examples = accepted(tool, examples, input_schema.as_ref(), writer.definitions, diagnostics);
+    if let Some(input) = input_schema {
+        put(&mut out, "input_schema", input);
+    }
     if !examples.is_empty() || extras.get("emptyInputExamples") == Some(&Value::Bool(true)) {
-        out.insert("input_examples".into(), Value::Array(examples));
+        put(&mut out, "input_examples", Value::Array(examples));
     }
     match extras.get("strict") {
         Some(written) if written.as_bool() == Some(strict_written) => {
-            out.insert("strict".into(), written.clone());
+            put(&mut out, "strict", written.clone());
         }
         _ if strict_written || extras.contains_key("strict") || options.get("strict").is_some() => {
-            out.insert("strict".into(), strict_written.into());
+            put(&mut out, "strict", strict_written.into());
         }
         _ => {}
     }
     give_back_kept(&mut out, &extras);
-    Value::Object(out)
+    write::Written::Object(out)
 }

@@ -2,15 +2,19 @@
 //! Gemini's OpenAPI subset ([`crate::subset`], each forced change reported) or, with
 //! `schema=json` or as read, in JSON Schema; declarations back in their `tools` groups.
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value, json};
 use toolport_plugin::function_tools::carry::{self, Holds};
 use toolport_plugin::function_tools::common::{Shape, extras_object};
-use toolport_plugin::function_tools::descriptions::{Need, descriptions};
+use toolport_plugin::function_tools::descriptions::{Need, borrowed_descriptions};
 use toolport_plugin::function_tools::names::tool_names;
 use toolport_plugin::function_tools::output::{Mode, Shortened};
 use toolport_plugin::function_tools::properties::sanitize_property_names;
 use toolport_plugin::function_tools::schema::{self, Expansion, SchemaWriter};
-use toolport_plugin::function_tools::write::{by_shape, give_back_kept, report_output_fields, wrapped};
+use toolport_plugin::function_tools::write::{
+    Written, WrittenObject, by_shape, give_back_kept, report_output_fields, wrapped,
+};
 use toolport_plugin::jsonschema::Dialect;
 use toolport_plugin::loss::{Carried, uncarried};
 use toolport_plugin::source::child;
@@ -29,19 +33,19 @@ const CARRIED: Carried = Carried {
 
 /// The Gemini document of `model`, in the shape its source had (else
 /// `{"functionDeclarations": [...]}`).
-pub fn document(model: &ToolSet, options: &Options) -> (Value, Vec<Diagnostic>) {
+pub fn document<'m>(model: &'m ToolSet, options: &Options) -> (Written<'m>, Vec<Diagnostic>) {
     let mut diagnostics = uncarried(model, ID, &CARRIED);
     let json_form = options.get("schema") == Some("json");
     carry::name_foreign_losses(model, ID, Holds { strict: false, closed: json_form }, &mut diagnostics);
     let names = tool_names(model, NAME_RULES, ID, &mut diagnostics);
-    let mut descriptions = descriptions(model, ID, Need::Required, &mut diagnostics).into_iter();
+    let mut descriptions = borrowed_descriptions(model, ID, Need::Required, &mut diagnostics).into_iter();
     let set_extras = extras_object(&model.extras, ID);
     let snake = set_extras.get(SNAKE_CASE) == Some(&Value::Bool(true));
     let expansion = Expansion::for_model(model);
     let schemas = SchemaWriter::for_model(Dialect::Gemini, model, &expansion);
     let outputs = Mode::from_options(options, Mode::by_source(model, ID), &mut diagnostics);
     let mut context = Context { options, outputs: Shortened::new(outputs) };
-    let mut declarations: Vec<(usize, Value)> = Vec::new();
+    let mut declarations: Vec<(usize, Written)> = Vec::new();
     for (i, (tool, name)) in model.tools.iter().zip(&names).enumerate() {
         let extras = extras_object(&tool.extras, ID);
         let group = extras.get("group").and_then(Value::as_u64).unwrap_or(0) as usize;
@@ -64,7 +68,11 @@ pub fn document(model: &ToolSet, options: &Options) -> (Value, Vec<Diagnostic>) 
 /// The `tools` entries of a document read in that shape: each group's declarations, in order,
 /// with the group's other keys, and the other entries (`googleSearch`, …) where they were.
 /// Declarations of groups that no longer exist join the first group.
-fn grouped(declarations: Vec<(usize, Value)>, set_extras: &Map<String, Value>, snake: bool) -> Vec<Value> {
+fn grouped<'m>(
+    declarations: Vec<(usize, Written<'m>)>,
+    set_extras: &Map<String, Value>,
+    snake: bool,
+) -> Vec<Written<'m>> {
     let key = written(DECLARATIONS, snake);
     let groups = match set_extras.get("groups") {
         Some(Value::Array(groups)) => groups.clone(),
@@ -72,8 +80,8 @@ fn grouped(declarations: Vec<(usize, Value)>, set_extras: &Map<String, Value>, s
     };
     // Each group's declarations, in order, sorted out in one pass.
     let known = groups.len();
-    let mut members: Vec<Vec<Value>> = vec![Vec::new(); known];
-    let mut strays: Vec<Value> = Vec::new();
+    let mut members: Vec<Vec<Written>> = vec![Vec::new(); known];
+    let mut strays: Vec<Written> = Vec::new();
     for (g, declaration) in declarations {
         match members.get_mut(g) {
             Some(group) => group.push(declaration),
@@ -83,16 +91,20 @@ fn grouped(declarations: Vec<(usize, Value)>, set_extras: &Map<String, Value>, s
     let mut tools = Vec::with_capacity(groups.len());
     for (group, members) in groups.iter().zip(members) {
         if let Some(entry) = group.get("entry") {
-            tools.push(entry.clone());
+            tools.push(entry.clone().into());
             continue;
         }
-        let mut entry = Map::new();
-        entry.insert(key.into(), Value::Array(members));
-        entry.extend(group.as_object().into_iter().flatten().map(|(k, v)| (k.clone(), v.clone())));
-        tools.push(Value::Object(entry));
+        let mut entry = WrittenObject::new();
+        entry.insert(key.into(), Written::Array(members));
+        entry.extend(group.as_object().into_iter().flatten().map(|(k, v)| (k.clone(), v.clone().into())));
+        tools.push(Written::Object(entry));
     }
+    // A kept entry holds no declarations (the reader keeps as entries only those without).
     if !strays.is_empty()
-        && let Some(Value::Array(first)) = tools.iter_mut().find_map(|t| t.get_mut(key)).map(|v| &mut *v)
+        && let Some(Written::Array(first)) = tools.iter_mut().find_map(|tool| match tool {
+            Written::Object(entry) => entry.get_mut(key),
+            _ => None,
+        })
     {
         first.extend(strays);
     }
@@ -101,9 +113,9 @@ fn grouped(declarations: Vec<(usize, Value)>, set_extras: &Map<String, Value>, s
 
 /// A declaration's name and description as written, and whether its keys are spelled in
 /// snake_case ([`crate::spelling`]).
-struct Named<'n> {
+struct Named<'n, 'm> {
     name: &'n str,
-    description: Option<String>,
+    description: Option<Cow<'m, str>>,
     snake: bool,
 }
 
@@ -115,24 +127,24 @@ struct Context<'o> {
 }
 
 /// `schemas` is the document's writer; each schema is written in the dialect its key asks for.
-fn write_declaration(
+fn write_declaration<'m>(
     schemas: SchemaWriter,
     tool: &Tool,
-    named: Named,
+    named: Named<'_, 'm>,
     extras: &Map<String, Value>,
     path: &str,
     context: &mut Context,
     diagnostics: &mut Vec<Diagnostic>,
-) -> Value {
+) -> Written<'m> {
     let json_schema = match context.options.get("schema") {
         Some("json") => true,
         Some(_) => false,
         None => extras.get("jsonSchema") == Some(&Value::Bool(true)),
     };
     let upper = extras.get("upperCaseTypes") == Some(&Value::Bool(true));
-    let mut out = Map::new();
+    let mut out = WrittenObject::new();
     let name = named.name;
-    out.insert("name".into(), name.into());
+    out.insert("name".into(), Value::from(name).into());
     if let Some(description) = named.description {
         out.insert("description".into(), description.into());
     }
@@ -155,16 +167,16 @@ fn write_declaration(
         if upper && !json_schema {
             subset::upper_types(&mut value);
         }
-        out.insert(written(key, snake).into(), value);
+        out.insert(written(key, snake).into(), value.into());
     }
     if let Some(output) = &tool.output
         && let Some((key, value)) =
             write_response(schemas, output, name, extras, &child(path, "output"), context, diagnostics)
     {
-        out.insert(written(key, snake).into(), value);
+        out.insert(written(key, snake).into(), value.into());
     }
     give_back_kept(&mut out, extras);
-    Value::Object(out)
+    Written::Object(out)
 }
 
 /// The key and schema of the result of the declaration written as `tool` (`response`, or

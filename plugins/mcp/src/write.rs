@@ -2,14 +2,16 @@
 //! `extras["mcp"]` is given back while it still says the same, output schemas are object
 //! schemas ([`crate::output`]), and a renamed tool keeps its original name in `_meta`.
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value, json};
 use toolport_plugin::function_tools::carry::{self, Holds};
 use toolport_plugin::function_tools::common::{Shape, extras_object};
-use toolport_plugin::function_tools::descriptions::{Need, descriptions};
+use toolport_plugin::function_tools::descriptions::{Need, borrowed_descriptions};
 use toolport_plugin::function_tools::names::tool_names;
 use toolport_plugin::function_tools::output::{self as outputs, Shortened};
 use toolport_plugin::function_tools::schema::{self, Expansion, SchemaWriter};
-use toolport_plugin::function_tools::write::{by_shape, give_back_kept, report_output_fields};
+use toolport_plugin::function_tools::write::{Written, WrittenObject, by_shape, give_back_kept, report_output_fields};
 use toolport_plugin::loss::{Carried, uncarried};
 use toolport_plugin::source::child;
 use toolport_plugin::{Diagnostic, Options, Output, Tool, ToolSet, codes};
@@ -34,13 +36,14 @@ struct Context<'a> {
     wrapped: usize,
 }
 
-/// The MCP document of `model`, in the shape its source had (else `{"tools": [...]}`).
-pub fn document(model: &ToolSet, options: &Options) -> (Value, Vec<Diagnostic>) {
+/// The MCP document of `model`, in the shape its source had (else `{"tools": [...]}`), its
+/// descriptions borrowed from the model.
+pub fn document<'m>(model: &'m ToolSet, options: &Options) -> (Written<'m>, Vec<Diagnostic>) {
     let mut diagnostics = uncarried(model, ID, &CARRIED);
     carry::name_foreign_losses(model, ID, Holds { strict: false, closed: true }, &mut diagnostics);
     let mode = outputs::Mode::from_options(options, outputs::Mode::by_source(model, ID), &mut diagnostics);
     let names = tool_names(model, MCP_NAME, ID, &mut diagnostics);
-    let descriptions = descriptions(model, ID, Need::Optional, &mut diagnostics);
+    let descriptions = borrowed_descriptions(model, ID, Need::Optional, &mut diagnostics);
     let set_extras = extras_object(&model.extras, ID);
     let expansion = Expansion::for_model(model);
     let writer = SchemaWriter::for_model(DIALECT, model, &expansion);
@@ -69,30 +72,34 @@ fn report_wrapped(context: &Context, diagnostics: &mut Vec<Diagnostic>) {
     }
 }
 
-fn write_tool(
+fn write_tool<'m>(
     tool: &Tool,
     name: &str,
-    description: Option<String>,
+    description: Option<Cow<'m, str>>,
     path: &str,
     context: &mut Context,
     diagnostics: &mut Vec<Diagnostic>,
-) -> Value {
+) -> Written<'m> {
     let writer = context.writer;
     let extras = extras_object(&tool.extras, ID);
     // MCP clients show a title in place of the name: an empty one would show nothing.
     let title = tool.title.as_ref().filter(|t| !t.trim().is_empty());
-    let mut out = Map::new();
-    out.insert("name".into(), name.into());
+    let mut out = WrittenObject::new();
+    let mut put = |key: &str, value: Value| out.insert(key.into(), value.into());
+    put("name", name.into());
     let title_in_annotations = extras.get("titleIn").and_then(Value::as_str) == Some("annotations");
     if let Some(title) = title
         && !title_in_annotations
     {
-        out.insert("title".into(), title.clone().into());
+        put("title", title.clone().into());
     }
-    write_icons(tool, &extras, path, &mut out, diagnostics);
+    if let Some(icons) = write_icons(tool, &extras, path, diagnostics) {
+        put("icons", icons);
+    }
     if let Some(description) = description {
         out.insert("description".into(), description.into());
     }
+    let mut put = |key: &str, value: Value| out.insert(key.into(), value.into());
 
     if !(extras.get("noInputSchema") == Some(&Value::Bool(true)) && tool.parameters.is_empty()) {
         let at = child(path, "parameters");
@@ -101,25 +108,25 @@ fn write_tool(
         if strictness.closed || strictness.strict {
             carry::close_root(&mut input);
         }
-        out.insert("inputSchema".into(), input);
+        put("inputSchema", input);
     }
     if let Some(output) = &tool.output
         && let Some(schema) = write_output(output, name, &extras, &child(path, "output"), context, diagnostics)
     {
-        out.insert("outputSchema".into(), schema);
+        put("outputSchema", schema);
     }
 
     let annotations_title =
         if title_in_annotations { title.cloned().map(Value::from) } else { extras.get("annotationsTitle").cloned() };
     let annotations = write_annotations(tool, annotations_title, &extras);
     if !annotations.is_empty() {
-        out.insert("annotations".into(), Value::Object(annotations));
+        put("annotations", Value::Object(annotations));
     }
     if let Some(meta) = write_meta(tool, name, &extras) {
-        out.insert("_meta".into(), meta);
+        put("_meta", meta);
     }
     give_back_kept(&mut out, &extras);
-    Value::Object(out)
+    Written::Object(out)
 }
 
 /// The icons the source had while they still say the tool's icon, else the icon as a `src`.
@@ -127,24 +134,21 @@ fn write_icons(
     tool: &Tool,
     extras: &Map<String, Value>,
     path: &str,
-    out: &mut Map<String, Value>,
     diagnostics: &mut Vec<Diagnostic>,
-) {
+) -> Option<Value> {
     let kept_icons = extras.get("icons").filter(|icons| first_icon(icons).as_ref() == tool.icon.as_deref());
     if let Some(icons) = kept_icons {
-        out.insert("icons".into(), icons.clone());
-    } else if let Some(icon) = &tool.icon {
-        match icon_src(icon) {
-            Some(src) => {
-                out.insert("icons".into(), json!([{ "src": src }]));
-            }
-            None => diagnostics.push(Diagnostic::loss(
-                codes::LOSS_FIELD,
-                child(path, "icon"),
-                "MCP icons are URIs; a relative icon path cannot be carried",
-            )),
-        }
+        return Some(icons.clone());
     }
+    let src = icon_src(tool.icon.as_ref()?);
+    if src.is_none() {
+        diagnostics.push(Diagnostic::loss(
+            codes::LOSS_FIELD,
+            child(path, "icon"),
+            "MCP icons are URIs; a relative icon path cannot be carried",
+        ));
+    }
+    Some(json!([{ "src": src? }]))
 }
 
 /// The `outputSchema` of `output` (at model path `path`) of the tool written as `tool`, an

@@ -134,6 +134,15 @@ fn texts_beside_the_json_decode_to_the_bundle_sent() {
     let sent = texts::encode(&outcome, &refs).unwrap();
     let (got, _) = texts::decode::<WriteResponse>(&sent).unwrap();
     assert_eq!(got.value.unwrap(), bundle);
+    // Framed in the last text's own memory, the message is the same, with any number of texts.
+    assert_eq!(texts::encode_taken(&outcome, taken).unwrap(), sent);
+    let one = Bundle::single("out.json", "{\"tools\": []}\n");
+    let mut outcome = toolport_core::Outcome::ok(one.clone(), Vec::new());
+    let taken = texts::take_texts(outcome.value.as_mut().unwrap());
+    let sent = texts::encode_taken(&outcome, taken).unwrap();
+    assert_eq!(texts::decode::<WriteResponse>(&sent).unwrap().0.value.unwrap(), one);
+    let empty = toolport_core::Outcome::ok(Bundle::default(), Vec::new());
+    assert_eq!(texts::encode_taken(&empty, Vec::new()).unwrap(), texts::encode(&empty, &[]).unwrap());
 }
 
 /// Each damaged message in the texts-beside form is refused with a reason, never a panic or

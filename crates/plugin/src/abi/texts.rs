@@ -91,35 +91,64 @@ pub fn take_texts(bundle: &mut Bundle) -> Vec<String> {
 
 /// `message` (whose bundle's texts are empty) as JSON with `texts` beside it.
 pub fn encode<T: Serialize + ?Sized>(message: &T, texts: &[&str]) -> serde_json::Result<Vec<u8>> {
-    let mut out = header(texts);
-    let json_length_at = out.len();
-    out.extend_from_slice(&[0; 8]);
-    serde_json::to_writer(&mut out, message)?;
-    let json_length = (out.len() - json_length_at - 8) as u64;
-    out[json_length_at..json_length_at + 8].copy_from_slice(&json_length.to_le_bytes());
+    let text_bytes: usize = texts.iter().map(|t| t.len()).sum();
+    let mut out = with_json(header(texts, text_bytes), message)?;
     append_texts(&mut out, texts);
+    Ok(out)
+}
+
+/// As [`encode`], taking the texts: the last one's memory becomes the message's, the header,
+/// the JSON and the other texts moved in before it, so a writer's answer of one large file is
+/// not held twice while it is framed (it cost the text's size again, beside the model the
+/// writer was given).
+pub fn encode_taken<T: Serialize + ?Sized>(message: &T, mut texts: Vec<String>) -> serde_json::Result<Vec<u8>> {
+    let Some(last) = texts.pop() else { return encode(message, &[]) };
+    let mut head = {
+        let all: Vec<&str> = texts.iter().map(String::as_str).chain([last.as_str()]).collect();
+        let text_bytes = texts.iter().map(String::len).sum();
+        with_json(header(&all, text_bytes), message)?
+    };
+    for text in texts {
+        head.extend_from_slice(text.as_bytes());
+    }
+    let mut out = last.into_bytes();
+    let text_length = out.len();
+    // Exactly the head's length more: growth by doubling would reserve the text's size again.
+    out.reserve_exact(head.len());
+    out.resize(text_length + head.len(), 0);
+    out.copy_within(..text_length, head.len());
+    out[..head.len()].copy_from_slice(&head);
     Ok(out)
 }
 
 /// A message already encoded as `json` (its bundle's texts empty) with `texts` beside it.
 pub fn frame(json: &[u8], texts: &[&str]) -> Vec<u8> {
-    let mut out = header(texts);
+    let mut out = header(texts, json.len() + texts.iter().map(|t| t.len()).sum::<usize>());
     out.extend_from_slice(&(json.len() as u64).to_le_bytes());
     out.extend_from_slice(json);
     append_texts(&mut out, texts);
     out
 }
 
-/// The magic, the number of texts and their lengths.
-fn header(texts: &[&str]) -> Vec<u8> {
-    let text_bytes: usize = texts.iter().map(|t| t.len()).sum();
-    let mut out = Vec::with_capacity(TEXTS_MAGIC.len() + 4 + 8 * texts.len() + 8 + text_bytes + 1024);
+/// The magic, the number of texts and their lengths, with room for `more` bytes and a small JSON.
+fn header(texts: &[&str], more: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(TEXTS_MAGIC.len() + 4 + 8 * texts.len() + 8 + more + 1024);
     out.extend_from_slice(TEXTS_MAGIC);
     out.extend_from_slice(&(texts.len() as u32).to_le_bytes());
     for text in texts {
         out.extend_from_slice(&(text.len() as u64).to_le_bytes());
     }
     out
+}
+
+/// `out` followed by the JSON's length (u64 LE) and `message` as JSON.
+fn with_json<T: Serialize + ?Sized>(mut out: Vec<u8>, message: &T) -> serde_json::Result<Vec<u8>> {
+    let json_length_at = out.len();
+    out.extend_from_slice(&[0; 8]);
+    serde_json::to_writer(&mut out, message)?;
+    let json_length = (out.len() - json_length_at - 8) as u64;
+    out[json_length_at..json_length_at + 8].copy_from_slice(&json_length.to_le_bytes());
+    Ok(out)
 }
 
 fn append_texts(out: &mut Vec<u8>, texts: &[&str]) {
