@@ -18,9 +18,10 @@
 //!   generated at 1x, 2x, 4x and 8x their base size, with wall time, CPU time, peak memory and
 //!   bytes written at each size and the growth from 1x to 8x (linear is about 8x);
 //! - with `--peers` (`--peers-only` runs just this): OpenAPI to MCP side by side with
-//!   openapi-mcp-generator and FastMCP, installed at pinned versions into target/peers
-//!   (bench/peers.rs), and OpenAI tool lists translated to Anthropic's form inside Python by
-//!   `toolport.convert` and by LiteLLM (bench/translation.rs).
+//!   openapi-mcp-generator, two FastMCPs and openapi-llm, installed at pinned versions into
+//!   target/peers (bench/peers.rs), and OpenAI tool lists translated to Anthropic's form inside
+//!   Python by `toolport.convert` and by LiteLLM (bench/translation.rs). Real-world specs come
+//!   from the corpus (`TOOLPORT_CORPUS`, else ../shared/corpus).
 //!
 //! `--only SECTIONS` runs some of these (batch, isolation, start-up, specs, memory, python,
 //! scaling). CPU time (user + system) is shown beside wall time: on a shared machine it is the
@@ -774,6 +775,12 @@ fn sample(program: &Path, args: &[&str]) -> Result<Sample> {
         bail!("{} {} failed with {status}", program.display(), args.join(" "));
     }
     Ok(Sample { wall, peak_kib, cpu: children_cpu().saturating_sub(before) })
+}
+
+/// The real-world documents (`TOOLPORT_CORPUS`, else ../shared/corpus beside the checkout), as
+/// the Python tests find them.
+fn corpus() -> PathBuf {
+    std::env::var_os("TOOLPORT_CORPUS").map_or_else(|| root().join("../shared/corpus"), PathBuf::from)
 }
 
 fn path(p: &Path) -> &str {
