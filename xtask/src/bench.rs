@@ -838,6 +838,15 @@ fn children_ticks(stat: &str) -> Option<u64> {
 }
 
 fn run_measured(program: &Path, args: &[&str]) -> Result<(Duration, u64, std::process::ExitStatus)> {
+    run_measured_within(program, args, None)
+}
+
+/// [`run_measured`], the child killed once it has run `limit` (its status then says so).
+fn run_measured_within(
+    program: &Path,
+    args: &[&str],
+    limit: Option<Duration>,
+) -> Result<(Duration, u64, std::process::ExitStatus)> {
     let start = Instant::now();
     let mut child = Command::new(program)
         .args(args)
@@ -854,6 +863,9 @@ fn run_measured(program: &Path, args: &[&str]) -> Result<(Duration, u64, std::pr
         }
         if let Some(status) = child.try_wait()? {
             break status;
+        }
+        if limit.is_some_and(|limit| start.elapsed() > limit) {
+            let _ = child.kill();
         }
         std::thread::sleep(Duration::from_millis(1));
     };

@@ -25,7 +25,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 
-use super::{mib, path, run_measured, secs};
+use super::{mib, path, run_measured_within, secs};
 use crate::root;
 
 const OPENAPI_MCP_GENERATOR: &str = "4.0.1";
@@ -37,6 +37,9 @@ const FASTMCP_2: &str = "2.12.5";
 /// internal that pydantic 2.13 removed.
 const FASTMCP_2_WITH: &[&str] = &["pydantic<2.13"];
 const OPENAPI_LLM: &str = "0.4.3";
+/// How long one run of a peer may take: past it, the peer failed on that spec (openapi-llm
+/// on Stripe grew past 2.7 GB in minutes).
+const PEER_LIMIT: Duration = Duration::from_secs(120);
 /// toolport should be at least this many times faster than the fastest complete peer.
 const GOAL: f64 = 3.0;
 
@@ -194,8 +197,10 @@ fn measure_spec(contenders: &[Contender], name: &str, spec: &Path, work: &Path) 
             let timing = work.join(format!("{name}-{index}-{round}.seconds"));
             let args = (contender.args)(path(spec), path(&out), path(&timing));
             let args: Vec<&str> = args.iter().map(String::as_str).collect();
-            let (time, rss, status) = run_measured(&contender.program, &args)?;
-            if status.success() {
+            let (time, rss, status) = run_measured_within(&contender.program, &args, Some(PEER_LIMIT))?;
+            if time > PEER_LIMIT {
+                failures[index] = Some(format!("did not finish within {} s (stopped)", PEER_LIMIT.as_secs()));
+            } else if status.success() {
                 let inside = std::fs::read_to_string(&timing).ok().and_then(|s| s.trim().parse().ok());
                 runs[index].push(Run { time, rss, inside, output: bytes_written(&out) });
             } else {
