@@ -53,11 +53,63 @@ def test_a_document_as_python_objects_converts_as_its_text_does():
     assert toolport.inspect(tools)["tool_set"]["tools"][0]["name"] == tools[0]["function"]["name"]
 
 
+def test_objects_and_their_json_text_convert_to_the_same_result():
+    # Every kind of value the walk writes itself: escapes, non-ASCII, control characters,
+    # floats (shortest form, large exponents), integers past 64 bits, booleans beside ints,
+    # None, tuples as lists, and a dict nested a few levels.
+    tools = [
+        {
+            "type": "function",
+            "function": {
+                "name": "quote_\u00e9",
+                "description": 'Says "hi"\\ \u2028\t\x01 \U0001F600 to ünïcode',
+                "parameters": {
+                    "type": "object",
+                    "properties": {
+                        "ratio": {"type": "number", "minimum": 0.1, "maximum": 1e300, "default": -2.5e-8},
+                        "count": {"type": "integer", "maximum": 2**70, "minimum": -(2**63), "default": 0},
+                        "flag": {"type": "boolean", "default": True, "examples": [False, 1, 0.0]},
+                        "unit": {"enum": ("a", "b", None), "description": None},
+                        "deep": {"type": "object", "properties": {"x": {"type": "array", "items": {"type": "string"}}}},
+                    },
+                    "required": ["ratio"],
+                },
+            },
+        }
+    ]
+    as_text = json.dumps(tools, ensure_ascii=False)
+    for target in ("anthropic", "mcp", "gemini"):
+        from_objects = toolport.convert(tools, from_="openai", to=target)
+        from_text = toolport.convert(as_text, from_="openai", to=target)
+        assert from_objects.files == from_text.files, target
+        # The same diagnostics (their columns are in each one's own text).
+        said = [[(d.code, d.path, d.message) for d in r.diagnostics] for r in (from_objects, from_text)]
+        assert said[0] == said[1], target
+    assert toolport.inspect(tools) == toolport.inspect(as_text)
+    # The integer past 64 bits reached the reader whole, and was said as from text.
+    assert any(d.code == "input/tolerated" and "1180591620717411303424" in d.message for d in from_objects.diagnostics)
+
+
+def test_conversions_from_many_threads_at_once_each_get_their_own_result():
+    from concurrent.futures import ThreadPoolExecutor
+
+    def one(i: int) -> str:
+        tools = [{"type": "function", "function": {"name": f"tool_{i}", "parameters": {"type": "object"}}}]
+        return toolport.convert(tools, from_="openai", to="anthropic").json()[0]["name"]
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        assert list(pool.map(one, range(64))) == [f"tool_{i}" for i in range(64)]
+
+
 def test_python_objects_json_cannot_hold_are_a_type_error():
     with pytest.raises(TypeError, match="not JSON data"):
         toolport.convert([{"type": "function", "function": {"name": "f", "parameters": {1: "x"}}}], to="mcp")
     with pytest.raises(TypeError, match="not JSON data"):
         toolport.convert([object()], to="mcp")
+    # Not silently null: JSON has no NaN or infinity.
+    for number in (float("nan"), float("inf")):
+        with pytest.raises(TypeError, match="not a JSON number"):
+            toolport.convert([{"type": "function", "function": {"name": "f", "x": number}}], from_="openai", to="mcp")
 
 
 def test_a_document_nested_too_deep_or_holding_itself_is_refused_not_a_crash():

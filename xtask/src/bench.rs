@@ -18,9 +18,10 @@
 //!   generated at 1x, 2x, 4x and 8x their base size, with wall time, CPU time, peak memory and
 //!   bytes written at each size and the growth from 1x to 8x (linear is about 8x);
 //! - with `--peers` (`--peers-only` runs just this): OpenAPI to MCP side by side with
-//!   openapi-mcp-generator and FastMCP, installed at pinned versions into target/peers
-//!   (bench/peers.rs), and OpenAI tool lists translated to Anthropic's form inside Python by
-//!   `toolport.convert` and by LiteLLM (bench/translation.rs).
+//!   openapi-mcp-generator, two FastMCPs and openapi-llm, installed at pinned versions into
+//!   target/peers (bench/peers.rs), and OpenAI tool lists translated to Anthropic's form inside
+//!   Python by `toolport.convert` and by LiteLLM (bench/translation.rs). Real-world specs come
+//!   from the corpus (`TOOLPORT_CORPUS`, else ../shared/corpus).
 //!
 //! `--only SECTIONS` runs some of these (batch, isolation, start-up, specs, memory, python,
 //! scaling). CPU time (user + system) is shown beside wall time: on a shared machine it is the
@@ -776,6 +777,12 @@ fn sample(program: &Path, args: &[&str]) -> Result<Sample> {
     Ok(Sample { wall, peak_kib, cpu: children_cpu().saturating_sub(before) })
 }
 
+/// The real-world documents (`TOOLPORT_CORPUS`, else ../shared/corpus beside the checkout), as
+/// the Python tests find them.
+fn corpus() -> PathBuf {
+    std::env::var_os("TOOLPORT_CORPUS").map_or_else(|| root().join("../shared/corpus"), PathBuf::from)
+}
+
 fn path(p: &Path) -> &str {
     p.to_str().expect("bench paths are UTF-8")
 }
@@ -831,6 +838,15 @@ fn children_ticks(stat: &str) -> Option<u64> {
 }
 
 fn run_measured(program: &Path, args: &[&str]) -> Result<(Duration, u64, std::process::ExitStatus)> {
+    run_measured_within(program, args, None)
+}
+
+/// [`run_measured`], the child killed once it has run `limit` (its status then says so).
+fn run_measured_within(
+    program: &Path,
+    args: &[&str],
+    limit: Option<Duration>,
+) -> Result<(Duration, u64, std::process::ExitStatus)> {
     let start = Instant::now();
     let mut child = Command::new(program)
         .args(args)
@@ -847,6 +863,9 @@ fn run_measured(program: &Path, args: &[&str]) -> Result<(Duration, u64, std::pr
         }
         if let Some(status) = child.try_wait()? {
             break status;
+        }
+        if limit.is_some_and(|limit| start.elapsed() > limit) {
+            let _ = child.kill();
         }
         std::thread::sleep(Duration::from_millis(1));
     };

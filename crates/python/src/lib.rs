@@ -9,7 +9,9 @@
 //! the Python side builds the typed results and raises the typed exceptions. Loading uses the
 //! host's input loader (`toolport_host::input`, same limits and errors as the command line),
 //! converting the host's pipeline, writing the host's staging. Conversions run without the
-//! GIL, on a thread with the stack the documented nesting limit needs.
+//! GIL, on threads with the stack the documented nesting limit needs, kept between calls; the
+//! registry is built once per process (per discovery inputs); a document given as Python
+//! objects is written as JSON text in one walk.
 #![deny(unsafe_code)]
 
 use std::collections::{BTreeMap, HashMap};
@@ -49,15 +51,26 @@ pub fn linked_formats() -> Vec<Arc<dyn Format>> {
     ]
 }
 
-/// What decides which registry a call gets: the discovery inputs.
+/// What decides which registry a call gets: the caller's discovery arguments and the
+/// environment variables discovery reads, compared as given, so a call that finds its registry
+/// built does no file-system work.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct RegistryKey {
     plugin_dirs: Vec<PathBuf>,
-    env_path: Option<std::ffi::OsString>,
-    user_data_dir: Option<PathBuf>,
     helper: Option<PathBuf>,
     isolate: String,
+    environment: Vec<Option<std::ffi::OsString>>,
 }
+
+/// The environment variables [`DiscoveryConfig::from_environment`] reads (beside the
+/// executable's place, which is Python's and not ours).
+const DISCOVERY_ENVIRONMENT: [&str; 5] = [
+    toolport_host::discovery::PLUGIN_PATH_ENV,
+    toolport_host::discovery::ALLOW_UNSAFE_ENV,
+    "XDG_DATA_HOME",
+    "HOME",
+    "APPDATA",
+];
 
 /// Registries already built, by their discovery inputs: plugins are loaded (and isolated ones
 /// started) once per process, as `convert` does once per run.
@@ -70,27 +83,27 @@ fn registries() -> &'static Mutex<HashMap<RegistryKey, Arc<Registry>>> {
 /// first (an earlier place wins, as in `convert`), then the linked formats, which a plugin
 /// providing the same id shadows, as a plugin in `--plugin-dir` shadows `convert`'s built-ins.
 fn registry(plugin_dirs: Vec<PathBuf>, plugin_host: Option<PathBuf>, isolate: &str) -> PyResult<Arc<Registry>> {
-    let mut config = DiscoveryConfig::from_environment(plugin_dirs);
-    // The running executable is Python: nothing beside it is ours.
-    config.exe_dir = None;
-    config.isolation.helper = plugin_host;
-    config.isolation.mode = match isolate {
+    let mode = match isolate {
         "auto" => IsolationMode::Auto,
         "always" => IsolationMode::Always,
         "never" => IsolationMode::Never,
         other => return Err(PyValueError::new_err(format!("isolate must be auto, always or never, not {other:?}"))),
     };
     let key = RegistryKey {
-        plugin_dirs: config.plugin_dirs.clone(),
-        env_path: config.env_path.clone(),
-        user_data_dir: config.user_data_dir.clone(),
-        helper: config.isolation.helper.clone(),
+        plugin_dirs,
+        helper: plugin_host,
         isolate: isolate.to_owned(),
+        environment: DISCOVERY_ENVIRONMENT.iter().map(std::env::var_os).collect(),
     };
     let mut cache = registries().lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     if let Some(found) = cache.get(&key) {
         return Ok(found.clone());
     }
+    let mut config = DiscoveryConfig::from_environment(key.plugin_dirs.clone());
+    // The running executable is Python: nothing beside it is ours.
+    config.exe_dir = None;
+    config.isolation.helper = key.helper.clone();
+    config.isolation.mode = mode;
     let mut registry = Registry::discover(&config);
     for format in linked_formats() {
         registry.add_linked(format);
@@ -100,89 +113,170 @@ fn registry(plugin_dirs: Vec<PathBuf>, plugin_host: Option<PathBuf>, isolate: &s
     Ok(registry)
 }
 
+/// A job for a conversion thread.
+type Job = Box<dyn FnOnce() + Send>;
+
+/// Idle conversion threads, each waiting on its channel: a call takes one (or starts one when
+/// every one is busy, as when several Python threads convert at once) and gives it back, so a
+/// call costs a hand-over, not a new thread with a 256 MiB stack.
+fn idle_threads() -> &'static Mutex<Vec<std::sync::mpsc::Sender<Job>>> {
+    static IDLE: OnceLock<Mutex<Vec<std::sync::mpsc::Sender<Job>>>> = OnceLock::new();
+    IDLE.get_or_init(Default::default)
+}
+
 /// Runs `f` on a thread with the stack readers and writers need for the documented nesting
-/// limit (as `convert` does); a panic becomes an error, never a crash of Python.
-fn on_conversion_stack<T: Send>(f: impl FnOnce() -> T + Send) -> Result<T, String> {
-    std::thread::scope(|scope| {
-        std::thread::Builder::new()
-            .name("toolport".into())
-            .stack_size(toolport_core::limits::CONVERSION_STACK_BYTES)
-            .spawn_scoped(scope, f)
-            .map_err(|e| format!("could not start the conversion: {e}"))?
-            .join()
-            .map_err(|_| "internal error: the conversion panicked (please report this)".to_owned())
-    })
+/// limit (as `convert` does), kept for the next call; a panic becomes an error, never a crash
+/// of Python.
+fn on_conversion_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Result<T, String> {
+    let idle = idle_threads().lock().unwrap_or_else(std::sync::PoisonError::into_inner).pop();
+    let jobs = match idle {
+        Some(jobs) => jobs,
+        None => {
+            let (jobs, waiting) = std::sync::mpsc::channel::<Job>();
+            std::thread::Builder::new()
+                .name("toolport".into())
+                .stack_size(toolport_core::limits::CONVERSION_STACK_BYTES)
+                .spawn(move || waiting.into_iter().for_each(|job| job()))
+                .map_err(|e| format!("could not start the conversion: {e}"))?;
+            jobs
+        }
+    };
+    let (answer, answered) = std::sync::mpsc::sync_channel(1);
+    let job: Job = Box::new(move || {
+        let _ = answer.send(std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)));
+    });
+    jobs.send(job).map_err(|_| "internal error: the conversion thread is gone (please report this)".to_owned())?;
+    let outcome = answered.recv().map_err(|_| "internal error: the conversion thread is gone (please report this)")?;
+    // The thread caught the panic and waits for the next job either way.
+    idle_threads().lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(jobs);
+    outcome.map_err(|_| "internal error: the conversion panicked (please report this)".to_owned())
 }
 
-/// A document given as Python objects (dicts, lists, strings, numbers, booleans, None) as JSON
-/// text for the readers, walked in Rust (pythonize), not through Python's json module; what JSON
-/// cannot hold is a TypeError naming it, a document nested too deep an input refusal as for text.
-fn document_json(document: &Bound<'_, PyAny>) -> PyResult<Result<Vec<u8>, Refusal>> {
-    if let Err(refusal) = check_nesting(document) {
-        return Ok(Err(refusal));
-    }
-    let value: serde_json::Value = pythonize::depythonize(document).map_err(|e| {
-        pyo3::exceptions::PyTypeError::new_err(format!(
-            "the document is not JSON data (dicts with str keys, lists, str, int, float, bool, None): {e}"
-        ))
-    })?;
-    serde_json::to_vec(&value).map(Ok).map_err(|e| PyValueError::new_err(e.to_string()))
-}
-
-/// Refuses a document nested deeper than every input may be ([`MAX_NESTING`]), walked with a
-/// stack of its own: pythonize walks by recursion, and a list nested a million deep (or one
-/// that holds itself) would overflow the stack and end Python. The refusal is the `input/syntax`
-/// error a text nested as deep gets, located by the path of the first level too deep.
+/// A document given as Python objects (dicts, lists, tuples, strings, numbers, booleans,
+/// None) as JSON text for the readers, written in one walk in Rust: no Python json module, no
+/// `serde_json::Value` in between. What JSON cannot hold is a TypeError naming it; a document
+/// nested deeper than every input may be ([`MAX_NESTING`]), or one that holds itself, is the
+/// `input/syntax` refusal a text nested as deep gets, located by the path of the first level
+/// too deep. The walk recurses at most that deep, so the caller's stack suffices.
 ///
 /// [`MAX_NESTING`]: toolport_core::limits::MAX_NESTING
-fn check_nesting(document: &Bound<'_, PyAny>) -> Result<(), Refusal> {
-    use pyo3::types::{PyDict, PyList, PyTuple};
-    let limit = toolport_core::limits::MAX_NESTING;
-    // Each container seen: its parent's index and its key there, so only a refusal builds a path.
-    let mut seen: Vec<(usize, String)> = vec![(0, String::new())];
-    let mut pending = vec![(document.clone(), 1usize, 0usize)];
-    while let Some((value, depth, at)) = pending.pop() {
-        let children: Vec<(String, Bound<'_, PyAny>)> = if let Ok(dict) = value.cast::<PyDict>() {
-            dict.iter().map(|(key, child)| (key.str().map(|k| k.to_string()).unwrap_or_default(), child)).collect()
-        } else if let Ok(list) = value.cast::<PyList>() {
-            list.iter().enumerate().map(|(i, child)| (i.to_string(), child)).collect()
-        } else if let Ok(tuple) = value.cast::<PyTuple>() {
-            tuple.iter().enumerate().map(|(i, child)| (i.to_string(), child)).collect()
-        } else {
-            continue;
-        };
-        if depth > limit {
-            let mut segments = Vec::new();
-            let mut node = at;
-            while node != 0 {
-                segments.push(seen[node].1.as_str());
-                node = seen[node].0;
-            }
+fn document_json(document: &Bound<'_, PyAny>) -> PyResult<Result<Vec<u8>, Refusal>> {
+    let mut out = Vec::with_capacity(4096);
+    match write_json(document, 1, &mut out) {
+        Ok(()) => Ok(Ok(out)),
+        Err(NotWritten::NotJson(what)) => Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "the document is not JSON data (dicts with str keys, lists, str, int, float, bool, None): {what}"
+        ))),
+        Err(NotWritten::TooDeep(mut segments)) => {
+            segments.reverse();
             let path =
-                segments.iter().rev().fold(String::new(), |path, segment| toolport_core::source::child(&path, segment));
+                segments.iter().fold(String::new(), |path, segment| toolport_core::source::child(&path, segment));
+            let limit = toolport_core::limits::MAX_NESTING;
             let message = format!(
                 "the document is nested deeper than {limit} levels (or holds itself); it is not read (at {path})"
             );
-            return Err(Refusal::input(Diagnostic::error(codes::INPUT_SYNTAX, path, message.clone()), message));
+            Ok(Err(Refusal::input(Diagnostic::error(codes::INPUT_SYNTAX, path, message.clone()), message)))
         }
-        for (key, child) in children {
-            if child.is_instance_of::<PyDict>() || child.is_instance_of::<PyList>() || child.is_instance_of::<PyTuple>()
-            {
-                seen.push((at, key));
-                pending.push((child, depth + 1, seen.len() - 1));
+    }
+}
+
+/// Why [`write_json`] stopped.
+enum NotWritten {
+    /// What JSON cannot hold, said for the TypeError.
+    NotJson(String),
+    /// A container deeper than the limit: the keys and indices to it, innermost first.
+    TooDeep(Vec<String>),
+}
+
+/// Writes `value`, at nesting `depth` (the document itself is 1), as JSON text to `out`.
+fn write_json(value: &Bound<'_, PyAny>, depth: usize, out: &mut Vec<u8>) -> Result<(), NotWritten> {
+    use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+    let not_json = |e: PyErr| NotWritten::NotJson(e.to_string());
+    let too_deep = || depth > toolport_core::limits::MAX_NESTING;
+    // Inside a container, a refusal's path gains the child's key on the way out.
+    let within = |segment: String| {
+        move |e: NotWritten| match e {
+            NotWritten::TooDeep(mut segments) => {
+                segments.push(segment);
+                NotWritten::TooDeep(segments)
             }
+            other => other,
         }
+    };
+    if let Ok(text) = value.cast::<PyString>() {
+        write_str(&text.to_cow().map_err(not_json)?, out);
+    } else if let Ok(dict) = value.cast::<PyDict>() {
+        if too_deep() {
+            return Err(NotWritten::TooDeep(Vec::new()));
+        }
+        out.push(b'{');
+        for (i, (key, child)) in dict.iter().enumerate() {
+            let Ok(key) = key.cast::<PyString>() else {
+                return Err(NotWritten::NotJson(format!("a dict key is {}, not str", type_name(&key))));
+            };
+            let key = key.to_cow().map_err(not_json)?;
+            if i > 0 {
+                out.push(b',');
+            }
+            write_str(&key, out);
+            out.push(b':');
+            write_json(&child, depth + 1, out).map_err(within(key.into_owned()))?;
+        }
+        out.push(b'}');
+    } else if value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>() {
+        if too_deep() {
+            return Err(NotWritten::TooDeep(Vec::new()));
+        }
+        out.push(b'[');
+        for (i, child) in value.try_iter().map_err(not_json)?.enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            write_json(&child.map_err(not_json)?, depth + 1, out).map_err(within(i.to_string()))?;
+        }
+        out.push(b']');
+    } else if value.is_none() {
+        out.extend_from_slice(b"null");
+    } else if let Ok(flag) = value.cast::<PyBool>() {
+        out.extend_from_slice(if flag.is_true() { b"true" } else { b"false" });
+    } else if value.is_instance_of::<PyInt>() {
+        // Any size: an integer past 64 bits is read as from text (a located warning).
+        match value.extract::<i64>() {
+            Ok(n) => out.extend_from_slice(n.to_string().as_bytes()),
+            Err(_) => out.extend_from_slice(value.str().map_err(not_json)?.to_cow().map_err(not_json)?.as_bytes()),
+        }
+    } else if let Ok(number) = value.cast::<PyFloat>() {
+        let number = number.value();
+        if !number.is_finite() {
+            return Err(NotWritten::NotJson(format!("{number} is not a JSON number")));
+        }
+        // serde_json writes the shortest text that reads back as the same float.
+        let _ = serde_json::to_writer(&mut *out, &number);
+    } else {
+        // Anything else pythonize takes (a Mapping, a Sequence, a dataclass), else the TypeError.
+        let converted: serde_json::Value =
+            pythonize::depythonize(value).map_err(|e| NotWritten::NotJson(e.to_string()))?;
+        let _ = serde_json::to_writer(&mut *out, &converted);
     }
     Ok(())
 }
 
+fn write_str(text: &str, out: &mut Vec<u8>) {
+    // Writing a str to a Vec cannot fail.
+    let _ = serde_json::to_writer(&mut *out, text);
+}
+
+fn type_name(value: &Bound<'_, PyAny>) -> String {
+    value.get_type().name().map_or_else(|_| "an object".to_owned(), |name| name.to_string())
+}
+
 /// One input as the Python side hands it over.
-enum Source<'a> {
+enum Source {
     /// A file or folder, read by the host's input loader.
     Path(PathBuf),
     /// A document's bytes (text is passed encoded; a Python object as its JSON), read like
     /// standard input.
-    Data(std::borrow::Cow<'a, [u8]>),
+    Data(Vec<u8>),
     /// A document refused before reading (given as Python objects nested too deep).
     Refused(Refusal),
     /// A folder's files (a Raycast extension): relative path → text, and relative path → bytes
@@ -190,19 +284,19 @@ enum Source<'a> {
     Files(BTreeMap<String, String>, BTreeMap<String, Vec<u8>>),
 }
 
-impl<'a> Source<'a> {
+impl Source {
     fn new(
         path: Option<PathBuf>,
-        data: Option<&'a [u8]>,
+        data: Option<&[u8]>,
         document: Option<&Bound<'_, PyAny>>,
         files: Option<BTreeMap<String, String>>,
         binary_files: BTreeMap<String, Vec<u8>>,
     ) -> PyResult<Self> {
         match (path, data, document, files) {
             (Some(path), None, None, None) => Ok(Source::Path(path)),
-            (None, Some(data), None, None) => Ok(Source::Data(data.into())),
+            (None, Some(data), None, None) => Ok(Source::Data(data.to_vec())),
             (None, None, Some(document), None) => Ok(match document_json(document)? {
-                Ok(json) => Source::Data(json.into()),
+                Ok(json) => Source::Data(json),
                 Err(refusal) => Source::Refused(refusal),
             }),
             (None, None, None, Some(files)) => Ok(Source::Files(files, binary_files)),
@@ -248,11 +342,7 @@ impl From<ResolveError> for Refusal {
 
 /// Loads the input and settles its format: `from` if given, else the most confident detection
 /// (the same rules as `convert`, through `pipeline::load` for paths).
-fn load<'r>(
-    registry: &'r Registry,
-    source: &Source<'_>,
-    from: Option<&str>,
-) -> Result<(&'r FormatEntry, Bundle), Refusal> {
+fn load<'r>(registry: &'r Registry, source: &Source, from: Option<&str>) -> Result<(&'r FormatEntry, Bundle), Refusal> {
     let from = from.map(|f| registry.format(f)).transpose().map_err(|e| Refusal::usage(e.to_string()))?;
     let limits = Limits::default();
     let (bundle, is_dir) = match source {
@@ -417,7 +507,8 @@ fn convert<'py>(
     let fit = pipeline::FitSettings { split };
     let registry = self::registry(plugin_dirs, plugin_host, isolate)?;
     type Ran = (Status, String, Option<Bundle>, Vec<Diagnostic>, Option<String>);
-    let run = || -> Result<Ran, Refusal> {
+    let (to, from_) = (to.to_owned(), from_.map(str::to_owned));
+    let run = move || -> Result<Ran, Refusal> {
         let overlay = overlay_text.as_ref().map(|(file, text)| (file.as_str(), text.as_str()));
         let curate = Curate::new(&select, &exclude, overlay, names_map).map_err(|errors| Refusal {
             kind: "usage",
@@ -431,12 +522,13 @@ fn convert<'py>(
                 .join("\n"),
             diagnostics: errors,
         })?;
-        let to = registry.format(to).map_err(|e| Refusal::usage(e.to_string()))?;
-        let named = from_.map(|f| registry.format(f)).transpose().map_err(|e| Refusal::usage(e.to_string()))?;
+        let to = registry.format(&to).map_err(|e| Refusal::usage(e.to_string()))?;
+        let named =
+            from_.as_deref().map(|f| registry.format(f)).transpose().map_err(|e| Refusal::usage(e.to_string()))?;
         let named_by_user = options.iter().any(|(key, _)| key == Options::OUTPUT_NAME);
         let options =
             self::options(options, &[Some(to), named].into_iter().flatten().collect::<Vec<_>>(), source.stem())?;
-        let (from, bundle) = load(&registry, &source, from_)?;
+        let (from, bundle) = load(&registry, &source, from_.as_deref())?;
         let conversion = pipeline::convert_staged(from, to, &bundle, &options, strict, &curate, &fit);
         let map = conversion.names_map.map(|m| m.to_value().to_string());
         // Named as the command line names them in a folder, unless the user named them.
@@ -501,8 +593,9 @@ fn inspect(
 ) -> PyResult<Inspected> {
     let source = Source::new(path, data, document.as_ref(), files, binary_files)?;
     let registry = self::registry(plugin_dirs, plugin_host, isolate)?;
-    let run = || -> Result<_, Refusal> {
-        let (format, bundle) = load(&registry, &source, from_)?;
+    let from_ = from_.map(str::to_owned);
+    let run = move || -> Result<_, Refusal> {
+        let (format, bundle) = load(&registry, &source, from_.as_deref())?;
         let options = self::options(options, &[format], source.stem())?;
         let outcome = format.format.read(&bundle, &options);
         let model = match outcome.value {

@@ -1,12 +1,18 @@
 //! `cargo xtask bench --peers` (`--peers-only` runs just this): toolport's OpenAPI to MCP
-//! conversion side by side with its peers, on petstore, GitHub and Stripe, in the same run.
+//! conversion side by side with its peers, on petstore, GitHub, Stripe, OpenAI's spec and
+//! Twilio's REST API, in the same run. The specs are read from the corpus (`TOOLPORT_CORPUS`,
+//! else ../shared/corpus, as the Python tests read it); one that is not there is skipped.
 //!
 //! - toolport: `convert --from openapi --to mcp SPEC -o OUT` (the tools/list document).
 //! - openapi-mcp-generator (npm): generates an MCP server project (TypeScript) from the spec;
 //!   the generation run is measured, not a build of the project.
-//! - FastMCP (PyPI): a Python process that reads the spec, builds `FastMCP.from_openapi`, lists
-//!   the tools and writes their MCP form (compact JSON, Python's fast encoder) to a file; the whole
-//!   process is measured, and the part after the imports is reported on its own.
+//! - FastMCP (PyPI), the newest that installs here and 2.12.5: a Python process that reads the
+//!   spec, builds `FastMCP.from_openapi`, lists the tools and writes their MCP form (compact JSON,
+//!   Python's fast encoder) to a file; the whole process is measured, and the part after the
+//!   imports is reported on its own.
+//! - openapi-llm (PyPI): a Python process that reads the spec and writes its OpenAI function
+//!   definitions (`OpenAPISpecification.from_file`, `ClientConfig.get_tool_definitions`), the
+//!   same way measured.
 //!
 //! The peers are installed at pinned versions into target/peers (git-ignored with target/), once.
 //! Each spec: 3 rounds, the three tools alternating (their order rotating each round), medians
@@ -19,12 +25,21 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 
-use super::{mib, path, run_measured, secs};
+use super::{mib, path, run_measured_within, secs};
 use crate::root;
 
 const OPENAPI_MCP_GENERATOR: &str = "4.0.1";
 /// The newest FastMCP whose dependencies the registry here can satisfy (4.1.x wants a newer certifi).
 const FASTMCP: &str = "4.0.11";
+/// The FastMCP of the 2.x line most used (and the version the issue names).
+const FASTMCP_2: &str = "2.12.5";
+/// What FastMCP 2.12.5's dependencies need of theirs: its `mcp` (1.16) imports a pydantic
+/// internal that pydantic 2.13 removed.
+const FASTMCP_2_WITH: &[&str] = &["pydantic<2.13"];
+const OPENAPI_LLM: &str = "0.4.3";
+/// How long one run of a peer may take: past it, the peer failed on that spec (openapi-llm
+/// on Stripe grew past 2.7 GB in minutes).
+const PEER_LIMIT: Duration = Duration::from_secs(120);
 /// toolport should be at least this many times faster than the fastest complete peer.
 const GOAL: f64 = 3.0;
 
@@ -33,17 +48,37 @@ const GOAL: f64 = 3.0;
 const FASTMCP_SCRIPT: &str = r#"
 import asyncio, json, sys, time
 from pathlib import Path
-import httpx2
+try:
+    import httpx2 as httpx  # FastMCP 4
+except ImportError:
+    import httpx  # FastMCP 2
 import yaml
 from fastmcp import FastMCP
 start = time.perf_counter()
 spec_path, out_path, timing_path = Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3])
 text = spec_path.read_text()
 spec = json.loads(text) if spec_path.suffix == ".json" else yaml.safe_load(text)
-server = FastMCP.from_openapi(openapi_spec=spec, client=httpx2.AsyncClient(base_url="http://localhost"))
-tools = asyncio.run(server.list_tools())
+server = FastMCP.from_openapi(openapi_spec=spec, client=httpx.AsyncClient(base_url="http://localhost"))
+if hasattr(server, "list_tools"):
+    tools = asyncio.run(server.list_tools())
+else:  # FastMCP 2: a dict by name
+    tools = list(asyncio.run(server.get_tools()).values())
 listing = {"tools": [t.to_mcp_tool().model_dump(mode="json", by_alias=True, exclude_none=True) for t in tools]}
 out_path.write_text(json.dumps(listing))
+timing_path.write_text(str(time.perf_counter() - start))
+"#;
+
+/// Writes the OpenAI tool definitions openapi-llm makes of a spec: argv is SPEC OUT TIMING, as
+/// for FastMCP.
+const OPENAPI_LLM_SCRIPT: &str = r#"
+import json, sys, time
+from pathlib import Path
+from openapi_llm.client.config import ClientConfig
+from openapi_llm.core.spec import OpenAPISpecification
+start = time.perf_counter()
+spec_path, out_path, timing_path = Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3])
+tools = ClientConfig(openapi_spec=OpenAPISpecification.from_file(spec_path)).get_tool_definitions()
+out_path.write_text(json.dumps(tools))
 timing_path.write_text(str(time.perf_counter() - start))
 "#;
 
@@ -78,11 +113,20 @@ enum Outcome {
 pub fn run(convert: &Path, work: &Path) -> Result<()> {
     let peers = root().join("target/peers");
     let generator = install_openapi_mcp_generator(&peers)?;
-    let python = install_fastmcp(&peers)?;
+    let fastmcp = install_pinned(&peers.join("venv"), "fastmcp", FASTMCP, &[])?;
+    let fastmcp_2 =
+        install_pinned(&peers.join(format!("fastmcp-{FASTMCP_2}-venv")), "fastmcp", FASTMCP_2, FASTMCP_2_WITH)?;
+    let openapi_llm = install_pinned(&peers.join("openapi-llm-venv"), "openapi-llm", OPENAPI_LLM, &[])?;
     let work = work.join("peers");
     std::fs::create_dir_all(&work)?;
-    let script = work.join("fastmcp_tools.py");
-    std::fs::write(&script, FASTMCP_SCRIPT)?;
+    let fastmcp_script = work.join("fastmcp_tools.py");
+    std::fs::write(&fastmcp_script, FASTMCP_SCRIPT)?;
+    let openapi_llm_script = work.join("openapi_llm_tools.py");
+    std::fs::write(&openapi_llm_script, OPENAPI_LLM_SCRIPT)?;
+    let python_script = |script: &Path| -> ArgsFor {
+        let script = path(script).to_owned();
+        Box::new(move |spec, out, timing| [script.as_str(), spec, out, timing].map(String::from).to_vec())
+    };
     let contenders = [
         Contender {
             name: "toolport".into(),
@@ -98,23 +142,32 @@ pub fn run(convert: &Path, work: &Path) -> Result<()> {
         },
         Contender {
             name: format!("FastMCP {FASTMCP}"),
-            program: python,
-            args: Box::new(move |spec, out, timing| [path(&script), spec, out, timing].map(String::from).to_vec()),
+            program: fastmcp.clone(),
+            args: python_script(&fastmcp_script),
+        },
+        Contender { name: format!("FastMCP {FASTMCP_2}"), program: fastmcp_2, args: python_script(&fastmcp_script) },
+        Contender {
+            name: format!("openapi-llm {OPENAPI_LLM}"),
+            program: openapi_llm,
+            args: python_script(&openapi_llm_script),
         },
     ];
 
-    let corpus = root().join("../shared/corpus/openapi");
+    let corpus = super::corpus().join("openapi");
     let specs = [
         ("petstore", corpus.join("oai-examples/petstore.yaml")),
         ("GitHub", corpus.join("github/api.github.com.json")),
         ("Stripe", corpus.join("stripe/spec3.json")),
+        ("OpenAI", corpus.join("openai-2024-09-27/openapi.yaml")),
+        ("Twilio", corpus.join("twilio/twilio_api_v2010.json")),
+        ("Cloudflare", corpus.join("cloudflare/openapi.json")),
     ];
     println!(
-        "peers: OpenAPI -> MCP tools, toolport vs openapi-mcp-generator {OPENAPI_MCP_GENERATOR} (Node {}) and FastMCP {FASTMCP} (Python {})",
+        "peers: OpenAPI -> MCP tools (openapi-llm: OpenAI tools), toolport vs openapi-mcp-generator {OPENAPI_MCP_GENERATOR} (Node {}), FastMCP {FASTMCP} and {FASTMCP_2}, openapi-llm {OPENAPI_LLM} (Python {})",
         version_of("node", &["--version"]),
-        version_of(path(&peers.join("venv/bin/python")), &["--version"]).trim_start_matches("Python "),
+        version_of(path(&fastmcp), &["--version"]).trim_start_matches("Python "),
     );
-    println!("  (median of 3 per spec, alternating; every tool reads the spec as given, petstore as YAML)");
+    println!("  (median of 3 per spec, alternating; every tool reads the spec as given, petstore and OpenAI as YAML)");
     println!();
     let mut rows = Vec::new();
     for (name, spec) in &specs {
@@ -144,8 +197,10 @@ fn measure_spec(contenders: &[Contender], name: &str, spec: &Path, work: &Path) 
             let timing = work.join(format!("{name}-{index}-{round}.seconds"));
             let args = (contender.args)(path(spec), path(&out), path(&timing));
             let args: Vec<&str> = args.iter().map(String::as_str).collect();
-            let (time, rss, status) = run_measured(&contender.program, &args)?;
-            if status.success() {
+            let (time, rss, status) = run_measured_within(&contender.program, &args, Some(PEER_LIMIT))?;
+            if time > PEER_LIMIT {
+                failures[index] = Some(format!("did not finish within {} s (stopped)", PEER_LIMIT.as_secs()));
+            } else if status.success() {
                 let inside = std::fs::read_to_string(&timing).ok().and_then(|s| s.trim().parse().ok());
                 runs[index].push(Run { time, rss, inside, output: bytes_written(&out) });
             } else {
@@ -306,16 +361,13 @@ fn install_openapi_mcp_generator(peers: &Path) -> Result<PathBuf> {
     Ok(dir.join("node_modules/.bin/openapi-mcp-generator"))
 }
 
-/// The Python of a virtual environment in `peers`/venv with FastMCP at its pinned version (once).
-fn install_fastmcp(peers: &Path) -> Result<PathBuf> {
-    install_pinned(&peers.join("venv"), "fastmcp", FASTMCP)
-}
-
-/// A Python package at a pinned version in its own venv, installed once (a stamp says which).
-pub(super) fn install_pinned(venv: &Path, package: &str, version: &str) -> Result<PathBuf> {
+/// A Python package at a pinned version in its own venv, with `with` (requirements its
+/// dependencies need), installed once (a stamp says which).
+pub(super) fn install_pinned(venv: &Path, package: &str, version: &str, with: &[&str]) -> Result<PathBuf> {
     let python = venv.join("bin/python");
     let stamp = venv.join(format!("{package}.installed"));
-    if std::fs::read_to_string(&stamp).is_ok_and(|done| done == version) {
+    let wanted = std::iter::once(version).chain(with.iter().copied()).collect::<Vec<_>>().join(" ");
+    if std::fs::read_to_string(&stamp).is_ok_and(|done| done == wanted) {
         return Ok(python);
     }
     println!("installing {package} {version} into {} (once)", venv.display());
@@ -328,10 +380,11 @@ pub(super) fn install_pinned(venv: &Path, package: &str, version: &str) -> Resul
     install_step(
         Command::new(&python)
             .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check"])
-            .arg(format!("{package}=={version}")),
+            .arg(format!("{package}=={version}"))
+            .args(with),
         &format!("pip install {package}"),
     )?;
-    std::fs::write(stamp, version)?;
+    std::fs::write(stamp, wanted)?;
     Ok(python)
 }
 

@@ -49,7 +49,7 @@ pub fn run(convert: &Path, toolport_python: &Path, work: &Path) -> Result<()> {
     std::fs::create_dir_all(&work)?;
     let script = work.join("translate.py");
     std::fs::write(&script, SCRIPT)?;
-    let corpus = root().join("../shared/corpus/openapi");
+    let corpus = super::corpus().join("openapi");
     let sources = [
         ("fixture chat-tools", root().join("fixtures/openai/chat-tools.json")),
         ("petstore", corpus.join("oai-examples/petstore-expanded.yaml")),
@@ -118,5 +118,5 @@ fn per_call(python: &Path, script: &Path, who: &str, listing: &Path) -> Result<(
 }
 
 fn install_litellm(peers: &Path) -> Result<PathBuf> {
-    super::peers::install_pinned(&peers.join("litellm-venv"), "litellm", LITELLM)
+    super::peers::install_pinned(&peers.join("litellm-venv"), "litellm", LITELLM, &[])
 }
