@@ -14,19 +14,35 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from targets.common import node_prefetch  # noqa: E402
+
+
+def module_name(item):
+    """A target shape with rules of its own has a module named after its label (`openapi
+    bedrock-agent`: targets/openapi-bedrock-agent.py); others share the format's."""
+    shape = item.get("label", item["target"]).replace(" ", "-")
+    return shape if os.path.exists(os.path.join(os.path.dirname(os.path.abspath(__file__)), "targets", f"{shape}.py")) else item["target"]
+
+
+def prefetch_node_checks(modules, names, items):
+    """Runs each node script the validators call once over all the files it checks (a module's
+    `node_checks(path)` names them): one node start instead of one per file."""
+    paths = {}
+    for name, item in zip(names, items):
+        for script, what in getattr(modules[name], "node_checks", lambda _: [])(item["path"]):
+            paths.setdefault((script, what), []).append(item["path"])
+    for (script, what), files in paths.items():
+        node_prefetch(script, files, what)
+
 
 def main() -> int:
     items = json.load(sys.stdin)
-    modules = {}
+    names = [module_name(item) for item in items]
+    modules = {name: importlib.import_module(f"targets.{name}") for name in dict.fromkeys(names)}
+    prefetch_node_checks(modules, names, items)
     results = []
-    for item in items:
+    for name, item in zip(names, items):
         target = item["target"]
-        # A target shape with rules of its own has a module named after its label
-        # (`openapi bedrock-agent`: targets/openapi-bedrock-agent.py); others share the format's.
-        shape = item.get("label", target).replace(" ", "-")
-        name = shape if os.path.exists(os.path.join(os.path.dirname(os.path.abspath(__file__)), "targets", f"{shape}.py")) else target
-        if name not in modules:
-            modules[name] = importlib.import_module(f"targets.{name}")
         started = time.monotonic()
         try:
             errors = modules[name].validate(item["path"])

@@ -32,11 +32,18 @@ class Document:
         self.schema_is_partial = False
 
 
+def yaml_load(text):
+    """PyYAML's safe loading, through libyaml when PyYAML was built with it: the same YAML 1.1
+    documents from the same constructor, parsed five to six times faster (the oracle read 604
+    YAML documents, the GitHub spec's 3 MB in 13.5 s of pure Python, 2.4 s with libyaml)."""
+    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
 def load(path):
     with open(path, encoding="utf-8-sig") as f:
         data = f.read()
     if path.endswith((".yaml", ".yml")):
-        return yaml.safe_load(data)
+        return yaml_load(data)
     if path.endswith((".json5", ".jsonish")):
         return json5.loads(data)
     return json.loads(data)
@@ -306,7 +313,7 @@ def read_vertex(path):
     text_spec = api.get("openApiYaml") or api.get("open_api_yaml")
     if text_spec is None:
         raise ValueError(f"{body_path}: no inline spec (openApiYaml)")
-    spec = yaml.safe_load(text_spec)
+    spec = yaml_load(text_spec)
     examples = {}
     for ex in body.get("toolUseExamples") or body.get("tool_use_examples") or []:
         op = (ex.get("extensionOperation") or ex.get("extension_operation") or {})
@@ -343,7 +350,7 @@ def read_m365(path):
         return m365_mcp_plugin(manifest)
     spec_ref = runtime.get("spec") or {}
     if "api_description" in spec_ref:
-        spec = yaml.safe_load(spec_ref["api_description"])
+        spec = yaml_load(spec_ref["api_description"])
     else:
         spec = load(os.path.join(path, spec_ref["url"]))
     described = {f["name"]: f["description"] for f in manifest.get("functions") or []

@@ -13,6 +13,11 @@ from .common import load
 SCHEMA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "schemas", "server.schema.json")
 
 
+def node_checks(path):
+    """The node checks `validate(path)` runs, for validate.py to run over every output at once."""
+    return mcpb.node_checks(path) if os.path.basename(path) == "manifest.json" else []
+
+
 def validate(path):
     if os.path.basename(path) == "manifest.json":
         return mcpb.validate(path)

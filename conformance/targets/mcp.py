@@ -23,5 +23,14 @@ def validate(path):
     return errors
 
 
+NODE_CHECK = ("mcp-sdk.mjs", "TypeScript SDK")
+
+
+def node_checks(path):
+    """The node checks `validate(path)` runs, for validate.py to run over every output at once."""
+    return [NODE_CHECK]
+
+
 def typescript_sdk_errors(path):
-    return node_errors("mcp-sdk.mjs", path, "TypeScript SDK")
+    script, what = NODE_CHECK
+    return node_errors(script, path, what)

@@ -5,5 +5,14 @@ through node (conformance/mcpb-manifest.mjs)."""
 from .common import node_errors
 
 
+NODE_CHECK = ("mcpb-manifest.mjs", "MCPB toolchain")
+
+
+def node_checks(path):
+    """The node checks `validate(path)` runs, for validate.py to run over every output at once."""
+    return [NODE_CHECK]
+
+
 def validate(path):
-    return node_errors("mcpb-manifest.mjs", path, "MCPB toolchain")
+    script, what = NODE_CHECK
+    return node_errors(script, path, what)

@@ -193,25 +193,36 @@ fn python_json(script: &str, request: &serde_json::Value) -> Vec<serde_json::Val
 }
 
 /// `python_json` over `items` in two processes side by side, the results back in the items'
-/// order: validation is the suite's longest step. Items go to the lighter half, the heaviest
-/// first, weighed by the size of the file at `path` (a validator's time grows with its
-/// document: the largest specs' MCP outputs took 157 and 109 s), so one target's large outputs
-/// no longer make one half wait for the other; a validator's module is then imported by both.
-fn python_json_in_two(script: &str, items: &[serde_json::Value]) -> Vec<serde_json::Value> {
+/// order: validation and the oracle are the suite's longest steps. The items of one input
+/// (its `input`) stay in one process, whose caches then serve them all (a schema checked once
+/// for every target it reaches, a source read once); the inputs go to the lighter half, the
+/// heaviest first, weighed by the size of the files at the items' `paths` (a check's time grows
+/// with its document: the largest specs' MCP outputs took 157 and 109 s).
+fn python_json_in_two(script: &str, items: &[serde_json::Value], paths: &[&str]) -> Vec<serde_json::Value> {
     // A small document still costs a process start or an import's share.
     const ITEM_BYTES: u64 = 64 << 10;
     let weight = |item: &serde_json::Value| {
-        let path = item["path"].as_str().unwrap_or_default();
-        ITEM_BYTES + std::fs::metadata(path).map_or(0, |m| m.len())
+        let size = |key: &&str| std::fs::metadata(item[*key].as_str().unwrap_or_default()).map_or(0, |m| m.len());
+        ITEM_BYTES + paths.iter().map(size).sum::<u64>()
     };
-    let mut order: Vec<(u64, usize)> = items.iter().enumerate().map(|(i, item)| (weight(item), i)).collect();
-    order.sort_by_key(|&(w, i)| (std::cmp::Reverse(w), i));
+    let mut inputs: BTreeMap<u64, (u64, Vec<usize>)> = BTreeMap::new();
+    for (i, item) in items.iter().enumerate() {
+        let input = inputs.entry(item["input"].as_u64().unwrap_or_default()).or_default();
+        input.0 += weight(item);
+        input.1.push(i);
+    }
+    let mut order: Vec<(u64, Vec<usize>)> = inputs.into_values().collect();
+    order.sort_by_key(|(w, indices)| (std::cmp::Reverse(*w), indices[0]));
     let mut halves: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
     let mut loads = [0u64; 2];
-    for (w, i) in order {
+    for (w, indices) in order {
         let lighter = usize::from(loads[1] < loads[0]);
-        halves[lighter].push(i);
+        halves[lighter].extend(indices);
         loads[lighter] += w;
+    }
+    for half in &mut halves {
+        // In the items' order: a process's caches keep the last sources it read.
+        half.sort_unstable();
     }
     let answers: Vec<(Vec<usize>, Vec<serde_json::Value>)> = std::thread::scope(|scope| {
         let running: Vec<_> = halves
@@ -250,11 +261,13 @@ fn every_output_is_accepted_by_its_platforms_validator() {
         if let (Verdict::Written { files, .. }, true) = (&c.verdict, TARGETS.iter().any(|t| t.label == c.target.label))
         {
             for path in files {
-                items.push(serde_json::json!({"target": c.target.format, "label": c.target.label, "path": path}));
+                items.push(
+                    serde_json::json!({"target": c.target.format, "label": c.target.label, "path": path, "input": c.input}),
+                );
             }
         }
     }
-    let results = python_json_in_two("validate.py", &items);
+    let results = python_json_in_two("validate.py", &items, &["path"]);
     // Per target: outputs accepted, conversions refused with a reason, outputs rejected.
     let mut matrix: BTreeMap<&str, (usize, usize, usize)> = TARGETS.iter().map(|t| (t.label, (0, 0, 0))).collect();
     for c in &all.done {
@@ -320,16 +333,16 @@ fn nothing_is_lost_without_a_diagnostic() {
         let pair = format!("{from} -> {}", c.target.label);
         items.push(serde_json::json!({
             "pair": pair, "from": from, "source": source, "to": c.target.format, "output": output,
-            "reports": [report],
+            "reports": [report], "input": c.input,
         }));
         if let Some((back, back_report)) = round_trip {
             items.push(serde_json::json!({
                 "pair": format!("{from} -> {} -> {from}", c.target.label), "from": from, "source": source,
-                "to": from, "output": back, "reports": [report, back_report],
+                "to": from, "output": back, "reports": [report, back_report], "input": c.input,
             }));
         }
     }
-    let results = python_json("oracle.py", &serde_json::Value::Array(items));
+    let results = python_json_in_two("oracle.py", &items, &["source", "output"]);
     // Per pair: conversions read, tools compared, differences, named by a diagnostic, silent.
     let mut pairs: BTreeMap<String, [usize; 6]> = BTreeMap::new();
     let mut silent = Vec::new();

@@ -6,8 +6,8 @@
 //!   extension written from a Raycast fixture carries may fail only where the fixture's own
 //!   does: some import packages that are not installed here), and
 //! - read by Raycast's tool-schema extraction, the step of `ray build` that refuses types it
-//!   cannot describe (tests/tsc/tool-schemas.js; the richest tools of each extension unless
-//!   TOOLPORT_RAYCAST_ALL_SCHEMAS=1), and
+//!   cannot describe (tests/tsc/tool-schemas.js: every tool of every extension, the tools of
+//!   one extension sharing one TypeScript program), and
 //! - one extension is built with the real `ray build` (it runs offline).
 //!
 //! Without node and npm the tests fail, unless TOOLPORT_SKIP_TSC=1 says to skip them.
@@ -175,6 +175,23 @@ fn not_in_sources<'f>(findings: &'f [String], source_of: &HashMap<String, &str>)
         .collect()
 }
 
+/// The extensions in two halves of about as many tools each (the largest APIs have hundreds),
+/// the largest first to the lighter half.
+fn halves_by_tools(dirs: &[PathBuf]) -> [Vec<&PathBuf>; 2] {
+    let tools = |dir: &PathBuf| std::fs::read_dir(dir.join("src/tools")).map_or(0, |files| files.count());
+    let mut sized: Vec<(usize, &PathBuf)> = dirs.iter().map(|dir| (tools(dir), dir)).collect();
+    sized.sort_by_key(|&(n, dir)| (std::cmp::Reverse(n), dir));
+    let mut halves: [Vec<&PathBuf>; 2] = [Vec::new(), Vec::new()];
+    let mut loads = [0usize; 2];
+    for (n, dir) in sized {
+        let lighter = usize::from(loads[1] < loads[0]);
+        halves[lighter].push(dir);
+        // A program costs about as much as a few tools.
+        loads[lighter] += n + 5;
+    }
+    halves
+}
+
 /// tsc's errors, one per entry (a message's indented continuation lines joined to it).
 fn tsc_errors(text: &str) -> Vec<String> {
     let mut errors: Vec<String> = Vec::new();
@@ -244,7 +261,6 @@ fn every_written_extension_type_checks_and_raycast_reads_its_tools() {
     );
 
     // Raycast's tool-schema extraction, in two processes (one per core).
-    let all = std::env::var("TOOLPORT_RAYCAST_ALL_SCHEMAS").as_deref() == Ok("1");
     let sources =
         written.iter().filter_map(|(_, source)| Some(root.path().join(format!("source-{}", source.as_deref()?))));
     let mut with_tools: Vec<PathBuf> =
@@ -254,13 +270,13 @@ fn every_written_extension_type_checks_and_raycast_reads_its_tools() {
     for dir in &with_tools {
         link(&project.join("node_modules"), &dir.join("node_modules"));
     }
-    let children: Vec<_> = with_tools
-        .chunks(with_tools.len().div_ceil(2))
+    let children: Vec<_> = halves_by_tools(&with_tools)
+        .iter()
+        .filter(|half| !half.is_empty())
         .map(|chunk| {
             Command::new("node")
                 .arg(project.join("tool-schemas.js"))
                 .args(chunk.iter())
-                .env("TOOL_SCHEMAS_PER_EXTENSION", if all { "0" } else { "6" })
                 .current_dir(&project)
                 .stdout(std::process::Stdio::piped())
                 .stderr(std::process::Stdio::piped())
@@ -318,6 +334,17 @@ fn ray_build_builds_a_written_extension() {
     }
 }
 
+/// An extension of the given files in a folder of its own.
+fn extension_on_disk(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let mut extension = toolport_plugin::Bundle::default();
+    for (name, text) in files {
+        extension.insert(*name, *text);
+    }
+    common::write_to_disk(&extension, dir.path());
+    dir
+}
+
 /// The fidelity oracle's reading of a tool file (conformance/oracle/raycast_inputs.cjs) is
 /// Raycast's own (`getSchemas`, which `ray build` runs) on what the oracle compares: each
 /// property's type, enum, description and whether it is required (a `| undefined` without `?`
@@ -328,21 +355,20 @@ fn the_oracles_reading_of_a_tool_is_raycasts() {
         return;
     }
     let project = common::npm_project();
-    let dir = tempfile::tempdir().unwrap();
-    let mut extension = toolport_plugin::Bundle::default();
-    extension.insert(
-        "package.json",
-        r#"{"name": "pin", "title": "Pin", "description": "d", "tools": [{"name": "arrow", "title": "Arrow"}, {"name": "modes", "title": "Modes", "description": "Modes"}]}"#,
-    );
-    extension.insert(
-        "src/tools/arrow.ts",
-        "type ContactInput = {\n  /** The contact's name. */\n  name: string;\n};\n\n/**\n * Find a contact.\n */\nconst tool = async (input: ContactInput) => input.name;\n\nexport default tool;\n",
-    );
-    extension.insert(
-        "src/tools/modes.ts",
-        "type Input = {\n  /** Mode */\n  mode: \"fast\" | \"deep\" | undefined;\n  limit?: number;\n  tags: string[];\n  nested?: { a: string; b?: boolean };\n};\n\n/** Runs in a mode. */\nexport default async function tool(input: Input) {\n  return input;\n}\n",
-    );
-    common::write_to_disk(&extension, dir.path());
+    let dir = extension_on_disk(&[
+        (
+            "package.json",
+            r#"{"name": "pin", "title": "Pin", "description": "d", "tools": [{"name": "arrow", "title": "Arrow"}, {"name": "modes", "title": "Modes", "description": "Modes"}]}"#,
+        ),
+        (
+            "src/tools/arrow.ts",
+            "type ContactInput = {\n  /** The contact's name. */\n  name: string;\n};\n\n/**\n * Find a contact.\n */\nconst tool = async (input: ContactInput) => input.name;\n\nexport default tool;\n",
+        ),
+        (
+            "src/tools/modes.ts",
+            "type Input = {\n  /** Mode */\n  mode: \"fast\" | \"deep\" | undefined;\n  limit?: number;\n  tags: string[];\n  nested?: { a: string; b?: boolean };\n};\n\n/** Runs in a mode. */\nexport default async function tool(input: Input) {\n  return input;\n}\n",
+        ),
+    ]);
     let node_path = project.join("node_modules");
     let script = r#"const { getSchemas } = require("@raycast/api/dist/utils/extract-tools-info.js");
 const manifest = require(process.argv[1] + "/package.json");
@@ -369,4 +395,65 @@ process.stdout.write(JSON.stringify({ schemas, errors: errors.map((e) => e.messa
         assert_eq!(theirs["input"], ours["input"], "{theirs}\n{ours}");
     }
     assert_eq!(oracle.len(), 2);
+}
+
+/// tool-schemas.js runs Raycast's extraction with one program for the tools of an extension
+/// instead of one per tool: what it reads and refuses is what the unchanged extraction
+/// (TOOL_SCHEMAS_SHARED=0) reads and refuses, for tools that share a models file, a tool whose
+/// type Raycast cannot describe, a `.tsx` tool and one without a default export.
+#[test]
+fn one_program_per_extension_reads_tools_as_raycasts_extraction_does() {
+    if !common::node_ready() {
+        return;
+    }
+    let project = common::npm_project();
+    let dir = extension_on_disk(&[
+        (
+            "package.json",
+            r#"{"name": "shared", "title": "Shared", "description": "d", "tools": [{"name": "find", "title": "Find"}, {"name": "add", "title": "Add"}, {"name": "shape", "title": "Shape"}, {"name": "nothing", "title": "Nothing"}, {"name": "view", "title": "View"}]}"#,
+        ),
+        ("src/models.ts", "/** A colour. */\nexport type Colour = \"red\" | \"blue\";\n"),
+        (
+            "src/tools/find.ts",
+            "import { Colour } from \"../models\";\n\ntype Input = {\n  /** What to find. */\n  query: string;\n  colour?: Colour;\n};\n\n/** Finds things. */\nexport default async function tool(input: Input) {\n  return input.query;\n}\n",
+        ),
+        (
+            "src/tools/add.ts",
+            "import { Colour } from \"../models\";\n\n/** Adds a thing. */\nexport default async function (input: { name: string; colour: Colour; count: number }) {\n  return input.name;\n}\n",
+        ),
+        (
+            "src/tools/shape.ts",
+            "type Input = { when: Map<string, number>; both: { a: string } & { b: string } };\n\nexport default async function tool(input: Input) {\n  return input;\n}\n",
+        ),
+        ("src/tools/nothing.ts", "export const value = 1;\n"),
+        (
+            "src/tools/view.tsx",
+            "/** Views a thing. */\nexport default async function tool(input: { id: string }) {\n  return input.id;\n}\n",
+        ),
+        (
+            "tsconfig.json",
+            r#"{"compilerOptions": {"strict": true, "target": "ES2022", "module": "commonjs", "jsx": "react-jsx", "skipLibCheck": true}}"#,
+        ),
+    ]);
+    link(&project.join("node_modules"), &dir.path().join("node_modules"));
+    let read = |shared: &str| -> serde_json::Value {
+        let text = run(
+            Command::new("node")
+                .arg(project.join("tool-schemas.js"))
+                .arg("--json")
+                .arg(dir.path())
+                .env("TOOL_SCHEMAS_SHARED", shared)
+                .current_dir(&project),
+            "tool-schemas.js",
+        );
+        let json = text.lines().next().unwrap_or_default();
+        serde_json::from_str(json).unwrap_or_else(|e| panic!("{e}: {text}"))
+    };
+    let (one_program, per_tool) = (read("1"), read("0"));
+    assert_eq!(one_program, per_tool);
+    let answer = &per_tool[dir.path().to_str().unwrap()];
+    let names: Vec<&str> = answer["schemas"].as_array().unwrap().iter().filter_map(|s| s["name"].as_str()).collect();
+    assert_eq!(names, ["find", "add", "shape", "nothing", "view"], "{answer}");
+    assert_eq!(answer["schemas"][0]["input"]["properties"]["colour"]["enum"], serde_json::json!(["red", "blue"]));
+    assert!(answer["errors"].to_string().contains("Default exported function not found"), "{answer}");
 }
