@@ -215,7 +215,7 @@ fn duplicate_tool_names_are_made_unique() {
     for _ in 0..2 {
         let mut tool = Tool::new("search");
         tool.title = Some("Search".into());
-        tool.display = Some(Box::new(Default::default()));
+        tool.display = Some(Box::default());
         set.tools.push(tool);
     }
     let (bundle, diagnostics) = write_ok(&Gloodata, &set);
@@ -232,7 +232,7 @@ fn tool_names_that_are_not_identifiers_are_written_as_ids_with_the_way_back() {
     for name in ["POST /streams", "get-forecast", "helloWorld", "get_forecast"] {
         let mut tool = Tool::new(name);
         tool.title = Some("T".into());
-        tool.display = Some(Box::new(Default::default()));
+        tool.display = Some(Box::default());
         set.tools.push(tool);
     }
     let (bundle, diagnostics) = write_ok(&Gloodata, &set);
