@@ -822,7 +822,7 @@ fn measure_cpu(program: &Path, args: &[&str]) -> Result<(Duration, u64, Duration
 
 /// The CPU time of this process's waited-for children so far (`cutime` + `cstime` in
 /// /proc/self/stat, in clock ticks of 10 ms).
-fn children_cpu() -> Duration {
+pub(crate) fn children_cpu() -> Duration {
     let ticks = std::fs::read_to_string("/proc/self/stat").ok().and_then(|stat| children_ticks(&stat));
     Duration::from_millis(ticks.unwrap_or(0) * 10)
 }

@@ -15,9 +15,11 @@
 //!   same way measured.
 //!
 //! The peers are installed at pinned versions into target/peers (git-ignored with target/), once.
-//! Each spec: 3 rounds, the three tools alternating (their order rotating each round), medians
-//! of wall time with the peak memory of that run. A peer that fails on a spec is reported as
-//! failed with its reason, and is not a complete peer for that spec.
+//! Each spec: 3 rounds, the tools alternating (their order rotating each round), medians of
+//! CPU time (user + system of the process and what it waited for) and of wall time, with the
+//! peak memory of the median run. The goal is judged by CPU time, which a loaded machine
+//! inflates least. A peer that fails on a spec is reported as failed with its reason, and is
+//! not a complete peer for that spec.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -25,7 +27,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 
-use super::{mib, path, run_measured_within, secs};
+use super::{children_cpu, mib, path, run_measured_within, secs};
 use crate::root;
 
 const OPENAPI_MCP_GENERATOR: &str = "4.0.1";
@@ -96,6 +98,8 @@ struct Contender {
 #[derive(Clone, Copy)]
 struct Run {
     time: Duration,
+    /// User + system time of the process and of the processes it waited for.
+    cpu: Duration,
     /// Peak resident memory, KiB.
     rss: u64,
     /// The time the process reports for its own work (FastMCP: after its imports).
@@ -197,12 +201,14 @@ fn measure_spec(contenders: &[Contender], name: &str, spec: &Path, work: &Path) 
             let timing = work.join(format!("{name}-{index}-{round}.seconds"));
             let args = (contender.args)(path(spec), path(&out), path(&timing));
             let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let cpu_before = children_cpu();
             let (time, rss, status) = run_measured_within(&contender.program, &args, Some(PEER_LIMIT))?;
+            let cpu = children_cpu().saturating_sub(cpu_before);
             if time > PEER_LIMIT {
                 failures[index] = Some(format!("did not finish within {} s (stopped)", PEER_LIMIT.as_secs()));
             } else if status.success() {
                 let inside = std::fs::read_to_string(&timing).ok().and_then(|s| s.trim().parse().ok());
-                runs[index].push(Run { time, rss, inside, output: bytes_written(&out) });
+                runs[index].push(Run { time, cpu, rss, inside, output: bytes_written(&out) });
             } else {
                 failures[index] = Some(failure_reason(&contender.program, &args, &status.to_string()));
             }
@@ -220,8 +226,14 @@ fn measure_spec(contenders: &[Contender], name: &str, spec: &Path, work: &Path) 
             None => {
                 let mut inside: Vec<f64> = runs.iter().filter_map(|r| r.inside).collect();
                 inside.sort_by(f64::total_cmp);
+                let mut cpu: Vec<Duration> = runs.iter().map(|r| r.cpu).collect();
+                cpu.sort();
                 runs.sort_by_key(|r| r.time);
-                Outcome::Done(Run { inside: inside.get(inside.len() / 2).copied(), ..runs[runs.len() / 2] })
+                Outcome::Done(Run {
+                    inside: inside.get(inside.len() / 2).copied(),
+                    cpu: cpu[cpu.len() / 2],
+                    ..runs[runs.len() / 2]
+                })
             }
         })
         .collect())
@@ -254,7 +266,7 @@ fn failure_reason(program: &Path, args: &[&str], status: &str) -> String {
 fn print_table(contenders: &[Contender], rows: &[(&str, u64, Vec<Outcome>)]) {
     let mut header = String::from("| spec | ");
     header.push_str(&contenders.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(" | "));
-    header.push_str(" | fastest complete peer / toolport |");
+    header.push_str(" | fastest complete peer / toolport (CPU) |");
     println!("{header}");
     println!("|{}", "---|".repeat(contenders.len() + 2));
     let mut notes = Vec::new();
@@ -270,19 +282,22 @@ fn print_table(contenders: &[Contender], rows: &[(&str, u64, Vec<Outcome>)]) {
         };
         let mut cells = vec![
             format!("{name} ({})", megabytes(*size)),
-            format!("{:.3} s, {:.0} MiB", secs(base.time), mib(base.rss)),
+            format!("CPU {:.2} s, wall {:.3} s, {:.0} MiB", secs(base.cpu), secs(base.time), mib(base.rss)),
         ];
         let mut outputs = vec![format!("toolport {}", megabytes(base.output))];
         let mut fastest: Option<(f64, &str)> = None;
         for (contender, outcome) in contenders.iter().zip(outcomes).skip(1) {
             match outcome {
                 Outcome::Done(run) => {
-                    let ratio = secs(run.time) / secs(base.time);
+                    // CPU ticks are 10 ms: toolport's is at least one.
+                    let ratio = secs(run.cpu) / secs(base.cpu).max(0.01);
+                    let wall = secs(run.time) / secs(base.time);
                     if fastest.is_none_or(|(best, _)| ratio < best) {
                         fastest = Some((ratio, &contender.name));
                     }
                     cells.push(format!(
-                        "{:.3} s, {:.0} MiB ({ratio:.1}x time, {:.1}x memory)",
+                        "CPU {:.2} s, wall {:.3} s, {:.0} MiB ({ratio:.1}x CPU, {wall:.1}x wall, {:.1}x memory)",
+                        secs(run.cpu),
                         secs(run.time),
                         mib(run.rss),
                         run.rss as f64 / base.rss.max(1) as f64

@@ -198,8 +198,8 @@ impl Job<'_> {
                     dir.join(parent).join(item.stem())
                 };
                 // Named by the output-name rule unless the user named the file (`output_name`).
-                let documents = pipeline::names_follow_input(written, &to.info)
-                    && self.options.get(Options::OUTPUT_NAME).is_none();
+                let documents =
+                    pipeline::names_follow_input(written, &to.info) && self.options.get(Options::OUTPUT_NAME).is_none();
                 let stem = item.stem();
                 written
                     .output_files()
