@@ -168,14 +168,16 @@ fn the_spec<'a>(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Result<Option<Spec<'a>>, Diagnostic> {
     let runtimes = manifest.get("runtimes").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
-    let kind = |runtime: &Value| runtime.get("type").and_then(Value::as_str).unwrap_or_default().to_owned();
+    fn kind(runtime: &Value) -> &str {
+        runtime.get("type").and_then(Value::as_str).unwrap_or_default()
+    }
     let has_openapi = runtimes.iter().any(|r| kind(r) == "OpenApi" && r.get("spec").is_some_and(Value::is_object));
     let has_mcp = runtimes.iter().any(|r| kind(r) == MCP_RUNTIME);
     let mut chosen = None;
     for (i, runtime) in runtimes.iter().enumerate() {
         let at = child("/runtimes", i.to_string());
         let spec = runtime.get("spec").filter(|s| s.is_object());
-        match (kind(runtime).as_str(), spec, chosen) {
+        match (kind(runtime), spec, chosen) {
             ("OpenApi", Some(spec), None) => chosen = Some((i, spec)),
             ("OpenApi", _, _) => diagnostics.push(source.at(Diagnostic::warning(
                 codes::INPUT_UNSUPPORTED,

@@ -234,3 +234,35 @@ fn an_mcp_plugins_changed_parameters_are_written_from_the_model() {
     // The function the runtime describes keeps leaving its parameters to it.
     assert!(manifest["functions"][1].get("parameters").is_none(), "{manifest}");
 }
+
+/// An MCP runtime whose static tool description is a file of the folder (a tools/list result):
+/// read from there; one that names a file outside the folder is refused with a located
+/// warning, nothing read, and the function read without parameters.
+#[test]
+fn an_mcp_plugins_tool_description_file_is_read_inside_the_folder_only() {
+    let plugin = |file: &str| {
+        let manifest = serde_json::json!({
+            "schema_version": "v2.4", "name_for_human": "Docs", "namespace": "docs", "description_for_human": "d",
+            "functions": [{"name": "fetch", "description": "Fetches one page."}],
+            "runtimes": [{"type": "RemoteMCPServer", "auth": {"type": "None"},
+                "spec": {"url": "https://docs.example.org/mcp", "mcp_tool_description": {"file": file}}}]
+        });
+        let mut bundle = Bundle::single("ai-plugin.json", serde_json::to_string_pretty(&manifest).unwrap());
+        let tools = r#"{"tools": [{"name": "fetch", "inputSchema": {"type": "object", "properties": {"url": {"type": "string"}}}}]}"#;
+        bundle.insert("tools/list.json", tools);
+        bundle
+    };
+    let (model, _) = expect_ok(M365.read(&plugin("tools/list.json"), &Options::default()), "read");
+    let parameters: Vec<&str> = model.tools[0].parameters.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(parameters, ["url"]);
+    // The file is given back by a same-format write, as the folder's other files are.
+    let written = same_format_trip(&plugin("tools/list.json"));
+    assert!(written.get("tools/list.json").is_some(), "{:?}", written.files.keys().collect::<Vec<_>>());
+
+    let read = M365.read(&plugin("../tools/list.json"), &Options::default());
+    let said = render(&read.diagnostics);
+    let (model, _) = expect_ok(read, "read");
+    assert!(model.tools[0].parameters.is_empty());
+    assert!(said.contains("warning[input/invalid]") && said.contains("leaves the plugin's folder"), "{said}");
+    assert!(said.contains("/runtimes/0/spec/mcp_tool_description/file"), "{said}");
+}
