@@ -408,7 +408,9 @@ impl Merge<'_> {
                 })
             });
             let Some(j) = tool else {
+                let repeated = name.is_some_and(|name| self.model.tools.iter().any(|t| t.name == name));
                 let why = match name {
+                    Some(name) if self.mcp && repeated => format!("a second function named `{name}`"),
                     Some(name) if self.mcp => {
                         format!("function `{name}` is run by no MCP runtime (its `run_for_functions`)")
                     }

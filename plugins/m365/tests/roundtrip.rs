@@ -266,3 +266,23 @@ fn an_mcp_plugins_tool_description_file_is_read_inside_the_folder_only() {
     assert!(said.contains("warning[input/invalid]") && said.contains("leaves the plugin's folder"), "{said}");
     assert!(said.contains("/runtimes/0/spec/mcp_tool_description/file"), "{said}");
 }
+
+#[test]
+fn an_mcp_plugins_repeated_function_is_said_as_such_and_kept() {
+    let manifest = serde_json::json!({
+        "schema_version": "v2.4", "name_for_human": "Docs", "namespace": "docs", "description_for_human": "d",
+        "functions": [{"name": "fetch", "description": "One."}, {"name": "fetch", "description": "Two."}],
+        "runtimes": [{"type": "RemoteMCPServer", "auth": {"type": "None"}, "spec": {"url": "https://docs.example.org/mcp"}}]
+    });
+    let input = Bundle::single("ai-plugin.json", serde_json::to_string_pretty(&manifest).unwrap());
+    let read = M365.read(&input, &Options::default());
+    let said = render(&read.diagnostics);
+    let (model, _) = expect_ok(read, "read");
+    assert_eq!(model.tools.len(), 1);
+    assert_eq!(model.tools[0].description.as_deref(), Some("One."));
+    assert!(said.contains("a second function named `fetch`: kept as written"), "{said}");
+    // Both come back in their places.
+    let written = same_format_trip(&input);
+    let original = value("ai-plugin.json", input.get("ai-plugin.json").unwrap());
+    assert_eq!(ordered(&original), ordered(&value("ai-plugin.json", written.get("ai-plugin.json").unwrap())));
+}
