@@ -17,7 +17,7 @@ import re
 
 import jsonschema
 
-from .common import load
+from .common import load, yaml_load
 from .openapi import spec_errors
 
 SCHEMAS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "schemas")
@@ -80,8 +80,7 @@ def validate(path):
         return errors + ["the manifest has no OpenApi or RemoteMCPServer runtime"]
     spec_ref = runtimes[0].get("spec") or {}
     if "api_description" in spec_ref:
-        import yaml
-        spec = yaml.safe_load(spec_ref["api_description"])
+        spec = yaml_load(spec_ref["api_description"])
     else:
         spec_path = os.path.normpath(os.path.join(folder, spec_ref.get("url", "")))
         if not spec_path.startswith(os.path.normpath(folder) + os.sep) or not os.path.isfile(spec_path):

@@ -3,10 +3,9 @@ fields, and openapi-spec-validator on the spec inside."""
 
 import json
 
-import yaml
 from google.cloud.aiplatform_v1beta1.types import Extension
 
-from .common import load
+from .common import load, yaml_load
 from .openapi import spec_errors
 
 # Extension resource fields that are output-only or set by the service; an import body may
@@ -33,7 +32,7 @@ def validate(path):
                 errors.append(f"toolUseExamples/{i}/{key} is empty")
     inline = ((body.get("manifest") or {}).get("apiSpec") or {}).get("openApiYaml")
     if inline is not None:
-        spec = yaml.safe_load(inline)
+        spec = yaml_load(inline)
         errors += spec_errors(spec, "manifest.apiSpec.openApiYaml")
         operations = {
             op.get("operationId")

@@ -154,6 +154,10 @@ fn test(extra: &[String]) -> Result<()> {
     let wheel = setup::python_wheel(false)?;
     println!("python package: wheel built in {:.1} s", started.elapsed().as_secs_f64());
     let mut jobs = if plan.run_binaries { test_lanes::build(&plan)? } else { Vec::new() };
+    if plan.no_run {
+        println!("built the test binaries and the wheel; --no-run: nothing runs");
+        return Ok(());
+    }
     if plan.doc_tests {
         jobs.push(test_lanes::doc_tests(&plan));
     }

@@ -22,16 +22,35 @@ use crate::root;
 pub const PYTHON_TESTS: &str = "python/tests";
 
 /// The jobs that take longest, longest first, as their names say (a test binary's name is how
-/// cargo runs it alone). On the 2-core machine the last `cargo test` run took 291 s for the
-/// command line's tests, 127 s for Raycast's and under 11 s for every other binary; with the
-/// machine loaded seven times over, the Python package's tests took 175 s and xtask's 118 s.
-/// The rest start after these, the larger executables (more tests) first.
+/// cargo runs it alone). On a fresh clone of the 2-core machine the command line's conformance
+/// suite took 213 s (itself on both cores: two conversion workers, then two validator and two
+/// oracle processes), Raycast's tests 94 s, the command line's other tests 103 s, the Python
+/// package's 32 s, xtask's 17 s and every other binary under 21 s. The rest start after these,
+/// the larger executables (more tests) first.
 pub const LONGEST_FIRST: &[&str] = &[
-    "-p toolporter --test integration",
+    "-p toolporter --test integration -- conformance::",
     "-p toolporter-format-raycast --test integration",
+    "-p toolporter --test integration -- --skip conformance::",
     PYTHON_TESTS,
     "-p xtask --bin xtask",
 ];
+
+/// Test binaries run as two jobs, split by a name filter: the tests it selects, and the rest.
+/// The command line's binary was the run's critical path (420 s on a fresh clone) while the
+/// other lane sat idle for its last 200 s; as two jobs, the lanes share it.
+const SPLIT: &[(&str, &str)] = &[("-p toolporter --test integration", "conformance::")];
+
+/// The jobs a binary named `name` runs as, with the arguments each adds to the binary's: itself
+/// whole, or (a binary of `SPLIT`, with no filter of the user's) its two halves.
+fn halves(name: &str, user_args: &[String]) -> Vec<(String, Vec<String>)> {
+    match SPLIT.iter().find(|(binary, _)| *binary == name) {
+        Some((_, filter)) if !user_args.iter().any(|a| !a.starts_with('-')) => vec![
+            (format!("{name} -- {filter}"), vec![(*filter).to_owned()]),
+            (format!("{name} -- --skip {filter}"), vec!["--skip".to_owned(), (*filter).to_owned()]),
+        ],
+        _ => vec![(name.to_owned(), Vec::new())],
+    }
+}
 
 /// What `cargo xtask test ARGS` does with ARGS: cargo's own (before `--`) select and build the
 /// test binaries, the rest is given to each binary (a filter, `--nocapture`). Doc tests are
@@ -45,6 +64,8 @@ pub struct Plan {
     pub run_binaries: bool,
     /// Whether `cargo test --doc` runs too.
     pub doc_tests: bool,
+    /// `--no-run`: everything is built (the wheel too), nothing runs.
+    pub no_run: bool,
 }
 
 /// cargo test's flags that choose targets: with any of them, cargo runs no doc tests unless
@@ -71,7 +92,13 @@ impl Plan {
             |flags: &[&str]| cargo.iter().any(|a| flags.iter().any(|f| a == f || a.starts_with(&format!("{f}="))));
         let doc_only = chooses(&["--doc"]);
         let no_run = chooses(&["--no-run"]);
-        Plan { run_binaries: !doc_only, doc_tests: !no_run && (doc_only || !chooses(TARGET_FLAGS)), cargo, binaries }
+        Plan {
+            run_binaries: !doc_only,
+            doc_tests: !no_run && (doc_only || !chooses(TARGET_FLAGS)),
+            no_run,
+            cargo,
+            binaries,
+        }
     }
 }
 
@@ -141,7 +168,7 @@ pub fn build(plan: &Plan) -> Result<Vec<Job>> {
     let mut command = Command::new(&cargo);
     command
         .args(["test", "--workspace", "--no-run", "--message-format=json-render-diagnostics"])
-        .args(&plan.cargo)
+        .args(plan.cargo.iter().filter(|a| *a != "--no-run"))
         .current_dir(root())
         .stdout(Stdio::piped());
     let output = command.output().with_context(|| format!("running {cargo}"))?;
@@ -150,23 +177,24 @@ pub fn build(plan: &Plan) -> Result<Vec<Job>> {
     }
     let binaries = binaries(&String::from_utf8_lossy(&output.stdout));
     let packages = packages()?;
-    binaries
-        .into_iter()
-        .map(|binary| {
-            let package = packages
-                .get(&binary.manifest)
-                .with_context(|| format!("no package at {}", binary.manifest.display()))?;
+    let mut jobs = Vec::new();
+    for binary in binaries {
+        let package =
+            packages.get(&binary.manifest).with_context(|| format!("no package at {}", binary.manifest.display()))?;
+        let size = binary.executable.metadata().map(|m| m.len()).unwrap_or(0);
+        for (name, filter) in halves(&binary.name, &plan.binaries) {
             let mut command = Command::new(&binary.executable);
-            command.args(&plan.binaries).current_dir(binary.manifest.parent().unwrap_or(Path::new(".")));
+            command.args(&plan.binaries).args(filter);
+            command.current_dir(binary.manifest.parent().unwrap_or(Path::new(".")));
             command.envs(cargo_variables(package));
             if let Some(deps) = binary.executable.parent() {
                 let build = deps.parent().unwrap_or(deps);
                 command.env(LIBRARY_PATH, library_path(&[deps, build]));
             }
-            let size = binary.executable.metadata().map(|m| m.len()).unwrap_or(0);
-            Ok(Job::command(binary.name, command, size))
-        })
-        .collect()
+            jobs.push(Job::command(name, command, size));
+        }
+    }
+    Ok(jobs)
 }
 
 /// The test executables in `cargo --message-format=json`'s messages.
@@ -410,8 +438,11 @@ mod tests {
         let plan = Plan::from_args(&args("--doc"));
         assert!(!plan.run_binaries && plan.doc_tests);
         let plan = Plan::from_args(&args("--no-run"));
-        assert!(plan.run_binaries && !plan.doc_tests);
-        assert_eq!(Plan::from_args(&[]), Plan { cargo: vec![], binaries: vec![], run_binaries: true, doc_tests: true });
+        assert!(plan.run_binaries && !plan.doc_tests && plan.no_run);
+        assert_eq!(
+            Plan::from_args(&[]),
+            Plan { cargo: vec![], binaries: vec![], run_binaries: true, doc_tests: true, no_run: false }
+        );
     }
 
     #[test]
@@ -442,7 +473,8 @@ mod tests {
     fn the_longest_jobs_are_real_test_targets() {
         let metadata = crate::metadata(&root()).unwrap();
         for name in LONGEST_FIRST.iter().filter(|name| **name != PYTHON_TESTS) {
-            let [_, package, kind, target] = name.split(' ').collect::<Vec<_>>()[..] else { panic!("{name}") };
+            let binary = name.split(" -- ").next().unwrap();
+            let [_, package, kind, target] = binary.split(' ').collect::<Vec<_>>()[..] else { panic!("{name}") };
             let found = metadata["packages"].as_array().unwrap().iter().any(|p| {
                 p["name"] == package
                     && p["targets"].as_array().unwrap().iter().any(|t| {
@@ -451,6 +483,27 @@ mod tests {
             });
             assert!(found, "{name} is no test target of the workspace");
         }
+    }
+
+    #[test]
+    fn the_command_lines_binary_runs_as_two_halves_unless_a_filter_is_given() {
+        let names = |user: &str| -> Vec<String> {
+            halves("-p toolporter --test integration", &args(user)).into_iter().map(|(n, _)| n).collect()
+        };
+        // Every split job is one of the longest, so both start first.
+        for name in names("") {
+            assert!(LONGEST_FIRST.contains(&name.as_str()), "{name}");
+        }
+        assert_eq!(
+            halves("-p toolporter --test integration", &args("--nocapture")),
+            [
+                ("-p toolporter --test integration -- conformance::".to_owned(), args("conformance::")),
+                ("-p toolporter --test integration -- --skip conformance::".to_owned(), args("--skip conformance::")),
+            ]
+        );
+        // A filter of the user's selects tests itself: one job, as cargo would run it.
+        assert_eq!(names("isolation"), ["-p toolporter --test integration"]);
+        assert_eq!(halves("-p xtask --bin xtask", &[]), [("-p xtask --bin xtask".to_owned(), vec![])]);
     }
 
     #[test]
