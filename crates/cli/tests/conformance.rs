@@ -138,41 +138,240 @@ struct Conversions {
 }
 
 /// Every input converted into every target once per test run, shared by the validator check
-/// and the oracle.
+/// and the oracle. The conversions run as batches, as a migration script runs `convert`: one
+/// run per source format, target shape and bucket of inputs, and one run back per batch. A run
+/// per input and target (3,600 of them, each loading every plugin) cost 120 CPU s.
 fn conversions() -> &'static Conversions {
     static DONE: OnceLock<Conversions> = OnceLock::new();
     DONE.get_or_init(|| {
         let work = tempfile::tempdir().unwrap();
         let inputs = inputs();
-        let jobs: Vec<(usize, &'static Target)> = (0..inputs.len())
-            .flat_map(|i| TARGETS.iter().chain(ORACLE_ONLY.iter()).map(move |t| (i, t)))
-            .filter(|(i, t)| t.options.is_empty() || !is_large(&inputs[*i].1))
-            // ADK builds every tool of a spec by expanding its references in memory: the GitHub
-            // and Stripe agents took over 6 GB and minutes to import, so large inputs are not
-            // converted to adk here (docs/formats/adk.md).
-            .filter(|(i, t)| t.format != "adk" || !is_large(&inputs[*i].1))
-            .collect();
+        let batches = batches(&inputs);
+        // Two workers, the batches dealt to the one with fewer inputs so far (the largest first).
+        let mut order: Vec<&Batch> = batches.iter().collect();
+        order.sort_by_key(|b| std::cmp::Reverse(b.weight(&inputs)));
+        let mut halves: [Vec<&Batch>; 2] = [Vec::new(), Vec::new()];
+        let mut loads = [0u64; 2];
+        for batch in order {
+            let lighter = usize::from(loads[1] < loads[0]);
+            loads[lighter] += batch.weight(&inputs);
+            halves[lighter].push(batch);
+        }
         let done = std::thread::scope(|scope| {
-            let workers: Vec<_> = jobs
-                .chunks(jobs.len().div_ceil(2))
-                .map(|chunk| {
+            let workers: Vec<_> = halves
+                .iter()
+                .map(|half| {
                     let (inputs, work) = (&inputs, work.path());
                     scope.spawn(move || {
-                        chunk
-                            .iter()
-                            .map(|&(i, target)| Conversion {
-                                input: i,
-                                target,
-                                verdict: convert(work, &inputs[i], i, target),
-                            })
-                            .collect::<Vec<_>>()
+                        half.iter().flat_map(|batch| convert_batch(work, inputs, batch)).collect::<Vec<_>>()
                     })
                 })
                 .collect();
-            workers.into_iter().flat_map(|w| w.join().unwrap()).collect()
+            let mut done: Vec<Conversion> = workers.into_iter().flat_map(|w| w.join().unwrap()).collect();
+            // In the order the inputs and targets are listed, whatever the batches.
+            let rank =
+                |c: &Conversion| TARGETS.iter().chain(ORACLE_ONLY.iter()).position(|t| std::ptr::eq(t, c.target));
+            done.sort_by_key(|c| (c.input, rank(c)));
+            done
         });
         Conversions { _work: work, inputs, done }
     })
+}
+
+/// Inputs of one format converted into one target shape by one run of `convert`.
+struct Batch {
+    /// Its folder's name under the work folder: the target's label, the format, the bucket.
+    name: String,
+    from: String,
+    target: &'static Target,
+    inputs: Vec<usize>,
+}
+
+impl Batch {
+    /// Bytes read: a large spec weighs what many small files do.
+    fn weight(&self, inputs: &[(String, PathBuf)]) -> u64 {
+        self.inputs.iter().map(|&i| 4096 + inputs[i].1.metadata().map_or(0, |m| m.len())).sum()
+    }
+}
+
+/// The batches: per source format and target shape, the inputs converted there (large ones to
+/// each target's default shape only, and not to adk), in buckets where no two inputs share a
+/// name (their outputs would have one: `convert` refuses such a batch whole).
+fn batches(inputs: &[(String, PathBuf)]) -> Vec<Batch> {
+    let mut batches = Vec::new();
+    for target in TARGETS.iter().chain(ORACLE_ONLY.iter()) {
+        let mut buckets: BTreeMap<&str, Vec<Vec<usize>>> = BTreeMap::new();
+        let mut names: BTreeMap<(&str, usize), std::collections::BTreeSet<String>> = BTreeMap::new();
+        for (i, (from, path)) in inputs.iter().enumerate() {
+            // ADK builds every tool of a spec by expanding its references in memory: the GitHub
+            // and Stripe agents took over 6 GB and minutes to import, so large inputs are not
+            // converted to adk here (docs/formats/adk.md).
+            if is_large(path) && (!target.options.is_empty() || target.format == "adk") {
+                continue;
+            }
+            let name = path.file_stem().unwrap_or_default().to_string_lossy().into_owned();
+            let of_format = buckets.entry(from.as_str()).or_default();
+            let k = (0..).find(|k| names.get(&(from.as_str(), *k)).is_none_or(|n| !n.contains(&name))).unwrap();
+            if k == of_format.len() {
+                of_format.push(Vec::new());
+            }
+            of_format[k].push(i);
+            names.entry((from.as_str(), k)).or_default().insert(name);
+        }
+        for (from, buckets) in buckets {
+            for (k, bucket) in buckets.into_iter().enumerate() {
+                let name = format!("{}/{from}-{k}", target.label.replace(' ', "-"));
+                batches.push(Batch { name, from: from.to_owned(), target, inputs: bucket });
+            }
+        }
+    }
+    batches
+}
+
+/// The entries of a run's report, by the input each names.
+fn report_entries(report: &Path) -> BTreeMap<String, serde_json::Value> {
+    let text = std::fs::read_to_string(report).unwrap_or_else(|e| panic!("{}: {e}", report.display()));
+    let report: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let entries = report["inputs"].as_array().cloned().unwrap_or_default();
+    entries.into_iter().map(|e| (e["input"].as_str().unwrap_or_default().to_owned(), e)).collect()
+}
+
+/// One input's part of a batch's report, as a report of its own (the oracle reads every
+/// diagnostic of the reports it is given).
+fn report_of_one(entry: &serde_json::Value, path: &Path) -> PathBuf {
+    std::fs::write(path, serde_json::json!({"inputs": [entry]}).to_string()).unwrap();
+    path.to_owned()
+}
+
+/// What an input's report entry says was written: the document (its one file, or the folder
+/// its files are in) and the files the validators read (a folder's entries). Alone in its run,
+/// an input's files are the output folder's; in a batch, `convert` gives each input that
+/// writes more than one file a folder of its own.
+fn written(out: &Path, entry: &serde_json::Value, to: &str, alone: bool) -> (PathBuf, Vec<PathBuf>) {
+    let top = if alone {
+        out.to_owned()
+    } else {
+        let outputs: Vec<PathBuf> =
+            entry["outputs"].as_array().into_iter().flatten().filter_map(|o| o.as_str()).map(PathBuf::from).collect();
+        let first = outputs.first().unwrap_or_else(|| panic!("converted without outputs: {entry}"));
+        let relative =
+            first.strip_prefix(out).unwrap_or_else(|_| panic!("{} is not under {}", first.display(), out.display()));
+        let top = out.join(relative.components().next().unwrap());
+        if !top.is_dir() {
+            return (top.clone(), vec![top]);
+        }
+        top
+    };
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&top).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    if to == "raycast" {
+        (top.clone(), vec![top])
+    } else if files.len() == 1 && !FOLDER_FORMATS.contains(&to) {
+        (files[0].clone(), files)
+    } else {
+        (top, files)
+    }
+}
+
+fn run_convert(
+    work: &Path,
+    from: &str,
+    to: &str,
+    options: &[&str],
+    inputs: &[&Path],
+    out: &Path,
+    report: &Path,
+) -> Run {
+    let mut args: Vec<String> = ["-q", "--from", from, "--to", to].map(str::to_owned).to_vec();
+    for option in options {
+        args.extend(["--option".to_owned(), (*option).to_owned()]);
+    }
+    args.extend(inputs.iter().map(|p| p.display().to_string()));
+    args.extend(["-o".to_owned(), format!("{}/", out.display()), "--report".to_owned(), report.display().to_string()]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    run_in(work, &args)
+}
+
+/// Whether a run's exit is one `convert` gives for a batch (0: all converted; 1: some failed,
+/// each with an error in the report), else panics with what it printed.
+fn check_exit(run: &Run, what: &str) {
+    assert!(matches!(run.code, Some(0 | 1)), "{what}: exit {:?}:\n{}", run.code, run.stderr);
+}
+
+/// Converts a batch, and back into the source's format what can go back; a verdict per input.
+fn convert_batch(work: &Path, inputs: &[(String, PathBuf)], batch: &Batch) -> Vec<Conversion> {
+    let started = std::time::Instant::now();
+    let (from, target) = (batch.from.as_str(), batch.target);
+    let out = work.join(&batch.name);
+    let report = work.join(format!("{}.report.json", batch.name));
+    let paths: Vec<&Path> = batch.inputs.iter().map(|&i| inputs[i].1.as_path()).collect();
+    let run = run_convert(work, from, target.format, target.options, &paths, &out, &report);
+    check_exit(&run, &format!("{from} -> {}", target.label));
+    let entries = report_entries(&report);
+    let mut verdicts = Vec::new();
+    let mut back_inputs: Vec<(usize, PathBuf)> = Vec::new();
+    for (n, &i) in batch.inputs.iter().enumerate() {
+        let path = &inputs[i].1;
+        let entry =
+            entries.get(&path.display().to_string()).unwrap_or_else(|| panic!("{}: not in the report", path.display()));
+        if !entry["status"].as_str().unwrap_or_default().starts_with("converted") {
+            assert!(
+                says_why(entry),
+                "{from} {} -> {}: not converted, and no error says why: {entry}",
+                path.display(),
+                target.label
+            );
+            verdicts.push(Verdict::Refused);
+            continue;
+        }
+        let (output, files) = written(&out, entry, target.format, batch.inputs.len() == 1);
+        let report = report_of_one(entry, &work.join(format!("{}-{n}.report.json", batch.name)));
+        // Several documents (one SkyDeck file per tool) do not go back as one.
+        if !is_large(path) && !(output.is_dir() && !FOLDER_FORMATS.contains(&target.format)) {
+            back_inputs.push((verdicts.len(), output.clone()));
+        }
+        verdicts.push(Verdict::Written { output, files, report, round_trip: None });
+    }
+    round_trips(work, batch, &back_inputs, &mut verdicts);
+    let took = started.elapsed().as_secs_f64();
+    if took > 10.0 {
+        println!("slow batch: {from} -> {} ({} inputs): {took:.1} s", target.label, batch.inputs.len());
+    }
+    batch.inputs.iter().zip(verdicts).map(|(&input, verdict)| Conversion { input, target, verdict }).collect()
+}
+
+/// A refusal's reason: an error among its diagnostics.
+fn says_why(entry: &serde_json::Value) -> bool {
+    entry["diagnostics"].as_array().into_iter().flatten().any(|d| d["severity"] == "error")
+}
+
+/// The outputs (`back_inputs`: the verdict's place, the output) converted back into the
+/// batch's source format in one run; each converted one's output and report go into its verdict.
+fn round_trips(work: &Path, batch: &Batch, back_inputs: &[(usize, PathBuf)], verdicts: &mut [Verdict]) {
+    if back_inputs.is_empty() {
+        return;
+    }
+    let (from, to) = (batch.from.as_str(), batch.target.format);
+    let back = work.join(format!("{}.back", batch.name));
+    let report = work.join(format!("{}.back.report.json", batch.name));
+    let paths: Vec<&Path> = back_inputs.iter().map(|(_, p)| p.as_path()).collect();
+    let run = run_convert(work, to, from, &[], &paths, &back, &report);
+    check_exit(&run, &format!("{} -> {from}", batch.target.label));
+    let entries = report_entries(&report);
+    for (n, (place, output)) in back_inputs.iter().enumerate() {
+        let entry = entries
+            .get(&output.display().to_string())
+            .unwrap_or_else(|| panic!("{}: not in the report", output.display()));
+        if !entry["status"].as_str().unwrap_or_default().starts_with("converted") {
+            assert!(says_why(entry), "{} -> {from}: not converted, and no error says why: {entry}", output.display());
+            continue;
+        }
+        let (document, _) = written(&back, entry, from, back_inputs.len() == 1);
+        let report = report_of_one(entry, &work.join(format!("{}.back-{n}.report.json", batch.name)));
+        if let Verdict::Written { round_trip, .. } = &mut verdicts[*place] {
+            *round_trip = Some((document, report));
+        }
+    }
 }
 
 /// Runs a Python script of conformance/ over a JSON request; returns its JSON answer.
@@ -476,79 +675,5 @@ fn short(path: &Path) -> String {
     match (text.find("/fixtures/"), text.find("/corpus/")) {
         (Some(i), _) | (None, Some(i)) => text[i + 1..].to_owned(),
         _ => text,
-    }
-}
-
-/// Converts one input to one target in its own folder, and the output back.
-fn convert(work: &Path, (from, input): &(String, PathBuf), index: usize, target: &Target) -> Verdict {
-    let started = std::time::Instant::now();
-    let verdict = convert_timed(work, (from, input), index, target);
-    let took = started.elapsed().as_secs_f64();
-    if took > 5.0 {
-        println!("slow conversion: {from} {} -> {}: {took:.1} s", short(input), target.label);
-    }
-    verdict
-}
-
-fn run_convert(work: &Path, from: &str, to: &str, options: &[&str], input: &Path, out: &Path, report: &Path) -> Run {
-    let mut args = vec!["-q", "--from", from, "--to", to];
-    for option in options {
-        args.extend(["--option", option]);
-    }
-    let (input, out, report) = (input.to_str().unwrap(), format!("{}/", out.display()), report.display().to_string());
-    args.extend([input, "-o", &out, "--report", &report]);
-    run_in(work, &args)
-}
-
-fn convert_timed(work: &Path, (from, input): (&String, &PathBuf), index: usize, target: &Target) -> Verdict {
-    let slug = target.label.replace(' ', "-");
-    let out = work.join(format!("{slug}/{index}-{from}"));
-    let report = work.join(format!("{slug}/{index}-{from}.report.json"));
-    let run = run_convert(work, from, target.format, target.options, input, &out, &report);
-    match run.code {
-        Some(0) => {
-            let mut files: Vec<PathBuf> = std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().path()).collect();
-            files.sort();
-            let (output, files) = if target.format == "raycast" {
-                (out.clone(), vec![out.clone()])
-            } else if files.len() == 1 && !FOLDER_FORMATS.contains(&target.format) {
-                (files[0].clone(), files)
-            } else {
-                (out.clone(), files)
-            };
-            let round_trip =
-                if is_large(input) { None } else { round_trip(work, &slug, index, from, target.format, &output) };
-            Verdict::Written { output, files, report, round_trip }
-        }
-        Some(1) if run.stderr.contains("error[") || run.stderr.contains("error:") => Verdict::Refused,
-        other => {
-            panic!("{from} {} -> {}: exit {other:?} without a reason:\n{}", input.display(), target.label, run.stderr)
-        }
-    }
-}
-
-/// The output converted back into the source's format (when it is one document or one
-/// extension): its output and report, or None when that conversion is refused with a reason.
-fn round_trip(
-    work: &Path,
-    slug: &str,
-    index: usize,
-    from: &str,
-    to: &str,
-    output: &Path,
-) -> Option<(PathBuf, PathBuf)> {
-    if output.is_dir() && !FOLDER_FORMATS.contains(&to) {
-        return None; // several documents (one SkyDeck file per tool)
-    }
-    let back = work.join(format!("{slug}/{index}-{from}.back"));
-    let report = work.join(format!("{slug}/{index}-{from}.back.report.json"));
-    let run = run_convert(work, to, from, &[], output, &back, &report);
-    match run.code {
-        Some(0) => {
-            let files: Vec<PathBuf> = std::fs::read_dir(&back).unwrap().map(|e| e.unwrap().path()).collect();
-            Some((if FOLDER_FORMATS.contains(&from) || files.len() != 1 { back } else { files[0].clone() }, report))
-        }
-        Some(1) if run.stderr.contains("error") => None,
-        other => panic!("{} -> {from}: exit {other:?} without a reason:\n{}", output.display(), run.stderr),
     }
 }
