@@ -198,13 +198,25 @@ fn make_venv(venv: &Path) -> Result<()> {
     )
 }
 
-/// `uv pip install ARGS` into `venv`. uv reads its own settings, not pip's: wheels pip would
-/// find in `PIP_FIND_LINKS` (a local folder of wheels) are offered to uv too.
+/// `uv pip install ARGS` into `venv`. uv reads its own settings, not pip's: what pip is told
+/// by its environment (an index or mirror, extra indexes, a local folder of wheels, a
+/// certificate bundle) is told to uv too.
 fn pip_install(venv: &Path, args: &[&std::ffi::OsStr]) -> Result<()> {
     let mut command = Command::new(uv()?);
     command.args(["pip", "install", "--quiet", "--python"]).arg(venv.join("bin/python"));
-    if let Some(links) = std::env::var_os("PIP_FIND_LINKS").filter(|l| !l.is_empty()) {
-        command.arg("--find-links").arg(links);
+    for (pip, uv) in [
+        ("PIP_INDEX_URL", "--index-url"),
+        ("PIP_EXTRA_INDEX_URL", "--extra-index-url"),
+        ("PIP_FIND_LINKS", "--find-links"),
+    ] {
+        // pip takes several, separated by spaces.
+        let value = std::env::var(pip).unwrap_or_default();
+        for one in value.split_whitespace() {
+            command.args([uv, one]);
+        }
+    }
+    if let (Ok(cert), Err(_)) = (std::env::var("PIP_CERT"), std::env::var("SSL_CERT_FILE")) {
+        command.env("SSL_CERT_FILE", cert);
     }
     run(command.args(args), &format!("uv pip install into {}", venv.display()))
 }

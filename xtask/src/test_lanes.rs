@@ -84,6 +84,16 @@ const TARGET_FLAGS: &[&str] = &[
 ];
 
 impl Plan {
+    /// `--workspace`, unless the user chose packages (`-p NAME`): with both, cargo would test
+    /// every package.
+    fn scope(&self) -> Option<&'static str> {
+        let chooses_packages = self
+            .cargo
+            .iter()
+            .any(|a| a == "-p" || a == "--package" || a.starts_with("--package=") || a.starts_with("-p"));
+        (!chooses_packages).then_some("--workspace")
+    }
+
     pub fn from_args(args: &[String]) -> Plan {
         let split = args.iter().position(|a| a == "--").unwrap_or(args.len());
         let cargo = args[..split].to_vec();
@@ -167,7 +177,8 @@ pub fn build(plan: &Plan) -> Result<Vec<Job>> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let mut command = Command::new(&cargo);
     command
-        .args(["test", "--workspace", "--no-run", "--message-format=json-render-diagnostics"])
+        .args(["test", "--no-run", "--message-format=json-render-diagnostics"])
+        .args(plan.scope())
         .args(plan.cargo.iter().filter(|a| *a != "--no-run"))
         .current_dir(root())
         .stdout(Stdio::piped());
@@ -287,7 +298,7 @@ fn library_path(first: &[&Path]) -> std::ffi::OsString {
 /// `cargo test --doc ARGS`, as one job.
 pub fn doc_tests(plan: &Plan) -> Job {
     let mut command = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-    command.args(["test", "--workspace"]).args(&plan.cargo);
+    command.arg("test").args(plan.scope()).args(&plan.cargo);
     if !plan.cargo.iter().any(|a| a == "--doc") {
         command.arg("--doc");
     }
@@ -430,6 +441,9 @@ mod tests {
     fn cargos_arguments_build_the_rest_go_to_each_binary() {
         let plan = Plan::from_args(&args("-p toolporter-core -- locator --nocapture"));
         assert_eq!(plan.cargo, args("-p toolporter-core"));
+        // A package chosen: that package, not the workspace.
+        assert_eq!(plan.scope(), None);
+        assert_eq!(Plan::from_args(&args("--test integration")).scope(), Some("--workspace"));
         assert_eq!(plan.binaries, args("locator --nocapture"));
         assert!(plan.run_binaries && plan.doc_tests);
         // A target chosen: no doc tests, as with cargo test.
