@@ -2,12 +2,13 @@
 //! the platforms' validators for the conformance suite (conformance/requirements.txt, into a
 //! virtual environment at target/conformance/venv), the MCP TypeScript SDK (conformance/,
 //! `npm ci`) and the Raycast API types for the TypeScript check (plugins/raycast/tests/tsc,
-//! `npm ci`) and maturin and uv for the wheel and the environments (python/requirements-build.txt,
-//! into target/python/tools). The environments are made and filled by uv: pip took 73 CPU s
-//! (77 s) for the validators' 90 packages, most of it compiling every module to bytecode,
-//! uv 3 s (Python compiles what the tests import when they import it). Each step is skipped when done; `cargo xtask test` runs them while
-//! cargo builds (they wait on the network and the disk, not on the processor). Before
-//! the test binaries, [`python_wheel`] builds the Python wheel with `pip wheel ./python`; then
+//! `npm ci`) and maturin and uv for the wheel and the environments
+//! (python/requirements-build.txt, into target/python/tools). The environments are made and
+//! filled by uv: pip took 73 CPU s (77 s) for the validators' 90 packages, most of it compiling
+//! every module to bytecode, uv 3 s (Python compiles what the tests import when they import
+//! it). Each step is skipped when done; `cargo xtask test` runs them while cargo builds (they
+//! wait on the network and the disk, not on the processor). Before the test binaries,
+//! [`python_wheel`] builds the Python wheel with `pip wheel ./python`; then
 //! [`python_package_tests`] installs it into a fresh target/python/venv and runs python/tests/
 //! beside the test binaries (test_lanes.rs).
 
