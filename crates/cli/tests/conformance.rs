@@ -328,7 +328,8 @@ fn convert_batch(work: &Path, inputs: &[(String, PathBuf)], batch: &Batch) -> Ve
         let (output, files) = written(&out, entry, target.format, batch.inputs.len() == 1);
         let report = report_of_one(entry, &work.join(format!("{}-{n}.report.json", batch.name)));
         // Several documents (one SkyDeck file per tool) do not go back as one.
-        if !is_large(path) && !(output.is_dir() && !FOLDER_FORMATS.contains(&target.format)) {
+        let one_document = !output.is_dir() || FOLDER_FORMATS.contains(&target.format);
+        if !is_large(path) && one_document {
             back_inputs.push((verdicts.len(), output.clone()));
         }
         verdicts.push(Verdict::Written { output, files, report, round_trip: None });
