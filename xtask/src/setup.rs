@@ -205,19 +205,64 @@ fn make_venv(venv: &Path) -> Result<()> {
 fn pip_install(venv: &Path, args: &[&std::ffi::OsStr]) -> Result<()> {
     let mut command = Command::new(uv()?);
     command.args(["pip", "install", "--quiet", "--python"]).arg(venv.join("bin/python"));
+    let (flags, certificate) = pips_settings_for_uv(|key| std::env::var(key).ok());
+    command.args(flags);
+    if let Some(certificate) = certificate {
+        command.env("SSL_CERT_FILE", certificate);
+    }
+    run(command.args(args), &format!("uv pip install into {}", venv.display()))
+}
+
+/// What pip's environment (`env`) tells it, as uv's flags, and the certificate bundle uv should
+/// use (pip's, unless SSL_CERT_FILE already names one).
+fn pips_settings_for_uv(env: impl Fn(&str) -> Option<String>) -> (Vec<String>, Option<String>) {
+    let mut flags = Vec::new();
     for (pip, uv) in [
         ("PIP_INDEX_URL", "--index-url"),
         ("PIP_EXTRA_INDEX_URL", "--extra-index-url"),
         ("PIP_FIND_LINKS", "--find-links"),
     ] {
-        // pip takes several, separated by spaces.
-        let value = std::env::var(pip).unwrap_or_default();
-        for one in value.split_whitespace() {
-            command.args([uv, one]);
+        // pip takes several, separated by white space.
+        for one in env(pip).unwrap_or_default().split_whitespace() {
+            flags.extend([uv.to_owned(), one.to_owned()]);
         }
     }
-    if let (Ok(cert), Err(_)) = (std::env::var("PIP_CERT"), std::env::var("SSL_CERT_FILE")) {
-        command.env("SSL_CERT_FILE", cert);
+    let certificate = env("PIP_CERT").filter(|_| env("SSL_CERT_FILE").is_none());
+    (flags, certificate)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_pip_is_told_by_its_environment_uv_is_told_too() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |key: &str| pairs.iter().find(|(k, _)| *k == key).map(|(_, v)| (*v).to_owned())
+        };
+        let (flags, certificate) = pips_settings_for_uv(env(&[
+            ("PIP_INDEX_URL", "https://mirror/simple"),
+            ("PIP_EXTRA_INDEX_URL", "https://a/simple  https://b/simple"),
+            ("PIP_FIND_LINKS", "/opt/wheels"),
+            ("PIP_CERT", "/etc/ca.pem"),
+        ]));
+        assert_eq!(
+            flags,
+            [
+                "--index-url",
+                "https://mirror/simple",
+                "--extra-index-url",
+                "https://a/simple",
+                "--extra-index-url",
+                "https://b/simple",
+                "--find-links",
+                "/opt/wheels"
+            ]
+        );
+        assert_eq!(certificate.as_deref(), Some("/etc/ca.pem"));
+        // A bundle the user already gave uv is kept; nothing set, nothing added.
+        let (_, certificate) = pips_settings_for_uv(env(&[("PIP_CERT", "/etc/ca.pem"), ("SSL_CERT_FILE", "/x.pem")]));
+        assert_eq!(certificate, None);
+        assert_eq!(pips_settings_for_uv(env(&[])), (vec![], None));
     }
-    run(command.args(args), &format!("uv pip install into {}", venv.display()))
 }

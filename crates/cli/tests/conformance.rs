@@ -148,14 +148,14 @@ fn conversions() -> &'static Conversions {
         let work = tempfile::tempdir().unwrap();
         let inputs = inputs();
         let batches = batches(&inputs);
-        // Two workers, the batches dealt to the one with fewer inputs so far (the largest first).
-        let mut order: Vec<&Batch> = batches.iter().collect();
-        order.sort_by_key(|b| std::cmp::Reverse(b.weight(&inputs)));
+        // Two workers, the batches dealt to the one with fewer bytes so far (the heaviest first).
+        let mut order: Vec<(u64, &Batch)> = batches.iter().map(|b| (b.weight(&inputs), b)).collect();
+        order.sort_by_key(|(weight, _)| std::cmp::Reverse(*weight));
         let mut halves: [Vec<&Batch>; 2] = [Vec::new(), Vec::new()];
         let mut loads = [0u64; 2];
-        for batch in order {
+        for (weight, batch) in order {
             let lighter = usize::from(loads[1] < loads[0]);
-            loads[lighter] += batch.weight(&inputs);
+            loads[lighter] += weight;
             halves[lighter].push(batch);
         }
         let done = std::thread::scope(|scope| {
@@ -230,8 +230,10 @@ fn batches(inputs: &[(String, PathBuf)]) -> Vec<Batch> {
 }
 
 /// The entries of a run's report, by the input each names.
-fn report_entries(report: &Path) -> BTreeMap<String, serde_json::Value> {
-    let text = std::fs::read_to_string(report).unwrap_or_else(|e| panic!("{}: {e}", report.display()));
+fn report_entries(report: &Path, run: &Run) -> BTreeMap<String, serde_json::Value> {
+    // A batch refused whole (two outputs of one name) writes no report: its reason is on stderr.
+    let text = std::fs::read_to_string(report)
+        .unwrap_or_else(|e| panic!("{}: {e}; the run said:\n{}", report.display(), run.stderr));
     let report: serde_json::Value = serde_json::from_str(&text).unwrap();
     let entries = report["inputs"].as_array().cloned().unwrap_or_default();
     entries.into_iter().map(|e| (e["input"].as_str().unwrap_or_default().to_owned(), e)).collect()
@@ -308,7 +310,7 @@ fn convert_batch(work: &Path, inputs: &[(String, PathBuf)], batch: &Batch) -> Ve
     let paths: Vec<&Path> = batch.inputs.iter().map(|&i| inputs[i].1.as_path()).collect();
     let run = run_convert(work, from, target.format, target.options, &paths, &out, &report);
     check_exit(&run, &format!("{from} -> {}", target.label));
-    let entries = report_entries(&report);
+    let entries = report_entries(&report, &run);
     let mut verdicts = Vec::new();
     let mut back_inputs: Vec<(usize, PathBuf)> = Vec::new();
     for (n, &i) in batch.inputs.iter().enumerate() {
@@ -359,7 +361,7 @@ fn round_trips(work: &Path, batch: &Batch, back_inputs: &[(usize, PathBuf)], ver
     let paths: Vec<&Path> = back_inputs.iter().map(|(_, p)| p.as_path()).collect();
     let run = run_convert(work, to, from, &[], &paths, &back, &report);
     check_exit(&run, &format!("{} -> {from}", batch.target.label));
-    let entries = report_entries(&report);
+    let entries = report_entries(&report, &run);
     for (n, (place, output)) in back_inputs.iter().enumerate() {
         let entry = entries
             .get(&output.display().to_string())
