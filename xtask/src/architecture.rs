@@ -293,6 +293,17 @@ mod tests {
         assert_eq!(problems, ["toolporter-core (crates/core) depends on host, which its code-map row does not list"]);
     }
 
+    /// Crates the build leaves out on purpose, each with what would bring it back.
+    const LEFT_OUT: &[(&str, &str)] = &[("icu_segmenter", "textwrap above 0.16.2, see Cargo.toml's note")];
+
+    #[test]
+    fn the_lock_file_leaves_out_what_the_workspace_says() {
+        let lock = std::fs::read_to_string(workspace_root().join("Cargo.lock")).unwrap();
+        for (name, brought_by) in LEFT_OUT {
+            assert!(!lock.contains(&format!("name = \"{name}\"\n")), "Cargo.lock has {name} again: {brought_by}");
+        }
+    }
+
     #[test]
     fn the_code_map_names_every_xtask_task() {
         let architecture = std::fs::read_to_string(workspace_root().join("ARCHITECTURE.md")).unwrap();

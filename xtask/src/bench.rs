@@ -374,7 +374,7 @@ fn python_api(convert: &Path, work: &Path) -> Result<Option<PathBuf>> {
 
 /// A Python with the release wheel installed (target/python/bench-venv), built now.
 fn toolport_python() -> Result<PathBuf> {
-    let wheel = crate::setup::python_wheel(true)?;
+    let wheel = crate::setup::python_wheel(true, false)?;
     crate::setup::python_venv(&root().join("target/python/bench-venv"), &wheel, None)
 }
 

@@ -95,12 +95,17 @@ pub fn cargo(args: &[&str]) -> Result<()> {
 }
 
 /// Builds every plugin library next to the `convert` binary (target/debug), plus the broken
-/// test plugins (as examples), because `cargo test` alone builds neither. The whole workspace,
-/// as `cargo test --workspace` does: a subset unifies dependencies' features differently and
-/// rebuilds most of the workspace.
+/// test plugins (as examples), because `cargo test` alone builds neither. The whole workspace
+/// as the test build selects it ([`WORKSPACE`]): a subset unifies dependencies' features
+/// differently and rebuilds most of the workspace.
 pub fn build_all() -> Result<()> {
-    cargo(&["build", "--workspace", "--lib", "--bins", "--examples"])
+    cargo(&[&["build"], WORKSPACE, &["--lib", "--bins", "--examples"]].concat())
 }
+
+/// The workspace as every cargo run of `cargo xtask test` selects it: all but the Python
+/// module, which only maturin builds (with PyO3's environment: built here too, PyO3 would be
+/// built once more for nothing), and which has no Rust tests.
+pub const WORKSPACE: &[&str] = &["--workspace", "--exclude", "toolport-python"];
 
 /// Builds what a user runs and nothing else: `convert`, the plugin host and the plugins (not
 /// the Python module, the fuzzer or the benchmarks).
@@ -151,7 +156,7 @@ fn test(extra: &[String]) -> Result<()> {
     built?;
     installed?;
     let started = std::time::Instant::now();
-    let wheel = setup::python_wheel(false)?;
+    let wheel = setup::python_wheel(false, true)?;
     println!("python package: wheel built in {:.1} s", started.elapsed().as_secs_f64());
     let mut jobs = if plan.run_binaries { test_lanes::build(&plan)? } else { Vec::new() };
     if plan.no_run {

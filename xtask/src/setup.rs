@@ -103,7 +103,10 @@ pub fn python_package_tests(wheel: &Path) -> Result<String> {
 /// build (`cargo xtask test`'s, the same command, so cargo finds it done and features unified
 /// the same way); the release build is only what the wheel ships.
 pub fn wheel_binaries(release: bool) -> Result<()> {
-    if release {
+    if std::env::var_os(BINARIES_BUILT).is_some() {
+        // `cargo xtask test` built them a moment ago, in its own environment: a build here,
+        // in pip's, would only find PyO3's interpreter changed and build it again for nothing.
+    } else if release {
         crate::build_command(true)?;
     } else {
         crate::build_all()?;
@@ -124,9 +127,13 @@ pub fn wheel_binaries(release: bool) -> Result<()> {
 
 /// Builds the `toolporter` wheel the standard way, `pip wheel ./python`, through the wheel's
 /// own build backend (which stages the command line, [`wheel_binaries`]) into
-/// target/python/wheels; a debug build unless `release`. The build shares target/: maturin only
-/// sets PyO3's environment, so nothing else is rebuilt. Returns the wheel.
-pub fn python_wheel(release: bool) -> Result<std::path::PathBuf> {
+/// target/python/wheels; a debug build unless `release`, of the binaries already built when
+/// `binaries_built`. The build shares target/: maturin only sets PyO3's environment, so nothing
+/// else is rebuilt. Returns the wheel.
+/// Set for the wheel's build backend when the binaries it stages are built already.
+const BINARIES_BUILT: &str = "TOOLPORT_WHEEL_BINARIES_BUILT";
+
+pub fn python_wheel(release: bool, binaries_built: bool) -> Result<std::path::PathBuf> {
     let tools = build_tools()?;
     let wheels = root().join("target/python/wheels");
     let _ = std::fs::remove_dir_all(&wheels);
@@ -135,6 +142,9 @@ pub fn python_wheel(release: bool) -> Result<std::path::PathBuf> {
     let path = std::env::var_os("PATH").unwrap_or_default();
     let path = std::env::join_paths(std::iter::once(tools.join("bin")).chain(std::env::split_paths(&path)))?;
     pip.env("PATH", path);
+    if binaries_built {
+        pip.env(BINARIES_BUILT, "1");
+    }
     // The tools' environment has the pinned maturin: no isolated environment to download it into.
     pip.args(["wheel", "--quiet", "--disable-pip-version-check", "--no-deps", "--no-build-isolation", "-w"])
         .arg(&wheels)
