@@ -95,17 +95,14 @@ pub fn cargo(args: &[&str]) -> Result<()> {
 }
 
 /// Builds every plugin library next to the `convert` binary (target/debug), plus the broken
-/// test plugins (as examples), because `cargo test` alone builds neither. The whole workspace
-/// as the test build selects it ([`WORKSPACE`]): a subset unifies dependencies' features
-/// differently and rebuilds most of the workspace.
+/// test plugins (as examples), because `cargo test` alone builds neither. The whole workspace,
+/// as `cargo test --workspace` does: a subset unifies dependencies' features differently and
+/// rebuilds most of the workspace. The Python module too, though only maturin's build of it is
+/// used: without it, syn's features (and so serde_derive, serde and everything above) differ
+/// from the Python module's graph, and the wheel would rebuild the workspace.
 pub fn build_all() -> Result<()> {
-    cargo(&[&["build"], WORKSPACE, &["--lib", "--bins", "--examples"]].concat())
+    cargo(&["build", "--workspace", "--lib", "--bins", "--examples"])
 }
-
-/// The workspace as every cargo run of `cargo xtask test` selects it: all but the Python
-/// module, which only maturin builds (with PyO3's environment: built here too, PyO3 would be
-/// built once more for nothing), and which has no Rust tests.
-pub const WORKSPACE: &[&str] = &["--workspace", "--exclude", "toolport-python"];
 
 /// Builds what a user runs and nothing else: `convert`, the plugin host and the plugins (not
 /// the Python module, the fuzzer or the benchmarks).
@@ -144,10 +141,10 @@ fn command_packages() -> Result<Vec<String>> {
 }
 
 /// `cargo xtask test`. The installs wait on the network and the disk: they run while cargo
-/// builds. The wheel needs cargo (which builds one thing at a time in a target folder), so it
-/// is built before the test binaries. Then cargo builds the test binaries (`cargo test
-/// --no-run`) and they, the doc tests and the Python package's tests (only Python and the
-/// wheel's binaries) run side by side, one per core, the longest first (test_lanes.rs).
+/// builds. Then cargo builds the test binaries (`cargo test --no-run`) and they, the doc tests
+/// and the Python package's wheel and tests run side by side, one per core, the longest first
+/// (test_lanes.rs). The wheel's cargo run (maturin's) builds only the Python module, from what
+/// is built: it waits for the target folder's lock at most while the doc tests hold it.
 fn test(extra: &[String]) -> Result<()> {
     let plan = test_lanes::Plan::from_args(extra);
     let installs = std::thread::spawn(setup::test_dependencies);
@@ -155,18 +152,23 @@ fn test(extra: &[String]) -> Result<()> {
     let installed = installs.join().expect("the installs' thread panicked");
     built?;
     installed?;
-    let started = std::time::Instant::now();
-    let wheel = setup::python_wheel(false, true)?;
-    println!("python package: wheel built in {:.1} s", started.elapsed().as_secs_f64());
     let mut jobs = if plan.run_binaries { test_lanes::build(&plan)? } else { Vec::new() };
     if plan.no_run {
+        setup::python_wheel(false, true)?;
         println!("built the test binaries and the wheel; --no-run: nothing runs");
         return Ok(());
     }
     if plan.doc_tests {
         jobs.push(test_lanes::doc_tests(&plan));
     }
-    jobs.push(test_lanes::Job::other(test_lanes::PYTHON_TESTS, move || setup::python_package_tests(&wheel)));
+    // The wheel is built in its tests' job, beside the other jobs: pip, maturin and PyO3's
+    // build run mostly one process at a time, which left a core idle before the tests.
+    jobs.push(test_lanes::Job::other(test_lanes::PYTHON_TESTS, move || {
+        let started = std::time::Instant::now();
+        let wheel = setup::python_wheel(false, true)?;
+        let built = format!("python package: wheel built in {:.1} s\n", started.elapsed().as_secs_f64());
+        Ok(built + &setup::python_package_tests(&wheel)?)
+    }));
     let lanes = std::thread::available_parallelism().map_or(2, |n| n.get());
     test_lanes::run(jobs, lanes, &root().join("target/xtask/tests"))
 }

@@ -84,14 +84,14 @@ const TARGET_FLAGS: &[&str] = &[
 ];
 
 impl Plan {
-    /// The workspace ([`crate::WORKSPACE`]), unless the user chose packages (`-p NAME`): with
-    /// both, cargo would test every package.
-    fn scope(&self) -> &'static [&'static str] {
+    /// `--workspace`, unless the user chose packages (`-p NAME`): with both, cargo would test
+    /// every package.
+    fn scope(&self) -> Option<&'static str> {
         let chooses_packages = self
             .cargo
             .iter()
             .any(|a| a == "-p" || a == "--package" || a.starts_with("--package=") || a.starts_with("-p"));
-        if chooses_packages { &[] } else { crate::WORKSPACE }
+        (!chooses_packages).then_some("--workspace")
     }
 
     pub fn from_args(args: &[String]) -> Plan {
@@ -442,8 +442,8 @@ mod tests {
         let plan = Plan::from_args(&args("-p toolporter-core -- locator --nocapture"));
         assert_eq!(plan.cargo, args("-p toolporter-core"));
         // A package chosen: that package, not the workspace.
-        assert!(plan.scope().is_empty());
-        assert_eq!(Plan::from_args(&args("--test integration")).scope(), crate::WORKSPACE);
+        assert_eq!(plan.scope(), None);
+        assert_eq!(Plan::from_args(&args("--test integration")).scope(), Some("--workspace"));
         assert_eq!(plan.binaries, args("locator --nocapture"));
         assert!(plan.run_binaries && plan.doc_tests);
         // A target chosen: no doc tests, as with cargo test.
@@ -457,15 +457,6 @@ mod tests {
             Plan::from_args(&[]),
             Plan { cargo: vec![], binaries: vec![], run_binaries: true, doc_tests: true, no_run: false }
         );
-    }
-
-    #[test]
-    fn the_package_left_out_of_the_workspace_is_the_python_module() {
-        let metadata = crate::metadata(&crate::root()).unwrap();
-        let python = metadata["packages"].as_array().unwrap().iter().find(|package| {
-            package["manifest_path"].as_str().is_some_and(|path| path.ends_with("crates/python/Cargo.toml"))
-        });
-        assert_eq!(crate::WORKSPACE, ["--workspace", "--exclude", python.unwrap()["name"].as_str().unwrap()]);
     }
 
     #[test]

@@ -301,8 +301,9 @@ fn every_written_extension_type_checks_and_raycast_reads_its_tools() {
 
 /// `ray build` builds what the writer writes from another format, from a Raycast extension that
 /// lacks the command Raycast requires (ai-yaml: `commands` is empty), and from one with code of
-/// its own (the fixture extension, given back as it was, and with its tool files rewritten
-/// where the model changed).
+/// its own whose tool files are rewritten where the model changed. (The fixture extension read
+/// and written unchanged is given back file for file, which carry.rs asserts: building it would
+/// only build the fixture again, 10 CPU seconds of every run.)
 #[test]
 fn ray_build_builds_a_written_extension() {
     if !common::node_ready() {
@@ -310,13 +311,9 @@ fn ray_build_builds_a_written_extension() {
     }
     let project = common::npm_project();
     let from_raycast = Raycast.read(&load(&fixture("raycast/ai-yaml")), &Options::default()).value.expect("read");
-    let extension = Raycast.read(&load(&fixture("raycast/extension")), &Options::default()).value.expect("read");
-    for (name, model) in [
-        ("http model", common::http_model()),
-        ("ai-yaml", from_raycast),
-        ("extension", extension),
-        ("extension changed", changed_extension()),
-    ] {
+    for (name, model) in
+        [("http model", common::http_model()), ("ai-yaml", from_raycast), ("extension changed", changed_extension())]
+    {
         let bundle = Raycast.write(&model, &Options::default()).value.expect("write");
         let dir = tempfile::tempdir().unwrap();
         common::write_to_disk(&bundle, dir.path());
