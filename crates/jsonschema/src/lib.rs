@@ -85,6 +85,3 @@ pub const ALL_SCHEMA_KEYS: &[&str] = &[
     "additional_properties",
     "any_of",
 ];
-
-#[cfg(test)]
-mod tests;

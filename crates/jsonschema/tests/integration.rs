@@ -1,8 +1,10 @@
+//! Reading and writing each dialect through the public API, one `check` per case.
+
 use indexmap::IndexMap;
 use serde_json::{Value, json};
 use toolport_core::{EnumValue, Schema, SchemaType, ValueSet, codes};
 
-use super::*;
+use toolport_jsonschema::*;
 
 /// Reads `input` (the root document) as `from`, writes it as `to`, and compares the written
 /// schema and the diagnostic codes (reading's first, then writing's).
