@@ -159,7 +159,7 @@ fn test(extra: &[String]) -> Result<()> {
         return Ok(());
     }
     if plan.doc_tests {
-        jobs.push(test_lanes::doc_tests(&plan));
+        jobs.extend(test_lanes::doc_tests(&plan)?);
     }
     // The wheel is built in its tests' job, beside the other jobs: pip, maturin and PyO3's
     // build run mostly one process at a time, which left a core idle before the tests.

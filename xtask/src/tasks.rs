@@ -35,7 +35,7 @@ pub const TASKS: &[Task] = &[
         operands: "[CARGO TEST ARGS]...",
         max_operands: usize::MAX,
         passes_through: true,
-        about: "Install what the tests need besides Rust (once) while building the plugins and the broken test plugins, build the Python wheel, then build the test binaries (`cargo test --workspace --no-run ARGS`, cargo's ARGS before `--`) and run them (with the ARGS after `--`), the doc tests and the wheel's tests side by side, one per core, the longest first; each one's output is printed whole when it ends, then a summary.",
+        about: "Install what the tests need besides Rust (once) while building the plugins and the broken test plugins, then build the test binaries (`cargo test --workspace --no-run ARGS`, cargo's ARGS before `--`; with `-p NAME` all are built, as the plugins are, and only NAME's run) and run them (with the ARGS after `--`), the doc tests and the Python wheel's build and tests side by side, one per core, the longest first; each one's output is printed whole when it ends, then a summary.",
         flags: &[],
     },
     Task {
