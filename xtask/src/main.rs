@@ -96,13 +96,16 @@ pub fn cargo(args: &[&str]) -> Result<()> {
 
 /// Builds every plugin library next to the `convert` binary (target/debug), plus the broken
 /// test plugins (as examples), because `cargo test` alone builds neither. The whole workspace,
-/// as `cargo test --workspace` does: a subset unifies dependencies' features differently and
-/// rebuilds most of the workspace. The Python module too, though only maturin's build of it is
-/// used: without it, syn's features (and so serde_derive, serde and everything above) differ
-/// from the Python module's graph, and the wheel would rebuild the workspace.
+/// as `cargo test --workspace` does (a subset unifies dependencies' features differently and
+/// rebuilds most of the workspace), but the Python module: only maturin's build of it, in
+/// PyO3's environment, is used, and a build here made PyO3 once more for nothing. xtask's
+/// Cargo.toml keeps the features unified as with it (tested below).
 pub fn build_all() -> Result<()> {
-    cargo(&["build", "--workspace", "--lib", "--bins", "--examples"])
+    cargo(&["build", "--workspace", "--exclude", PYTHON_MODULE, "--lib", "--bins", "--examples"])
 }
+
+/// The Python module's package, which only maturin builds.
+const PYTHON_MODULE: &str = "toolport-python";
 
 /// Builds what a user runs and nothing else: `convert`, the plugin host and the plugins (not
 /// the Python module, the fuzzer or the benchmarks).
@@ -207,4 +210,45 @@ fn install(args: &[String]) -> Result<()> {
     let build = root().join(if places.debug { "target/debug" } else { "target/release" });
     install::install(&build, &places, &std::env::var_os("PATH").unwrap_or_default())?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::{BTreeMap, BTreeSet};
+
+    /// Each package `cargo tree` reaches from the workspace (with `extra`), with its features.
+    fn features(extra: &[&str]) -> BTreeMap<String, BTreeSet<String>> {
+        let output = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+            .args(["tree", "--offline", "--workspace", "-e", "normal,build", "--prefix", "none", "-f", "{p}|{f}"])
+            .args(extra)
+            .current_dir(super::root())
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        let mut found: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for line in String::from_utf8_lossy(&output.stdout).lines() {
+            if let Some((package, features)) = line.split_once('|') {
+                let features = features.trim_end_matches(" (*)").to_owned();
+                found.entry(package.trim_end_matches(" (*)").to_owned()).or_default().insert(features);
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn the_workspace_without_the_python_module_unifies_features_as_with_it() {
+        let with = features(&[]);
+        let without = features(&["--exclude", super::PYTHON_MODULE]);
+        assert!(without.len() > 100 && with.len() > without.len());
+        let differing: Vec<String> = without
+            .iter()
+            .filter(|(package, features)| with.get(*package) != Some(features))
+            .map(|(package, features)| format!("{package}: {features:?} against {:?}", with.get(package)))
+            .collect();
+        assert!(
+            differing.is_empty(),
+            "built without the Python module, these would be other builds (list the features in xtask's [build-dependencies]):\n{}",
+            differing.join("\n")
+        );
+    }
 }
