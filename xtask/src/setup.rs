@@ -7,10 +7,10 @@
 //! filled by uv: pip took 73 CPU s (77 s) for the validators' 90 packages, most of it compiling
 //! every module to bytecode, uv 3 s (Python compiles what the tests import when they import
 //! it). Each step is skipped when done; `cargo xtask test` runs them while cargo builds (they
-//! wait on the network and the disk, not on the processor). Before the test binaries,
-//! [`python_wheel`] builds the Python wheel with `pip wheel ./python`; then
-//! [`python_package_tests`] installs it into a fresh target/python/venv and runs python/tests/
-//! beside the test binaries (test_lanes.rs).
+//! wait on the network and the disk, not on the processor). Beside the test binaries
+//! (test_lanes.rs), in one job, [`python_wheel`] builds the Python wheel with `pip wheel
+//! ./python` and [`python_package_tests`] installs it into a fresh target/python/venv and runs
+//! python/tests/.
 
 use std::path::Path;
 use std::process::Command;
@@ -103,13 +103,9 @@ pub fn python_package_tests(wheel: &Path) -> Result<String> {
 /// build (`cargo xtask test`'s, the same command, so cargo finds it done and features unified
 /// the same way); the release build is only what the wheel ships.
 pub fn wheel_binaries(release: bool) -> Result<()> {
-    if std::env::var_os(BINARIES_BUILT).is_some() {
-        // `cargo xtask test` built them a moment ago, in its own environment: a build here,
-        // in pip's, would only find PyO3's interpreter changed and build it again for nothing.
-    } else if release {
-        crate::build_command(true)?;
-    } else {
-        crate::build_all()?;
+    // Unless `cargo xtask test` built them a moment ago ([`BINARIES_BUILT`]).
+    if std::env::var_os(BINARIES_BUILT).is_none() {
+        if release { crate::build_command(true)? } else { crate::build_all()? }
     }
     let bin = root().join("python/toolport/_bin");
     let _ = std::fs::remove_dir_all(&bin);
@@ -125,14 +121,15 @@ pub fn wheel_binaries(release: bool) -> Result<()> {
     Ok(())
 }
 
+/// Set for the wheel's build backend when the binaries it stages are built already: a build in
+/// pip's environment would only find PyO3's interpreter changed and build it again for nothing.
+const BINARIES_BUILT: &str = "TOOLPORT_WHEEL_BINARIES_BUILT";
+
 /// Builds the `toolporter` wheel the standard way, `pip wheel ./python`, through the wheel's
 /// own build backend (which stages the command line, [`wheel_binaries`]) into
 /// target/python/wheels; a debug build unless `release`, of the binaries already built when
 /// `binaries_built`. The build shares target/: maturin only sets PyO3's environment, so nothing
 /// else is rebuilt. Returns the wheel.
-/// Set for the wheel's build backend when the binaries it stages are built already.
-const BINARIES_BUILT: &str = "TOOLPORT_WHEEL_BINARIES_BUILT";
-
 pub fn python_wheel(release: bool, binaries_built: bool) -> Result<std::path::PathBuf> {
     let tools = build_tools()?;
     let wheels = root().join("target/python/wheels");

@@ -23,10 +23,10 @@ pub const PYTHON_TESTS: &str = "python/tests";
 
 /// The jobs that take longest, longest first, as their names say (a test binary's name is how
 /// cargo runs it alone). On a fresh clone of the 2-core machine the command line's conformance
-/// suite took 213 s (itself on both cores: two conversion workers, then two validator and two
-/// oracle processes), Raycast's tests 94 s, the command line's other tests 103 s, the Python
-/// package's 32 s, xtask's 17 s and every other binary under 21 s. The rest start after these,
-/// the larger executables (more tests) first.
+/// suite took 262 s (itself on both cores: two conversion workers, then two validator and two
+/// oracle processes), Raycast's tests 75 s, the command line's other tests 155 s, the Python
+/// wheel's build and tests 34 s, xtask's 16 s and every other binary under 17 s. The rest start
+/// after these, the larger executables (more tests) first.
 pub const LONGEST_FIRST: &[&str] = &[
     "-p toolporter --test integration -- conformance::",
     "-p toolporter-format-raycast --test integration",
@@ -92,33 +92,32 @@ impl Plan {
 
     /// The packages the user chose (`-p NAME`, `-pNAME`, `--package NAME`, `--package=NAME`).
     fn packages(&self) -> Vec<&str> {
-        let mut chosen = Vec::new();
-        let mut args = self.cargo.iter();
-        while let Some(arg) = args.next() {
-            if arg == "-p" || arg == "--package" {
-                chosen.extend(args.next().map(String::as_str));
-            } else if let Some(name) = arg.strip_prefix("--package=").or_else(|| arg.strip_prefix("-p")) {
-                chosen.push(name);
-            }
-        }
-        chosen
+        self.split_packages().0
     }
 
-    /// cargo's arguments without the packages chosen: the test binaries are built for the whole
-    /// workspace, as the plugins are, and only the chosen packages' run. Built for one package,
-    /// `convert` unified its dependencies' features otherwise than the plugins, and a host and
-    /// plugins of two builds hand the model over as JSON (isolation.rs's memory tests failed).
+    /// cargo's arguments without the packages chosen (and without `--no-run`): the test binaries
+    /// are built for the whole workspace, as the plugins are, and only the chosen packages' run.
+    /// Built for one package, `convert` unified its dependencies' features otherwise than the
+    /// plugins, and a host and plugins of two builds hand the model over as JSON (isolation.rs's
+    /// memory tests failed).
     fn cargo_for_the_workspace(&self) -> Vec<&str> {
-        let mut kept = Vec::new();
+        self.split_packages().1
+    }
+
+    /// cargo's arguments as (the packages chosen, the rest but `--no-run`).
+    fn split_packages(&self) -> (Vec<&str>, Vec<&str>) {
+        let (mut chosen, mut rest) = (Vec::new(), Vec::new());
         let mut args = self.cargo.iter().map(String::as_str);
         while let Some(arg) = args.next() {
             if arg == "-p" || arg == "--package" {
-                args.next();
-            } else if !(arg.starts_with("--package=") || arg.starts_with("-p")) && arg != "--no-run" {
-                kept.push(arg);
+                chosen.extend(args.next());
+            } else if let Some(name) = arg.strip_prefix("--package=").or_else(|| arg.strip_prefix("-p")) {
+                chosen.push(name);
+            } else if arg != "--no-run" {
+                rest.push(arg);
             }
         }
-        kept
+        (chosen, rest)
     }
 
     pub fn from_args(args: &[String]) -> Plan {
@@ -546,6 +545,16 @@ mod tests {
             });
             assert!(found, "{name} is no test target of the workspace");
         }
+    }
+
+    #[test]
+    fn doc_tests_run_unless_every_package_chosen_lacks_a_library() {
+        let doc_job = |cargo: &str| doc_tests(&Plan::from_args(&args(cargo))).unwrap().is_some();
+        assert!(doc_job(""));
+        assert!(doc_job("-p toolporter-core"));
+        // The command line is a binary only: `cargo test -p toolporter --doc` is refused.
+        assert!(!doc_job("-p toolporter"));
+        assert!(doc_job("-p toolporter -p toolporter-core"));
     }
 
     #[test]

@@ -148,16 +148,8 @@ fn conversions() -> &'static Conversions {
         let work = tempfile::tempdir().unwrap();
         let inputs = inputs();
         let batches = batches(&inputs);
-        // Two workers, the batches dealt to the one with fewer bytes so far (the heaviest first).
-        let mut order: Vec<(u64, &Batch)> = batches.iter().map(|b| (b.weight(&inputs), b)).collect();
-        order.sort_by_key(|(weight, _)| std::cmp::Reverse(*weight));
-        let mut halves: [Vec<&Batch>; 2] = [Vec::new(), Vec::new()];
-        let mut loads = [0u64; 2];
-        for (weight, batch) in order {
-            let lighter = usize::from(loads[1] < loads[0]);
-            loads[lighter] += weight;
-            halves[lighter].push(batch);
-        }
+        // Two workers, by bytes read.
+        let halves = deal_in_two(batches.iter().map(|b| (b.weight(&inputs), b)).collect());
         let done = std::thread::scope(|scope| {
             let workers: Vec<_> = halves
                 .iter()
@@ -177,6 +169,20 @@ fn conversions() -> &'static Conversions {
         });
         Conversions { _work: work, inputs, done }
     })
+}
+
+/// Weighed items dealt to two workers: each, heaviest first, to the one with less weight so far
+/// (ties in the order given, so a run deals the same way every time).
+fn deal_in_two<T>(mut weighed: Vec<(u64, T)>) -> [Vec<T>; 2] {
+    weighed.sort_by_key(|(weight, _)| std::cmp::Reverse(*weight));
+    let mut halves: [Vec<T>; 2] = [Vec::new(), Vec::new()];
+    let mut loads = [0u64; 2];
+    for (weight, item) in weighed {
+        let lighter = usize::from(loads[1] < loads[0]);
+        loads[lighter] += weight;
+        halves[lighter].push(item);
+    }
+    halves
 }
 
 /// Inputs of one format converted into one target shape by one run of `convert`.
@@ -317,13 +323,7 @@ fn convert_batch(work: &Path, inputs: &[(String, PathBuf)], batch: &Batch) -> Ve
         let path = &inputs[i].1;
         let entry =
             entries.get(&path.display().to_string()).unwrap_or_else(|| panic!("{}: not in the report", path.display()));
-        if !entry["status"].as_str().unwrap_or_default().starts_with("converted") {
-            assert!(
-                says_why(entry),
-                "{from} {} -> {}: not converted, and no error says why: {entry}",
-                path.display(),
-                target.label
-            );
+        if !converted(entry, &format!("{from} {} -> {}", path.display(), target.label)) {
             verdicts.push(Verdict::Refused);
             continue;
         }
@@ -344,9 +344,15 @@ fn convert_batch(work: &Path, inputs: &[(String, PathBuf)], batch: &Batch) -> Ve
     batch.inputs.iter().zip(verdicts).map(|(&input, verdict)| Conversion { input, target, verdict }).collect()
 }
 
-/// A refusal's reason: an error among its diagnostics.
-fn says_why(entry: &serde_json::Value) -> bool {
-    entry["diagnostics"].as_array().into_iter().flatten().any(|d| d["severity"] == "error")
+/// Whether a report entry says its input was converted; one that was not must say why (an
+/// error among its diagnostics), else the conversion `what` fails the test.
+fn converted(entry: &serde_json::Value, what: &str) -> bool {
+    if entry["status"].as_str().unwrap_or_default().starts_with("converted") {
+        return true;
+    }
+    let says_why = entry["diagnostics"].as_array().into_iter().flatten().any(|d| d["severity"] == "error");
+    assert!(says_why, "{what}: not converted, and no error says why: {entry}");
+    false
 }
 
 /// The outputs (`back_inputs`: the verdict's place, the output) converted back into the
@@ -366,8 +372,7 @@ fn round_trips(work: &Path, batch: &Batch, back_inputs: &[(usize, PathBuf)], ver
         let entry = entries
             .get(&output.display().to_string())
             .unwrap_or_else(|| panic!("{}: not in the report", output.display()));
-        if !entry["status"].as_str().unwrap_or_default().starts_with("converted") {
-            assert!(says_why(entry), "{} -> {from}: not converted, and no error says why: {entry}", output.display());
+        if !converted(entry, &format!("{} -> {from}", output.display())) {
             continue;
         }
         let (document, _) = written(&back, entry, from, back_inputs.len() == 1);
@@ -414,15 +419,7 @@ fn python_json_in_two(script: &str, items: &[serde_json::Value], paths: &[&str])
         input.0 += weight(item);
         input.1.push(i);
     }
-    let mut order: Vec<(u64, Vec<usize>)> = inputs.into_values().collect();
-    order.sort_by_key(|(w, indices)| (std::cmp::Reverse(*w), indices[0]));
-    let mut halves: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
-    let mut loads = [0u64; 2];
-    for (w, indices) in order {
-        let lighter = usize::from(loads[1] < loads[0]);
-        halves[lighter].extend(indices);
-        loads[lighter] += w;
-    }
+    let mut halves = deal_in_two(inputs.into_values().collect()).map(|half| half.concat());
     for half in &mut halves {
         // In the items' order: a process's caches keep the last sources it read.
         half.sort_unstable();
