@@ -104,10 +104,11 @@ impl Plan {
         self.split_packages().1
     }
 
-    /// cargo's arguments as (the packages chosen, the rest but `--no-run`).
+    /// cargo's arguments as (the packages chosen, the rest but `--no-run` and the workspace's
+    /// own flags, which cargo refuses twice).
     fn split_packages(&self) -> (Vec<&str>, Vec<&str>) {
         let (mut chosen, mut rest) = (Vec::new(), Vec::new());
-        let mut args = self.cargo.iter().map(String::as_str);
+        let mut args = self.cargo_without_workspace();
         while let Some(arg) = args.next() {
             if arg == "-p" || arg == "--package" {
                 chosen.extend(args.next());
@@ -118,6 +119,12 @@ impl Plan {
             }
         }
         (chosen, rest)
+    }
+
+    /// cargo's arguments but `--workspace` (and its old name `--all`): `cargo xtask test` gives
+    /// it itself, and `cargo test --workspace --workspace` is an error.
+    fn cargo_without_workspace(&self) -> impl Iterator<Item = &str> {
+        self.cargo.iter().map(String::as_str).filter(|a| !matches!(*a, "--workspace" | "--all"))
     }
 
     pub fn from_args(args: &[String]) -> Plan {
@@ -341,7 +348,7 @@ pub fn doc_tests(plan: &Plan) -> Result<Option<Job>> {
         }
     }
     let mut command = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-    command.arg("test").args(plan.scope()).args(&plan.cargo);
+    command.arg("test").args(plan.scope()).args(plan.cargo_without_workspace());
     if !plan.cargo.iter().any(|a| a == "--doc") {
         command.arg("--doc");
     }
@@ -491,6 +498,10 @@ mod tests {
         let several = Plan::from_args(&args("-p a --package b --package=c -pd --test integration --no-run"));
         assert_eq!(several.packages(), ["a", "b", "c", "d"]);
         assert_eq!(several.cargo_for_the_workspace(), ["--test", "integration"]);
+        // The workspace is given once, whoever names it.
+        let named = Plan::from_args(&args("--workspace --lib"));
+        assert_eq!(named.cargo_for_the_workspace(), ["--lib"]);
+        assert_eq!(named.cargo_without_workspace().collect::<Vec<_>>(), ["--lib"]);
         assert_eq!(Plan::from_args(&args("--test integration")).scope(), Some("--workspace"));
         assert_eq!(plan.binaries, args("locator --nocapture"));
         assert!(plan.run_binaries && plan.doc_tests);
