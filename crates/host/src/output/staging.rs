@@ -30,9 +30,19 @@ pub(super) const MARKER_TEXT: &str = "toolport staging 1: the files a run of con
 A later run removes this folder once no run holds a lock on this file.\n";
 
 /// Staging folders of this process, for [`abandon_live_staging`].
-static LIVE_STAGING: Mutex<Vec<Arc<Live>>> = Mutex::new(Vec::new());
+static LIVE_STAGING: Mutex<LiveStaging> = Mutex::new(LiveStaging { live: Vec::new(), closed: false });
 
-fn live_staging() -> std::sync::MutexGuard<'static, Vec<Arc<Live>>> {
+/// Held by [`Staging::new`] from making its folder until it is listed, and by
+/// [`abandon_live_staging`] while it abandons: a signal that ends the process while a staging is
+/// being made waits for it to be listed, and none is made after (a run that was still loading
+/// its plugins when the signal came left a marked folder behind).
+struct LiveStaging {
+    live: Vec<Arc<Live>>,
+    /// Set once every staging was abandoned for the process to end: none is made after.
+    closed: bool,
+}
+
+fn live_staging() -> std::sync::MutexGuard<'static, LiveStaging> {
     LIVE_STAGING.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
@@ -86,11 +96,13 @@ fn remove_empty_folders(made: &[PathBuf]) {
 /// (a conversion that finishes later stages nothing), and the folder and the output folders
 /// the run made are removed. For a signal handler about to end the process; false if a
 /// commit is under way, which must then be left to end (it can be stopped, and takes back
-/// what it placed).
+/// what it placed). Once it says true, no staging is made in this process
+/// ([`Staging::new`] says [`OutputError::Stopped`]).
 pub fn abandon_live_staging() -> bool {
-    let live: Vec<Arc<Live>> = live_staging().clone();
+    let mut registry = live_staging();
     // Every one is abandoned that can be, before saying whether one could not.
-    let committing = live.iter().filter(|staging| !staging.abandon()).count();
+    let committing = registry.live.iter().filter(|staging| !staging.abandon()).count();
+    registry.closed |= committing == 0;
     committing == 0
 }
 
@@ -255,6 +267,11 @@ impl Staging {
         let output_dir = &std::path::absolute(output_dir).map_err(io_error(output_dir))?;
         let made = make_folders(output_dir)?;
         remove_stale_staging(output_dir);
+        let mut registry = live_staging();
+        if registry.closed {
+            remove_empty_folders(&made);
+            return Err(OutputError::Stopped(output_dir.clone()));
+        }
         let dir = loop {
             let dir = output_dir.join(format!("{STAGING_PREFIX}{}", unique_suffix()));
             match std::fs::create_dir(&dir) {
@@ -286,7 +303,8 @@ impl Staging {
                 }
             }
         };
-        live_staging().push(Arc::clone(&live));
+        registry.live.push(Arc::clone(&live));
+        drop(registry);
         Ok(Staging {
             live,
             next: AtomicU64::new(0),
@@ -507,7 +525,7 @@ fn take_back(placed: Vec<Placed>) -> Vec<PathBuf> {
 
 impl Drop for Staging {
     fn drop(&mut self) {
-        live_staging().retain(|live| !Arc::ptr_eq(live, &self.live));
+        live_staging().live.retain(|live| !Arc::ptr_eq(live, &self.live));
         let phase = self.live.phase.read().unwrap_or_else(PoisonError::into_inner);
         if *phase != Phase::Abandoned {
             self.live.remove();

@@ -306,6 +306,34 @@ fn an_abandoned_staging_stages_and_commits_nothing() {
     assert!(!root.exists());
 }
 
+#[cfg(unix)]
+const ABANDONED_ALL_ROOT: &str = "TOOLPORT_TEST_ABANDONED_ALL_ROOT";
+
+/// Once a signal handler abandoned every staging for the process to end, no staging is made:
+/// the run that was still loading its plugins when the signal came cannot leave a marked
+/// folder behind (seen by the signal fuzzer). In a child process: the registry is the process's.
+#[cfg(unix)]
+#[test]
+fn after_every_staging_is_abandoned_none_is_made() {
+    if let Some(root) = std::env::var_os(ABANDONED_ALL_ROOT) {
+        let root = Path::new(&root);
+        let staging = Staging::new(&root.join("first")).unwrap();
+        assert!(super::abandon_live_staging());
+        assert!(!root.join("first").exists(), "the live staging and its folder are gone");
+        let late = Staging::new(&root.join("late/out"));
+        assert!(matches!(late, Err(OutputError::Stopped(_))), "{late:?}");
+        assert!(!root.join("late").exists(), "the folders made for it are removed");
+        drop(staging);
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let child =
+        run_alone("output::tests::after_every_staging_is_abandoned_none_is_made", ABANDONED_ALL_ROOT, dir.path());
+    assert!(child.status.success(), "{child:?}");
+    assert!(String::from_utf8_lossy(&child.stdout).contains("1 passed"), "{child:?}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
 /// Set in the child process of the test below: the output root it commits into.
 /// Commits `staging`, killing this process (SIGKILL) when asked about the `nth` file.
 #[cfg(unix)]
@@ -321,15 +349,21 @@ fn commit_killed_before(staging: &Staging, force: bool, nth: usize) -> ! {
     unreachable!("killed");
 }
 
+/// Runs the test `name` alone in a child process with `variable` set to `root`.
+#[cfg(unix)]
+fn run_alone(name: &str, variable: &str, root: &Path) -> std::process::Output {
+    std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", name, "--test-threads", "1"])
+        .env(variable, root)
+        .output()
+        .unwrap()
+}
+
 /// Runs the test `name` alone in a child process with `variable` set to `root`, and checks
 /// that it was killed.
 #[cfg(unix)]
 fn run_killed(name: &str, variable: &str, root: &Path) {
-    let child = std::process::Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", name, "--test-threads", "1"])
-        .env(variable, root)
-        .output()
-        .unwrap();
+    let child = run_alone(name, variable, root);
     assert_eq!(std::os::unix::process::ExitStatusExt::signal(&child.status), Some(9), "{child:?}");
 }
 
