@@ -87,6 +87,9 @@ pub fn read_tool_list<'s>(
         Ok(list) => list,
         Err(error) => return Outcome::fail(error),
     };
+    // Room for every tool at once: grown by doubling, a list of 100,000 holds room for 131,072.
+    reading.model.tools.reserve_exact(list.items.len());
+    reading.names.reserve(list.items.len());
     for (i, item) in list.items.iter().enumerate() {
         read_item(&mut reading, item, i, list.path(i));
     }

@@ -111,11 +111,11 @@ impl<'a> Writer<'a> {
     /// string-only enums force both.
     fn start<'s>(&self, s: &'s Schema, path: &'s str, out: &mut Vec<Diagnostic>) -> Object<'s> {
         let d = self.dialect;
-        let mut m = Map::new();
+        let kept = s.extras.get(EXTRAS_KEY).and_then(Value::as_object);
+        let mut m = Map::with_capacity(keyword_estimate(s, kept.map_or(0, Map::len)));
         if let (Some(name), Some(prefix)) = (&s.reference, self.reference_prefix) {
             m.insert("$ref".into(), Value::String(reference_to(prefix, name)));
         }
-        let kept = s.extras.get(EXTRAS_KEY).and_then(Value::as_object);
         let one_of = kept.is_some_and(|e| e.get(ONE_OF_MARK) == Some(&Value::Bool(true)));
         let mut enumeration: Option<Vec<EnumValue>> = s.enumeration.clone();
         let mut values_cut = false;
@@ -570,4 +570,37 @@ struct Object<'s> {
     enum_has_null: bool,
     /// The type written (string when the enum was stringified).
     kind: Option<SchemaType>,
+}
+
+/// About how many keywords `s` is written with: one per field set, and the keywords kept for
+/// it. Its map is made that size rather than grown by inserting, which leaves room for 3, 7
+/// or 14 entries: in a document of many small schemas that room is most of their memory.
+fn keyword_estimate(s: &Schema, kept: usize) -> usize {
+    let set = [
+        s.reference.is_some(),
+        s.kind.is_some() || s.nullable,
+        s.title.is_some(),
+        s.description.is_some(),
+        s.format.is_some(),
+        s.default.is_some(),
+        s.enumeration.is_some() || s.value_set.is_some(),
+        !s.examples.is_empty(),
+        s.multiline,
+        s.minimum.is_some(),
+        s.maximum.is_some(),
+        s.exclusive_minimum.is_some(),
+        s.exclusive_maximum.is_some(),
+        s.min_length.is_some(),
+        s.max_length.is_some(),
+        s.pattern.is_some(),
+        s.min_items.is_some(),
+        s.max_items.is_some(),
+        s.unique_items,
+        s.items.is_some(),
+        !s.properties.is_empty(),
+        s.properties.iter().any(|p| p.required),
+        s.additional_properties.is_some(),
+        !s.any_of.is_empty(),
+    ];
+    set.into_iter().filter(|&is_set| is_set).count() + kept
 }

@@ -59,19 +59,22 @@ impl OpWriter<'_> {
         };
         let content_type = tool.http.as_ref().and_then(|h| h.body_content_type.clone());
         if content_type.is_some() || !body_params.is_empty() || synthesized {
-            let mut media = Map::new();
+            let media_rest = body_ext.and_then(|b| b.get("media")).and_then(Value::as_object);
+            let mut media = Map::with_capacity(1 + media_rest.map_or(0, Map::len));
             if !no_schema {
                 media.insert("schema".into(), Value::Object(schema));
             }
-            if let Some(Value::Object(rest)) = body_ext.and_then(|b| b.get("media")) {
+            if let Some(rest) = media_rest {
                 media.extend(rest.clone());
             }
-            let mut content = Map::new();
+            let others = match other_content {
+                Some(Value::Object(others)) => others,
+                _ => Map::new(),
+            };
+            let mut content = Map::with_capacity(1 + others.len());
             content.insert(content_type.unwrap_or_else(|| "application/json".into()), Value::Object(media));
-            if let Some(Value::Object(others)) = other_content {
-                content.extend(others);
-            }
-            let mut ordered = Map::new();
+            content.extend(others);
+            let mut ordered = Map::with_capacity(request.len() + 1);
             if let Some(description) = request.remove("description") {
                 ordered.insert("description".into(), description);
             }
@@ -140,7 +143,7 @@ impl OpWriter<'_> {
         if schema.properties.is_empty() {
             return map;
         }
-        let mut properties = Map::new();
+        let mut properties = Map::with_capacity(schema.properties.len());
         let mut required = Vec::new();
         for (property, path) in schema.properties.iter().zip(&paths) {
             let written = self.parameter_schema(&property.name, &property.schema, path, out);
@@ -161,7 +164,7 @@ fn with_properties(
     mut properties: Map<String, Value>,
     mut required: Vec<Value>,
 ) -> Map<String, Value> {
-    let mut ordered = Map::new();
+    let mut ordered = Map::with_capacity(map.len() + 1);
     let mut inserted = false;
     for (k, v) in map {
         if !inserted && matches!(k.as_str(), "required" | "additionalProperties" | "anyOf" | "oneOf") {
@@ -182,7 +185,7 @@ fn with_properties(
     if required.is_empty() {
         return ordered;
     }
-    let mut with_required = Map::new();
+    let mut with_required = Map::with_capacity(ordered.len() + 1);
     for (k, v) in ordered {
         let is_properties = k == "properties";
         with_required.insert(k, v);

@@ -86,6 +86,24 @@ pub(crate) struct Written {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// An object of one entry, with room for no more: a map built by inserting makes room for
+/// three, and a document of many small operations holds many such objects.
+fn object_of(key: impl Into<String>, value: Value) -> Value {
+    let mut map = serde_json::Map::with_capacity(1);
+    map.insert(key.into(), value);
+    Value::Object(map)
+}
+
+/// `map` holding no room for more entries than it has, when it holds enough to matter: a map
+/// grown by inserting has room for 3, 7, 14, … entries, and a document holds one operation
+/// per tool (100,000 tools, 100,000 operations of 4 to 6 keys).
+fn fitted(map: serde_json::Map<String, Value>) -> serde_json::Map<String, Value> {
+    match map.len() {
+        0 | 3 | 7 => map,
+        _ => map.into_iter().collect(),
+    }
+}
+
 /// Whether the source's OpenAPI version (none: not an OpenAPI source) is 3.0.
 fn dialect_is_30(version: Option<&str>) -> bool {
     version.is_none_or(|v| v.starts_with("3.0"))

@@ -90,7 +90,7 @@ impl<'a> OpWriter<'a> {
             }
         }
         x_toolport::tool_fields(tool, name, self.mode, inputs.renamed, &mut op);
-        (op, out)
+        (super::fitted(op), out)
     }
 
     /// The operation's first keys: the source's `tags`, the summary, the description and the

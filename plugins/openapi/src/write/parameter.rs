@@ -1,7 +1,7 @@
 //! Parameters other than the body's: the names they are written under (Vertex's rules), and
 //! one model parameter → a parameter object.
 
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use toolport_plugin::function_tools::names::name_map;
 use toolport_plugin::names::{NameMap, NameRules};
 use toolport_plugin::source::child;
@@ -124,7 +124,9 @@ impl OpWriter<'_> {
         if let Some(Value::String(own)) = ext.get("schemaDescription") {
             schema.description = Some(own.clone());
         }
-        let mut m = Map::new();
+        let rest = ext.get("param").and_then(Value::as_object);
+        // name, in, description, required and schema (or content), and the source's others.
+        let mut m = Map::with_capacity(5 + rest.map_or(0, Map::len));
         m.insert("name".into(), Value::from(name));
         m.insert("in".into(), Value::from(place.as_str()));
         if let Some(description) = description {
@@ -145,16 +147,17 @@ impl OpWriter<'_> {
         let written = self.parameter_schema(name, &schema, &child(path, "schema"), out);
         match ext.get("content").and_then(Value::as_str) {
             Some(media_type) if self.mode == Mode::OpenApi => {
-                let mut media = Map::new();
+                let media_rest = ext.get("media").and_then(Value::as_object);
+                let mut media = Map::with_capacity(1 + media_rest.map_or(0, Map::len));
                 media.insert("schema".into(), Value::Object(written));
-                if let Some(Value::Object(rest)) = ext.get("media") {
+                if let Some(rest) = media_rest {
                     media.extend(rest.clone());
                 }
-                m.insert("content".into(), json!({ media_type: media }));
+                m.insert("content".into(), super::object_of(media_type, Value::Object(media)));
             }
             _ => drop(m.insert("schema".into(), Value::Object(written))),
         }
-        if let Some(Value::Object(rest)) = ext.get("param") {
+        if let Some(rest) = rest {
             for (k, v) in rest {
                 m.entry(k.clone()).or_insert_with(|| v.clone());
             }

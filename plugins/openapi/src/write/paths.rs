@@ -203,7 +203,13 @@ impl Chooser<'_> {
     /// operations (for Vertex without its parameters and servers).
     fn path_item(&self, tool: &Tool, path: &str, out: &mut Vec<Diagnostic>) -> Value {
         let source_path = tool.http.as_ref().map_or(path, |h| h.path.as_str());
-        let mut item = self.path_items.get(source_path).and_then(Value::as_object).cloned().unwrap_or_default();
+        // Most path items hold one operation: no room made for more (a list of 100,000 tools).
+        let mut item = self
+            .path_items
+            .get(source_path)
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_else(|| Map::with_capacity(1));
         if self.mode == Mode::Vertex {
             // Path-level parameters are merged into every operation already.
             item.remove("parameters");

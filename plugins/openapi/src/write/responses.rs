@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use toolport_plugin::function_tools::output;
 use toolport_plugin::{Diagnostic, Options, Tool, ToolSet, codes};
 
@@ -48,12 +48,14 @@ impl OpWriter<'_> {
         if let Some(raw) = responses_ext.and_then(|r| r.get("raw")) {
             return Some(raw.clone());
         }
-        let mut responses = Map::new();
+        let others = responses_ext.and_then(|r| r.get("others")).and_then(Value::as_object);
+        let mut responses = Map::with_capacity(1 + others.map_or(0, Map::len));
         let status = responses_ext.and_then(|r| r.get("status")).and_then(Value::as_str).unwrap_or("200").to_owned();
         if let Some(reference) = responses_ext.and_then(|r| r.get("ref")) {
             responses.insert(status, reference.clone());
         } else if let Some(output) = &tool.output {
-            let mut response = Map::new();
+            let rest = responses_ext.and_then(|r| r.get("response")).and_then(Value::as_object);
+            let mut response = Map::with_capacity(2 + rest.map_or(0, Map::len));
             let no_description = responses_ext.is_some_and(|r| r.get("noDescription") == Some(&Value::Bool(true)));
             match (&output.description, no_description && !vertex) {
                 (Some(d), _) => drop(response.insert("description".into(), Value::from(d.as_str()))),
@@ -61,32 +63,34 @@ impl OpWriter<'_> {
                 (None, true) => {}
             }
             if output.content_type.is_some() || output.schema.is_some() {
-                let mut media = Map::new();
+                let media_rest = responses_ext.and_then(|r| r.get("media")).and_then(Value::as_object);
+                let mut media = Map::with_capacity(1 + media_rest.map_or(0, Map::len));
                 if let Some(schema) = &output.schema {
                     media.insert(
                         "schema".into(),
                         Value::Object(self.schema(schema, &format!("{base}/output/schema"), out)),
                     );
                 }
-                if let Some(Value::Object(rest)) = responses_ext.and_then(|r| r.get("media")) {
+                if let Some(rest) = media_rest {
                     media.extend(rest.clone());
                 }
-                let mut content = Map::new();
+                let other_content = responses_ext.and_then(|r| r.get("content")).and_then(Value::as_object);
+                let mut content = Map::with_capacity(1 + other_content.map_or(0, Map::len));
                 let content_type = output.content_type.clone().unwrap_or_else(|| "application/json".into());
                 content.insert(content_type, Value::Object(media));
-                if let Some(Value::Object(others)) = responses_ext.and_then(|r| r.get("content")) {
+                if let Some(others) = other_content {
                     content.extend(others.clone());
                 }
                 response.insert("content".into(), Value::Object(content));
             } else if let Some(content) = responses_ext.and_then(|r| r.get("emptyContent")) {
                 response.insert("content".into(), content.clone());
             }
-            if let Some(Value::Object(rest)) = responses_ext.and_then(|r| r.get("response")) {
+            if let Some(rest) = rest {
                 response.extend(rest.clone());
             }
             responses.insert(status, Value::Object(response));
         }
-        if let Some(Value::Object(others)) = responses_ext.and_then(|r| r.get("others")) {
+        if let Some(others) = others {
             for (k, v) in others {
                 responses.entry(k.clone()).or_insert_with(|| v.clone());
             }
@@ -99,7 +103,7 @@ impl OpWriter<'_> {
                     "Vertex needs a response on every operation: a `200` response was added",
                 ));
             }
-            responses.insert("200".into(), json!({"description": SUCCESS}));
+            responses.insert("200".into(), super::object_of("description", Value::from(SUCCESS)));
         }
         (!responses.is_empty()).then_some(Value::Object(responses))
     }
