@@ -32,7 +32,7 @@ A later run removes this folder once no run holds a lock on this file.\n";
 /// Staging folders of this process, for [`abandon_live_staging`].
 static LIVE_STAGING: Mutex<LiveStaging> = Mutex::new(LiveStaging { live: Vec::new(), closed: false });
 
-/// Held by [`Staging::new`] from making its folder until it is listed, and by
+/// Held by [`Staging::new`] from before it makes anything until its folder is listed, and by
 /// [`abandon_live_staging`] while it abandons: a signal that ends the process while a staging is
 /// being made waits for it to be listed, and none is made after (a run that was still loading
 /// its plugins when the signal came left a marked folder behind).
@@ -265,13 +265,14 @@ impl Staging {
     pub fn new(output_dir: &Path) -> Result<Staging, OutputError> {
         // Absolute, so that naming each staged file does not ask for the working directory.
         let output_dir = &std::path::absolute(output_dir).map_err(io_error(output_dir))?;
-        let made = make_folders(output_dir)?;
-        remove_stale_staging(output_dir);
+        // Held from before anything is made: a signal that ends the process meanwhile finds
+        // nothing made, or waits until it is listed.
         let mut registry = live_staging();
         if registry.closed {
-            remove_empty_folders(&made);
             return Err(OutputError::Stopped(output_dir.clone()));
         }
+        let made = make_folders(output_dir)?;
+        remove_stale_staging(output_dir);
         let dir = loop {
             let dir = output_dir.join(format!("{STAGING_PREFIX}{}", unique_suffix()));
             match std::fs::create_dir(&dir) {
