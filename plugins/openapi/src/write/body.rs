@@ -4,10 +4,10 @@
 use serde_json::{Map, Value};
 use toolport_plugin::{Diagnostic, Parameter, Property, Schema, SchemaType, Tool, codes};
 
-use super::Mode;
 use super::operation::OpWriter;
 use super::parameter::{ParameterNames, in_body};
 use super::root_keywords::BodyShape;
+use super::{Mode, object_with};
 
 impl OpWriter<'_> {
     /// The `requestBody`, or `None` when the tool has no body parameter and its source
@@ -59,21 +59,16 @@ impl OpWriter<'_> {
         };
         let content_type = tool.http.as_ref().and_then(|h| h.body_content_type.clone());
         if content_type.is_some() || !body_params.is_empty() || synthesized {
-            let media_rest = body_ext.and_then(|b| b.get("media")).and_then(Value::as_object);
-            let mut media = Map::with_capacity(1 + media_rest.map_or(0, Map::len));
-            if !no_schema {
-                media.insert("schema".into(), Value::Object(schema));
-            }
-            if let Some(rest) = media_rest {
-                media.extend(rest.clone());
-            }
+            let media = object_with(
+                (!no_schema).then(|| ("schema".into(), Value::Object(schema))),
+                body_ext.and_then(|b| b.get("media")).and_then(Value::as_object).cloned(),
+            );
             let others = match other_content {
-                Some(Value::Object(others)) => others,
-                _ => Map::new(),
+                Some(Value::Object(others)) => Some(others),
+                _ => None,
             };
-            let mut content = Map::with_capacity(1 + others.len());
-            content.insert(content_type.unwrap_or_else(|| "application/json".into()), Value::Object(media));
-            content.extend(others);
+            let content_type = content_type.unwrap_or_else(|| "application/json".into());
+            let content = object_with(Some((content_type, Value::Object(media))), others);
             let mut ordered = Map::with_capacity(request.len() + 1);
             if let Some(description) = request.remove("description") {
                 ordered.insert("description".into(), description);

@@ -16,7 +16,7 @@
 //! `downgrade` (a 3.1 source written as 3.0 without what only 3.1 has), `upgrade` (a 3.0
 //! document as 3.1.0 for readers that take only 3.1), both over `places` (where schemas are).
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 use toolport_plugin::Diagnostic;
 
 mod body;
@@ -86,22 +86,20 @@ pub(crate) struct Written {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// An object of one entry, with room for no more: a map built by inserting makes room for
-/// three, and a document of many small operations holds many such objects.
-fn object_of(key: impl Into<String>, value: Value) -> Value {
-    let mut map = serde_json::Map::with_capacity(1);
-    map.insert(key.into(), value);
-    Value::Object(map)
+/// An object of `first` (when there is one), then `rest`'s entries (what the source had beside
+/// it, kept for a same-format write), made the size it holds: a map grown by inserting keeps
+/// room for 3, 7 or 14 entries, and a document of many small operations holds many such
+/// objects (content, media type, a response).
+fn object_with(first: Option<(String, Value)>, rest: Option<Map<String, Value>>) -> Map<String, Value> {
+    let mut map = Map::with_capacity(usize::from(first.is_some()) + rest.as_ref().map_or(0, Map::len));
+    map.extend(first);
+    map.extend(rest.into_iter().flatten());
+    map
 }
 
-/// `map` holding no room for more entries than it has, when it holds enough to matter: a map
-/// grown by inserting has room for 3, 7, 14, … entries, and a document holds one operation
-/// per tool (100,000 tools, 100,000 operations of 4 to 6 keys).
-fn fitted(map: serde_json::Map<String, Value>) -> serde_json::Map<String, Value> {
-    match map.len() {
-        0 | 3 | 7 => map,
-        _ => map.into_iter().collect(),
-    }
+/// An object of one entry ([`object_with`]).
+fn object_of(key: impl Into<String>, value: Value) -> Value {
+    Value::Object(object_with(Some((key.into(), value)), None))
 }
 
 /// Whether the source's OpenAPI version (none: not an OpenAPI source) is 3.0.

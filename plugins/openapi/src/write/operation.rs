@@ -90,7 +90,9 @@ impl<'a> OpWriter<'a> {
             }
         }
         x_toolport::tool_fields(tool, name, self.mode, inputs.renamed, &mut op);
-        (super::fitted(op), out)
+        // Collected again, the size it holds: grown by inserting, an operation of 4 to 6 keys
+        // keeps room for 7, and a document holds one per tool ([`super::object_with`]).
+        (op.into_iter().collect(), out)
     }
 
     /// The operation's first keys: the source's `tags`, the summary, the description and the

@@ -8,7 +8,7 @@ use toolport_plugin::source::child;
 use toolport_plugin::{Diagnostic, ParamLocation, Parameter, Tool, codes};
 
 use super::operation::OpWriter;
-use super::{Mode, x_toolport};
+use super::{Mode, object_of, object_with, x_toolport};
 use crate::ID;
 
 /// The names parameters are written under: the name the source had (a body property renamed
@@ -147,13 +147,9 @@ impl OpWriter<'_> {
         let written = self.parameter_schema(name, &schema, &child(path, "schema"), out);
         match ext.get("content").and_then(Value::as_str) {
             Some(media_type) if self.mode == Mode::OpenApi => {
-                let media_rest = ext.get("media").and_then(Value::as_object);
-                let mut media = Map::with_capacity(1 + media_rest.map_or(0, Map::len));
-                media.insert("schema".into(), Value::Object(written));
-                if let Some(rest) = media_rest {
-                    media.extend(rest.clone());
-                }
-                m.insert("content".into(), super::object_of(media_type, Value::Object(media)));
+                let rest = ext.get("media").and_then(Value::as_object).cloned();
+                let media = object_with(Some(("schema".into(), Value::Object(written))), rest);
+                m.insert("content".into(), object_of(media_type, Value::Object(media)));
             }
             _ => drop(m.insert("schema".into(), Value::Object(written))),
         }

@@ -7,8 +7,8 @@ use serde_json::{Map, Value};
 use toolport_plugin::function_tools::output;
 use toolport_plugin::{Diagnostic, Options, Tool, ToolSet, codes};
 
-use super::Mode;
 use super::operation::OpWriter;
+use super::{Mode, object_of, object_with};
 
 /// The description of a response the model says nothing about.
 const SUCCESS: &str = "Successful response";
@@ -63,24 +63,13 @@ impl OpWriter<'_> {
                 (None, true) => {}
             }
             if output.content_type.is_some() || output.schema.is_some() {
-                let media_rest = responses_ext.and_then(|r| r.get("media")).and_then(Value::as_object);
-                let mut media = Map::with_capacity(1 + media_rest.map_or(0, Map::len));
-                if let Some(schema) = &output.schema {
-                    media.insert(
-                        "schema".into(),
-                        Value::Object(self.schema(schema, &format!("{base}/output/schema"), out)),
-                    );
-                }
-                if let Some(rest) = media_rest {
-                    media.extend(rest.clone());
-                }
-                let other_content = responses_ext.and_then(|r| r.get("content")).and_then(Value::as_object);
-                let mut content = Map::with_capacity(1 + other_content.map_or(0, Map::len));
+                let kept = |key: &str| responses_ext.and_then(|r| r.get(key)).and_then(Value::as_object).cloned();
+                let schema = output.schema.as_ref().map(|schema| {
+                    ("schema".into(), Value::Object(self.schema(schema, &format!("{base}/output/schema"), out)))
+                });
+                let media = object_with(schema, kept("media"));
                 let content_type = output.content_type.clone().unwrap_or_else(|| "application/json".into());
-                content.insert(content_type, Value::Object(media));
-                if let Some(others) = other_content {
-                    content.extend(others.clone());
-                }
+                let content = object_with(Some((content_type, Value::Object(media))), kept("content"));
                 response.insert("content".into(), Value::Object(content));
             } else if let Some(content) = responses_ext.and_then(|r| r.get("emptyContent")) {
                 response.insert("content".into(), content.clone());
@@ -103,7 +92,7 @@ impl OpWriter<'_> {
                     "Vertex needs a response on every operation: a `200` response was added",
                 ));
             }
-            responses.insert("200".into(), super::object_of("description", Value::from(SUCCESS)));
+            responses.insert("200".into(), object_of("description", Value::from(SUCCESS)));
         }
         (!responses.is_empty()).then_some(Value::Object(responses))
     }
