@@ -2,6 +2,7 @@
 //! it into the model, write the model in the target format. Batches are many of these; see
 //! [`find_inputs`] for how arguments become inputs.
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use toolport_core::{Bundle, Diagnostic, InputShape, Options, Outcome, Strictness, Tally, codes};
@@ -638,6 +639,9 @@ pub struct Conversion {
     pub read_failed: bool,
     /// What the written names stand for, when [`Curate::names_map`] asked for it.
     pub names_map: Option<NamesMap>,
+    /// The input, given back when the reader failed and it was handed over owned (for a hint
+    /// about the format; freed once read otherwise).
+    pub source: Option<Bundle>,
 }
 
 /// Reads `bundle` with `from` and writes it with `to`. A loss `strict` refuses withholds the
@@ -651,7 +655,7 @@ pub fn convert(
     options: &Options,
     strict: impl Into<Strictness>,
 ) -> Conversion {
-    convert_staged(from, to, bundle, options, strict, &Curate::default(), &FitSettings::default())
+    convert_staged(from, to, Cow::Borrowed(bundle), options, strict, &Curate::default(), &FitSettings::default())
 }
 
 /// [`convert`] with the stage between reading and writing ([`crate::stage`], DESIGN's curate
@@ -661,10 +665,11 @@ pub fn convert(
 /// work ([`Curate::needs_model`], [`stage::has_fit_work`]); a model the stage left as it was
 /// is still written from the reader's JSON. Each part of a split is its own document, named
 /// `OUTPUT_NAME.PART` (a part written as several files goes in a folder named after it).
+/// An `input` handed over owned is freed once read.
 pub fn convert_staged(
     from: &FormatEntry,
     to: &FormatEntry,
-    bundle: &Bundle,
+    input: Cow<'_, Bundle>,
     options: &Options,
     strict: impl Into<Strictness>,
     curate: &Curate,
@@ -678,54 +683,36 @@ pub fn convert_staged(
         status: Status::Failed,
         read_failed: false,
         names_map: None,
+        source: None,
     };
-    let read_failed = |diagnostics, tally| Conversion { read_failed: true, tally, ..failed(diagnostics) };
     if !to.info.writes {
         let message = format!("format {} cannot write (it only reads)", to.info.id);
         return failed(vec![Diagnostic::error(toolport_core::codes::INPUT_UNSUPPORTED, "", message)]);
     }
     let has_errors = |d: &[Diagnostic]| d.iter().any(Diagnostic::is_error);
-    let (bundle, mut diagnostics) = match stage::prepare_source(bundle, &from.info, curate) {
+    let (prepared, mut diagnostics) = match stage::prepare_source(&input, &from.info, curate) {
         Ok(prepared) => prepared,
         Err(errors) => return failed(errors),
     };
-    let bundle = bundle.as_ref();
     let mut staged = curate.needs_model() || stage::has_fit_work(&to.info, fit);
     // The reader is told the target, so it can leave out what only another writer would use.
     let mut read_options = options.clone();
     read_options.set(Options::TARGET_FORMAT, to.info.id.as_str());
-    // The model read: handed over natively by a plugin of this build, else the reader's JSON
-    // between two plugins (with the writer it goes to), else the model itself.
-    let native = from.plugin.as_ref().and_then(|reader| reader.read_native(bundle, &read_options));
-    let mut tally;
-    let read = match (native, &from.plugin, &to.plugin) {
-        (Some(Outcome { value, diagnostics: read, tally: counted }), _, _) => {
-            diagnostics.extend(read);
-            tally = counted;
-            let Some(model) = value.filter(|_| !has_errors(&diagnostics)) else {
-                return read_failed(diagnostics, tally);
+    let read = read_model(from, to, prepared.as_ref(), &read_options, &mut diagnostics);
+    // Nothing needs the input past the read: one handed over owned is freed before the writer
+    // builds its document (a large list's text is a twentieth of its conversion's peak).
+    drop(prepared);
+    let (read, mut tally) = match read {
+        Ok(read) => read,
+        Err(tally) => {
+            let source = match input {
+                Cow::Owned(bundle) => Some(bundle),
+                Cow::Borrowed(_) => None,
             };
-            Read::Native(model)
-        }
-        (None, Some(reader), Some(writer)) => {
-            let Outcome { value, diagnostics: read, tally: counted } = reader.read_raw(bundle, &read_options);
-            diagnostics.extend(read);
-            tally = counted;
-            let Some(raw) = value.filter(|_| !has_errors(&diagnostics)) else {
-                return read_failed(diagnostics, tally);
-            };
-            Read::Json(raw, writer)
-        }
-        _ => {
-            let Outcome { value, diagnostics: read, tally: counted } = from.format.read(bundle, &read_options);
-            diagnostics.extend(read);
-            tally = counted;
-            let Some(model) = value.filter(|_| !has_errors(&diagnostics)) else {
-                return read_failed(diagnostics, tally);
-            };
-            Read::Model(Box::new(model))
+            return Conversion { read_failed: true, tally, source, ..failed(diagnostics) };
         }
     };
+    drop(input);
     // A model handed over natively that fitting leaves as it is is written borrowed: a copy
     // for the stage cost a large conversion a tenth of its time.
     if staged
@@ -806,7 +793,47 @@ pub fn convert_staged(
     }
     let output = if matches!(status, Status::Converted | Status::ConvertedWithLosses) { written.value } else { None };
     let names_map = names_map.filter(|_| output.is_some());
-    Conversion { output, diagnostics, tally, status, read_failed: false, names_map }
+    Conversion { output, diagnostics, tally, status, read_failed: false, names_map, source: None }
+}
+
+/// Reads `bundle` with `from` (its diagnostics into `diagnostics`): the model handed over
+/// natively by a plugin of this build, else the reader's JSON between two plugins (with the
+/// writer it goes to), else the model itself. Fails, with the reader's tally, when the reader
+/// gave no model or said an error.
+fn read_model<'w>(
+    from: &FormatEntry,
+    to: &'w FormatEntry,
+    bundle: &Bundle,
+    read_options: &Options,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Result<(Read<'w>, Tally), Tally> {
+    let has_errors = |d: &[Diagnostic]| d.iter().any(Diagnostic::is_error);
+    let native = from.plugin.as_ref().and_then(|reader| reader.read_native(bundle, read_options));
+    match (native, &from.plugin, &to.plugin) {
+        (Some(Outcome { value, diagnostics: read, tally }), _, _) => {
+            diagnostics.extend(read);
+            match value.filter(|_| !has_errors(diagnostics)) {
+                Some(model) => Ok((Read::Native(model), tally)),
+                None => Err(tally),
+            }
+        }
+        (None, Some(reader), Some(writer)) => {
+            let Outcome { value, diagnostics: read, tally } = reader.read_raw(bundle, read_options);
+            diagnostics.extend(read);
+            match value.filter(|_| !has_errors(diagnostics)) {
+                Some(raw) => Ok((Read::Json(raw, writer), tally)),
+                None => Err(tally),
+            }
+        }
+        _ => {
+            let Outcome { value, diagnostics: read, tally } = from.format.read(bundle, read_options);
+            diagnostics.extend(read);
+            match value.filter(|_| !has_errors(diagnostics)) {
+                Some(model) => Ok((Read::Model(Box::new(model)), tally)),
+                None => Err(tally),
+            }
+        }
+    }
 }
 
 /// What the reader gave: its model handed over natively (a plugin of this build), its model's

@@ -529,7 +529,8 @@ fn convert<'py>(
         let options =
             self::options(options, &[Some(to), named].into_iter().flatten().collect::<Vec<_>>(), source.stem())?;
         let (from, bundle) = load(&registry, &source, from_.as_deref())?;
-        let conversion = pipeline::convert_staged(from, to, &bundle, &options, strict, &curate, &fit);
+        let conversion =
+            pipeline::convert_staged(from, to, std::borrow::Cow::Owned(bundle), &options, strict, &curate, &fit);
         let map = conversion.names_map.map(|m| m.to_value().to_string());
         // Named as the command line names them in a folder, unless the user named them.
         let output = match named_by_user {

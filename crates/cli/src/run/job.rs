@@ -1,5 +1,6 @@
 //! One input's conversion (`Job::convert_one`) and where its files go (`Job::place`).
 
+use std::borrow::Cow;
 use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -95,19 +96,20 @@ impl Job<'_> {
             return done(report);
         };
         let fit = pipeline::FitSettings { split: self.args.split };
-        let conversion = pipeline::convert_staged(from, to, &bundle, &options, self.strict.clone(), &self.curate, &fit);
+        let read = item.files_read(&bundle);
+        // Handed over: the conversion frees the input once read.
+        let bundle = Cow::Owned(bundle);
+        let conversion = pipeline::convert_staged(from, to, bundle, &options, self.strict.clone(), &self.curate, &fit);
         report.status = conversion.status;
         report.names_map = conversion.names_map;
         report.diagnostics.extend(conversion.diagnostics);
         report.tally = conversion.tally;
         if conversion.read_failed
-            && let Some(hint) =
-                self.from.and_then(|given| pipeline::detection_hint(self.registry, item, &bundle, given))
+            && let Some(bundle) = &conversion.source
+            && let Some(hint) = self.from.and_then(|given| pipeline::detection_hint(self.registry, item, bundle, given))
         {
             report.diagnostics.push(hint);
         }
-        let read = item.files_read(&bundle);
-        drop(bundle);
         if self.mode == Mode::Check {
             return done(report);
         }

@@ -29,7 +29,7 @@ pub struct Example {
     /// Whether a UI may suggest this prompt (Raycast `usedAsExample`; absent = format default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub used_as_example: Option<bool>,
-    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    #[serde(default, skip_serializing_if = "Extras::is_empty")]
     pub extras: Extras,
 }
 

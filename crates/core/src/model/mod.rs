@@ -20,12 +20,14 @@
 //! - `example`: example prompts and evals ([`Example`], [`Expectation`], [`Matcher`]).
 
 mod example;
+mod extras;
 mod http;
 mod metadata;
 mod schema;
 mod tool;
 
 pub use example::{Example, Expectation, Matcher, ToolCall};
+pub use extras::{Extras, ExtrasMap};
 pub use http::{Auth, AuthKind, HttpBinding, ParamLocation, Server};
 pub use metadata::{Creator, Icon, Timestamps, Version};
 pub use schema::{AdditionalProperties, EnumValue, Property, Schema, SchemaType, ValueSet};
@@ -58,11 +60,6 @@ pub const MODEL_SCHEMA_MINOR: u32 = 2;
 /// a peer built for a newer minor): an object mapping each field's JSON pointer in the tool
 /// set, as received (`/tools/0/deprecated`), to its value.
 pub const UNKNOWN_FIELDS: &str = "toolport-unknown";
-
-/// Format-specific data that has no canonical home, keyed by format id
-/// (`"gloodata"`, `"vertex"`, …). A writer reads only its own key; other writers report the
-/// presence of foreign keys as loss (see [`crate::diagnostic::codes::LOSS_EXTRAS`]).
-pub type Extras = IndexMap<String, Value>;
 
 fn is_false(b: &bool) -> bool {
     !*b
@@ -111,7 +108,7 @@ pub struct ToolSet {
     /// Example prompts and evals (Raycast `ai.evals`, Vertex `toolUseExamples`, Gloodata tool examples).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub examples: Vec<Example>,
-    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    #[serde(default, skip_serializing_if = "Extras::is_empty")]
     pub extras: Extras,
 }
 

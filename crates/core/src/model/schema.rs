@@ -83,7 +83,7 @@ pub struct Schema {
     /// Alternatives (`anyOf`; `oneOf` is read as `anyOf`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub any_of: Vec<Schema>,
-    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    #[serde(default, skip_serializing_if = "Extras::is_empty")]
     pub extras: Extras,
 }
 
@@ -206,6 +206,6 @@ pub struct ValueSet {
     /// Run-time handlers by role (`match`, `loadEntries`, `search`) → handler id.
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     pub handlers: IndexMap<String, String>,
-    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    #[serde(default, skip_serializing_if = "Extras::is_empty")]
     pub extras: Extras,
 }

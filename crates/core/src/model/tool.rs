@@ -45,7 +45,7 @@ pub struct Tool {
     /// the caller adds them; the names map says them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pinned: Vec<PinnedArgument>,
-    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    #[serde(default, skip_serializing_if = "Extras::is_empty")]
     pub extras: Extras,
 }
 
@@ -69,7 +69,7 @@ pub struct Parameter {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub location: Option<ParamLocation>,
     pub schema: Schema,
-    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    #[serde(default, skip_serializing_if = "Extras::is_empty")]
     pub extras: Extras,
 }
 impl Tool {

@@ -139,7 +139,8 @@ impl OpWriter<'_> {
             return map;
         }
         let mut properties = Map::with_capacity(schema.properties.len());
-        let mut required = Vec::new();
+        // Sized: a pushed-to list keeps room for four, and most bodies require one or two.
+        let mut required = Vec::with_capacity(schema.properties.iter().filter(|p| p.required).count());
         for (property, path) in schema.properties.iter().zip(&paths) {
             let written = self.parameter_schema(&property.name, &property.schema, path, out);
             properties.insert(property.name.clone(), Value::Object(written));

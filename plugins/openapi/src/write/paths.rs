@@ -55,7 +55,9 @@ pub(super) fn write_paths(
     }
     let mut path_names = name_map(NameRules::FUNCTION);
     let mut names = Vec::with_capacity(set.tools.len());
-    let mut paths: Map<String, Value> = Map::new();
+    // At most a path a tool (besides the source's unused ones, added below): a map grown by
+    // inserting keeps up to twice the room it needs, the whole document's length.
+    let mut paths: Map<String, Value> = Map::with_capacity(set.tools.len());
     let mut taken: HashSet<(String, String)> = HashSet::new();
     let mut synthesized = 0usize;
     for (i, tool) in set.tools.iter().enumerate() {

@@ -1,0 +1,139 @@
+//! [`Extras`]: format-specific data that has no canonical home, keyed by format id.
+
+use std::ops::{Deref, DerefMut};
+use std::sync::LazyLock;
+
+use indexmap::IndexMap;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::Value;
+
+/// The map an [`Extras`] holds: values by format id.
+pub type ExtrasMap = IndexMap<String, Value>;
+
+/// Format-specific data that has no canonical home, keyed by format id
+/// (`"gloodata"`, `"vertex"`, …). A writer reads only its own key; other writers report the
+/// presence of foreign keys as loss (see [`crate::diagnostic::codes::LOSS_EXTRAS`]).
+///
+/// Used as the map it holds (it dereferences to an [`ExtrasMap`]), but boxed, and absent until
+/// something is put in: most tools, parameters and schemas have none, and an empty map inline
+/// is 72 bytes, six to eight of them a small tool's. Equal when the maps are equal, however
+/// each came to be empty; serialized as the map.
+#[derive(Clone, Debug, Default)]
+pub struct Extras(Option<Box<ExtrasMap>>);
+
+/// What an absent map reads as.
+static EMPTY: LazyLock<ExtrasMap> = LazyLock::new(ExtrasMap::default);
+
+impl Extras {
+    pub fn new() -> Self {
+        Extras(None)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.as_ref().is_none_or(|map| map.is_empty())
+    }
+
+    /// The map, taken out (empty when there was none).
+    pub fn into_map(self) -> ExtrasMap {
+        self.0.map(|map| *map).unwrap_or_default()
+    }
+}
+
+impl Deref for Extras {
+    type Target = ExtrasMap;
+    fn deref(&self) -> &ExtrasMap {
+        self.0.as_deref().unwrap_or(&EMPTY)
+    }
+}
+
+/// Makes the map when it is first changed.
+impl DerefMut for Extras {
+    fn deref_mut(&mut self) -> &mut ExtrasMap {
+        self.0.get_or_insert_with(Box::default)
+    }
+}
+
+impl PartialEq for Extras {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl From<ExtrasMap> for Extras {
+    fn from(map: ExtrasMap) -> Self {
+        if map.is_empty() { Extras(None) } else { Extras(Some(Box::new(map))) }
+    }
+}
+
+impl FromIterator<(String, Value)> for Extras {
+    fn from_iter<I: IntoIterator<Item = (String, Value)>>(iter: I) -> Self {
+        ExtrasMap::from_iter(iter).into()
+    }
+}
+
+impl Extend<(String, Value)> for Extras {
+    fn extend<I: IntoIterator<Item = (String, Value)>>(&mut self, iter: I) {
+        let mut iter = iter.into_iter().peekable();
+        if iter.peek().is_some() {
+            (**self).extend(iter);
+        }
+    }
+}
+
+impl<'a> IntoIterator for &'a Extras {
+    type Item = (&'a String, &'a Value);
+    type IntoIter = indexmap::map::Iter<'a, String, Value>;
+    fn into_iter(self) -> Self::IntoIter {
+        (**self).iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a mut Extras {
+    type Item = (&'a String, &'a mut Value);
+    type IntoIter = indexmap::map::IterMut<'a, String, Value>;
+    fn into_iter(self) -> Self::IntoIter {
+        (**self).iter_mut()
+    }
+}
+
+impl IntoIterator for Extras {
+    type Item = (String, Value);
+    type IntoIter = indexmap::map::IntoIter<String, Value>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.into_map().into_iter()
+    }
+}
+
+impl Serialize for Extras {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        (**self).serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Extras {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        ExtrasMap::deserialize(deserializer).map(Extras::from)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_extras_is_its_map_boxed_only_once_something_is_in_it() {
+        assert_eq!(std::mem::size_of::<Extras>(), 8);
+        let mut extras = Extras::new();
+        assert!(extras.is_empty() && extras.get("gloodata").is_none());
+        extras.insert("gloodata".into(), Value::from(1));
+        assert_eq!(extras.get("gloodata"), Some(&Value::from(1)));
+        extras.shift_remove("gloodata");
+        // Emptied and never filled are the same.
+        assert_eq!(extras, Extras::new());
+        assert!(extras.is_empty());
+        let text = serde_json::to_string(&[("vertex".to_owned(), Value::from("x"))].into_iter().collect::<Extras>());
+        assert_eq!(text.unwrap(), r#"{"vertex":"x"}"#);
+        let read: Extras = serde_json::from_str("{}").unwrap();
+        assert!(read.0.is_none(), "an empty map read is not boxed");
+    }
+}
