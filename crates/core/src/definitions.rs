@@ -94,7 +94,7 @@ fn node_weight(schema: &Schema) -> usize {
         .flatten()
         .map(|text| text.len() + FIELD_BYTES)
         .sum();
-    let values: usize = s.default.iter().chain(&s.examples).map(value_bytes).sum::<usize>()
+    let values: usize = s.default.as_deref().into_iter().chain(&s.examples).map(value_bytes).sum::<usize>()
         + s.enumeration.as_deref().map_or(0, enumeration_weight)
         + s.extras.iter().map(|(key, value)| key.len() + 4 + value_bytes(value)).sum::<usize>();
     let names: usize = s.properties.iter().map(|p| p.name.len() + 4).sum();

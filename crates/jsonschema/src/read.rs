@@ -215,7 +215,7 @@ impl<'a> Reader<'a> {
             ("nullable", Value::Bool(true)) => s.nullable = true,
             ("title", Value::String(text)) => s.title = Some(text.clone()),
             ("description", Value::String(text)) => s.description = Some(text.clone()),
-            ("default", v) => s.default = Some(v.clone()),
+            ("default", v) => s.default = Some(Box::new(v.clone())),
             ("enum", Value::Array(values)) => {
                 s.enumeration = Some(values.iter().cloned().map(EnumValue::new).collect())
             }

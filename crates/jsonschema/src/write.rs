@@ -282,7 +282,7 @@ impl<'a> Writer<'a> {
                 ));
             }
         }
-        if let Some(default) = &s.default {
+        if let Some(default) = s.default.as_deref() {
             let default = match (default, stringify) {
                 (Value::String(_) | Value::Null, _) | (_, false) => default.clone(),
                 (other, true) => Value::String(other.to_string()),

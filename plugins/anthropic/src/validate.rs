@@ -167,7 +167,7 @@ impl Checker<'_> {
     fn default_of(&self, schema: &Schema) -> Option<Value> {
         let mut schema = schema;
         for _ in 0..MAX_DEPTH {
-            if let Some(default) = &schema.default {
+            if let Some(default) = schema.default.as_deref() {
                 return Some(default.clone());
             }
             schema = self.definitions.get(schema.reference.as_ref()?)?;

@@ -26,7 +26,7 @@ fn model(tools: usize, parameters: usize) -> ToolSet {
         for i in 0..if t == 0 { parameters } else { 1 } {
             let schema = match i % 4 {
                 0 => Schema { description: Some(format!("text {i}")), ..Schema::of(SchemaType::String) },
-                1 => Schema { default: Some(json!(i)), ..Schema::of(SchemaType::Integer) },
+                1 => Schema { default: Some(Box::new(json!(i))), ..Schema::of(SchemaType::Integer) },
                 2 => Schema { value_set: Some("ab".into()), ..Schema::of(SchemaType::String) },
                 _ => Schema::of(SchemaType::Boolean),
             };

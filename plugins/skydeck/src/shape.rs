@@ -161,7 +161,7 @@ pub(crate) fn variable_shape(schema: &Schema, value_sets: &IndexMap<String, Valu
         },
     };
 
-    let default = match (&schema.default, kind) {
+    let default = match (schema.default.as_deref(), kind) {
         (None, _) => None,
         (Some(Value::Null), _) => {
             notes.push(Note::loss("default", "a null default has no SkyDeck form; it was left out".into()));

@@ -16,7 +16,7 @@ fn model(n: usize) -> ToolSet {
     for i in 0..n {
         let schema = match i % 4 {
             0 => Schema { description: Some(format!("text {i}")), ..Schema::of(SchemaType::String) },
-            1 => Schema { default: Some(json!(i)), ..Schema::of(SchemaType::Integer) },
+            1 => Schema { default: Some(Box::new(json!(i))), ..Schema::of(SchemaType::Integer) },
             2 => Schema {
                 enumeration: Some(vec![EnumValue::new("a"), EnumValue::new("b")]),
                 ..Schema::of(SchemaType::String)

@@ -23,9 +23,10 @@ fn api_model() -> ToolSet {
     query.location = Some(ParamLocation::Query);
     let limit = Parameter::new(
         "limit",
-        Schema { default: Some(json!(10)), minimum: Some(1.into()), ..Schema::of(SchemaType::Integer) },
+        Schema { default: Some(Box::new(json!(10))), minimum: Some(1.into()), ..Schema::of(SchemaType::Integer) },
     );
-    let open = Parameter::new("open", Schema { default: Some(json!(true)), ..Schema::of(SchemaType::Boolean) });
+    let open =
+        Parameter::new("open", Schema { default: Some(Box::new(json!(true))), ..Schema::of(SchemaType::Boolean) });
     let labels = Parameter::new(
         "labels",
         Schema {

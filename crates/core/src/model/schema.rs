@@ -10,8 +10,8 @@ use super::{Extras, is_false};
 
 /// Deserialize a present JSON `null` as `Some(Value::Null)` (serde's default maps it to
 /// `None`), so an explicit `"default": null` survives a trip through the model's JSON form.
-fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
-    Value::deserialize(d).map(Some)
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Box<Value>>, D::Error> {
+    Value::deserialize(d).map(|value| Some(Box::new(value)))
 }
 
 /// The JSON-Schema subset every format shares. Keywords outside it are kept in `extras`
@@ -34,9 +34,10 @@ pub struct Schema {
     pub title: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    /// `Some(Value::Null)` is an explicit `default: null`, distinct from no default.
+    /// `Some(Value::Null)` is an explicit `default: null`, distinct from no default. Boxed: a
+    /// value inline is 72 bytes, and most schemas have none.
     #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
-    pub default: Option<Value>,
+    pub default: Option<Box<Value>>,
     /// Allowed values, each with an optional display label.
     #[serde(default, rename = "enum", skip_serializing_if = "Option::is_none")]
     pub enumeration: Option<Vec<EnumValue>>,

@@ -68,7 +68,7 @@ impl Reader<'_> {
                 // Gloodata writes a field with no default as `default: null` (Python's None,
                 // also on required fields): no default, kept so it comes back as written.
                 "default" if value.is_null() => residue.keep(key, value),
-                "default" => schema.default = Some(value.clone()),
+                "default" => schema.default = Some(Box::new(value.clone())),
                 "enum" => match value {
                     Value::Array(values) => {
                         schema.enumeration = Some(values.iter().cloned().map(EnumValue::new).collect());

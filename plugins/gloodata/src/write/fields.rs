@@ -74,7 +74,7 @@ impl Writer {
         }
         put_opt(&mut field, "title", &schema.title);
         put_opt(&mut field, "description", &schema.description);
-        if let Some(default) = &schema.default {
+        if let Some(default) = schema.default.as_deref() {
             field.insert("default".into(), default.clone());
         }
         if let Some(values) = &schema.enumeration {

@@ -157,7 +157,7 @@ pub(super) fn apply_runtime_defaults(set: &mut ToolSet) {
         if parameter.schema.default.is_none()
             && let Some(value) = set.runtime_defaults.get(&parameter.name)
         {
-            parameter.schema.default = Some(value.clone());
+            parameter.schema.default = Some(Box::new(value.clone()));
         }
     }
 }

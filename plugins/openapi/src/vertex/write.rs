@@ -14,7 +14,7 @@ use crate::write::{self, Mode, VertexParts};
 /// to its `defaultParams` value is said once, in `defaultParams`.
 fn without_runtime_defaults(set: &ToolSet) -> std::borrow::Cow<'_, ToolSet> {
     let repeats = |p: &toolport_plugin::Parameter| {
-        p.schema.default.is_some() && p.schema.default.as_ref() == set.runtime_defaults.get(&p.name)
+        p.schema.default.is_some() && p.schema.default.as_deref() == set.runtime_defaults.get(&p.name)
     };
     if !set.tools.iter().flat_map(|t| &t.parameters).any(repeats) {
         return std::borrow::Cow::Borrowed(set);

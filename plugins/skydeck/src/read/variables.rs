@@ -100,7 +100,7 @@ impl Reader<'_> {
         schema.description = description;
         // SkyDeck has no required flag: a variable without a default must be filled in.
         let required = default.is_none();
-        schema.default = default;
+        schema.default = default.map(Box::new);
 
         let mut own = Map::new();
         // When the writer would not write this variable back as it is (an unknown or
@@ -110,7 +110,7 @@ impl Reader<'_> {
         let written_type = raw_type.cloned().unwrap_or(Value::Null);
         if Value::String(shape.kind.as_str().into()) != written_type
             || shape.allowed != allowed_values(&schema)
-            || shape.default != schema.default
+            || shape.default.as_ref() != schema.default.as_deref()
         {
             own.insert(kept::VARIABLE_TYPE.into(), written_type);
         }

@@ -29,7 +29,7 @@ impl Writer<'_> {
                 if !written_type.is_null() {
                     out.insert("type".into(), written_type.clone());
                 }
-                (schema.default.clone(), allowed_values(schema))
+                (schema.default.as_deref().cloned(), allowed_values(schema))
             }
             None => {
                 let shape = variable_shape(schema, &self.model.value_sets, &self.budget);

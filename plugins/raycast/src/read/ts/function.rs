@@ -120,7 +120,8 @@ impl<'a, 'm> Ctx<'a, 'm> {
                     .iter()
                     .filter_map(|p| p.key.static_name())
                     .map(|name| {
-                        let schema = Schema { default: defaults.get(name.as_ref()).cloned(), ..Schema::default() };
+                        let schema =
+                            Schema { default: defaults.get(name.as_ref()).cloned().map(Box::new), ..Schema::default() };
                         Parameter { name: name.into_owned(), required: false, schema, ..Parameter::default() }
                     })
                     .collect();
@@ -135,7 +136,7 @@ impl<'a, 'm> Ctx<'a, 'm> {
                 .map(|p| {
                     let mut schema = p.schema;
                     if schema.default.is_none() {
-                        schema.default = defaults.get(&p.name).cloned();
+                        schema.default = defaults.get(&p.name).cloned().map(Box::new);
                     }
                     Parameter { name: p.name, required: p.required, schema, ..Parameter::default() }
                 })

@@ -117,7 +117,7 @@ pub(super) fn apply_doc(schema: &mut Schema, doc: Option<Doc>) {
     if let Some(default) = parsed.default
         && schema.default.is_none()
     {
-        schema.default = Some(default);
+        schema.default = Some(Box::new(default));
     }
     schema.examples.extend(parsed.examples.into_iter().map(Value::String));
 }

@@ -59,7 +59,7 @@ impl TypeWriter<'_> {
         indent: &str,
         path: &mut String,
     ) {
-        if let Some(doc) = jsdoc(schema.description.as_deref(), schema.default.as_ref(), &schema.examples, indent) {
+        if let Some(doc) = jsdoc(schema.description.as_deref(), schema.default.as_deref(), &schema.examples, indent) {
             out.push_str(&doc);
         }
         out.push_str(indent);
