@@ -89,7 +89,7 @@ fn node_weight(schema: &Schema) -> usize {
     /// A text field's key and quotes.
     const FIELD_BYTES: usize = 16;
     let s = schema;
-    let texts: usize = [&s.reference, &s.title, &s.description, &s.value_set, &s.format, &s.pattern]
+    let texts: usize = [&s.reference, &s.title, &s.description, &s.value_set, &s.format, &s.constraints.pattern]
         .into_iter()
         .flatten()
         .map(|text| text.len() + FIELD_BYTES)

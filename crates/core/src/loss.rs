@@ -492,7 +492,7 @@ fn say_loss(out: &mut Said, key: &str, parent: &str, what: &What, target: &str) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Parameter, Schema, SchemaType, Tool};
+    use crate::{ConstraintFields, Parameter, Schema, SchemaType, Tool};
 
     fn check(model: &ToolSet, carried: &Carried, expect: &[(&str, &str)]) {
         let got: Vec<(String, String)> =
@@ -507,7 +507,10 @@ mod tests {
         tool.prompt = Some("Summarize {{text}}".into());
         tool.title = Some("Summarize".into());
         let mut schema = Schema::of(SchemaType::Array);
-        schema.items = Some(Box::new(Schema { pattern: Some("x".into()), ..Schema::of(SchemaType::String) }));
+        schema.items = Some(Box::new(Schema {
+            constraints: ConstraintFields { pattern: Some("x".into()), ..ConstraintFields::NONE }.into(),
+            ..Schema::of(SchemaType::String)
+        }));
         tool.parameters.push(Parameter::new("text", schema));
         tool.extras.insert("skydeck".into(), serde_json::json!({"k": 1}));
         let model = ToolSet { id: Some("x".into()), tools: vec![tool], ..ToolSet::default() };

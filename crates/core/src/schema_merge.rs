@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
-use crate::Schema;
+use crate::{ConstraintFields, Schema};
 
 /// How [`merge`] combines what both schemas say. In both, `base` wins a single value
 /// (`title`, `minimum`, …) it has, flags (`nullable`, …) are set when either sets them, and
@@ -24,6 +24,36 @@ pub enum MergePolicy {
     Conjunction { keep_alternatives: fn(&mut Schema, Vec<Schema>) },
 }
 
+/// Fills `base`'s unset constraints from `theirs` (nothing boxed when `theirs` sets none).
+fn merge_constraints(base: &mut Schema, theirs: ConstraintFields) {
+    if theirs == ConstraintFields::NONE {
+        return;
+    }
+    let ConstraintFields {
+        minimum,
+        maximum,
+        exclusive_minimum,
+        exclusive_maximum,
+        min_length,
+        max_length,
+        pattern,
+        min_items,
+        max_items,
+        unique_items,
+    } = theirs;
+    let mine = &mut *base.constraints;
+    fill(&mut mine.minimum, minimum);
+    fill(&mut mine.maximum, maximum);
+    fill(&mut mine.exclusive_minimum, exclusive_minimum);
+    fill(&mut mine.exclusive_maximum, exclusive_maximum);
+    fill(&mut mine.min_length, min_length);
+    fill(&mut mine.max_length, max_length);
+    fill(&mut mine.pattern, pattern);
+    fill(&mut mine.min_items, min_items);
+    fill(&mut mine.max_items, max_items);
+    mine.unique_items |= unique_items;
+}
+
 /// Merges `other` into `base` under `policy`.
 pub fn merge(base: &mut Schema, other: Schema, policy: MergePolicy) {
     let conjunction = matches!(policy, MergePolicy::Conjunction { .. });
@@ -39,16 +69,7 @@ pub fn merge(base: &mut Schema, other: Schema, policy: MergePolicy) {
         examples,
         format,
         multiline,
-        minimum,
-        maximum,
-        exclusive_minimum,
-        exclusive_maximum,
-        min_length,
-        max_length,
-        pattern,
-        min_items,
-        max_items,
-        unique_items,
+        constraints,
         items,
         properties,
         additional_properties,
@@ -74,16 +95,7 @@ pub fn merge(base: &mut Schema, other: Schema, policy: MergePolicy) {
     }
     fill(&mut base.format, format);
     base.multiline |= multiline;
-    fill(&mut base.minimum, minimum);
-    fill(&mut base.maximum, maximum);
-    fill(&mut base.exclusive_minimum, exclusive_minimum);
-    fill(&mut base.exclusive_maximum, exclusive_maximum);
-    fill(&mut base.min_length, min_length);
-    fill(&mut base.max_length, max_length);
-    fill(&mut base.pattern, pattern);
-    fill(&mut base.min_items, min_items);
-    fill(&mut base.max_items, max_items);
-    base.unique_items |= unique_items;
+    merge_constraints(base, constraints.into_inner());
     match (&mut base.items, items) {
         (Some(mine), Some(theirs)) if conjunction => merge(mine, *theirs, policy),
         (slot, theirs) => fill(slot, theirs),
@@ -177,8 +189,17 @@ mod tests {
             title: Some("other".into()),
             nullable: true,
             examples: vec![json!(2)],
-            items: Some(Box::new(Schema { min_length: Some(1), ..Schema::default() })),
-            properties: vec![property(true, Schema { max_length: Some(2), ..Schema::default() })],
+            items: Some(Box::new(Schema {
+                constraints: ConstraintFields { min_length: Some(1), ..ConstraintFields::NONE }.into(),
+                ..Schema::default()
+            })),
+            properties: vec![property(
+                true,
+                Schema {
+                    constraints: ConstraintFields { max_length: Some(2), ..ConstraintFields::NONE }.into(),
+                    ..Schema::default()
+                },
+            )],
             any_of: vec![Schema::of(SchemaType::Boolean)],
             ..Schema::default()
         };

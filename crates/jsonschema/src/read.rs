@@ -295,14 +295,14 @@ impl<'a> Reader<'a> {
         let s = &mut schema;
         // OpenAPI 3.0: `exclusiveMinimum: true` makes `minimum` exclusive.
         if exclusive_minimum {
-            match s.minimum.take() {
-                Some(n) => s.exclusive_minimum = Some(n),
+            match s.constraints.minimum.take() {
+                Some(n) => s.constraints.exclusive_minimum = Some(n),
                 None => drop(extras.insert("exclusiveMinimum".into(), Value::Bool(true))),
             }
         }
         if exclusive_maximum {
-            match s.maximum.take() {
-                Some(n) => s.exclusive_maximum = Some(n),
+            match s.constraints.maximum.take() {
+                Some(n) => s.constraints.exclusive_maximum = Some(n),
                 None => drop(extras.insert("exclusiveMaximum".into(), Value::Bool(true))),
             }
         }
@@ -368,18 +368,18 @@ impl<'v> Object<'v> {
     fn read_constraint(&mut self, key: &str, value: &Value) -> bool {
         let s = &mut self.schema;
         match (key, value) {
-            ("minimum", Value::Number(n)) => s.minimum = Some(n.clone()),
-            ("maximum", Value::Number(n)) => s.maximum = Some(n.clone()),
-            ("exclusiveMinimum", Value::Number(n)) => s.exclusive_minimum = Some(n.clone()),
-            ("exclusiveMaximum", Value::Number(n)) => s.exclusive_maximum = Some(n.clone()),
+            ("minimum", Value::Number(n)) => s.constraints.minimum = Some(n.clone()),
+            ("maximum", Value::Number(n)) => s.constraints.maximum = Some(n.clone()),
+            ("exclusiveMinimum", Value::Number(n)) => s.constraints.exclusive_minimum = Some(n.clone()),
+            ("exclusiveMaximum", Value::Number(n)) => s.constraints.exclusive_maximum = Some(n.clone()),
             ("exclusiveMinimum", Value::Bool(true)) => self.exclusive_minimum = true,
             ("exclusiveMaximum", Value::Bool(true)) => self.exclusive_maximum = true,
-            ("minLength", v) => return set_u64(&mut s.min_length, v),
-            ("maxLength", v) => return set_u64(&mut s.max_length, v),
-            ("minItems", v) => return set_u64(&mut s.min_items, v),
-            ("maxItems", v) => return set_u64(&mut s.max_items, v),
-            ("pattern", Value::String(text)) => s.pattern = Some(text.clone()),
-            ("uniqueItems", Value::Bool(true)) => s.unique_items = true,
+            ("minLength", v) => return set_u64(&mut s.constraints.min_length, v),
+            ("maxLength", v) => return set_u64(&mut s.constraints.max_length, v),
+            ("minItems", v) => return set_u64(&mut s.constraints.min_items, v),
+            ("maxItems", v) => return set_u64(&mut s.constraints.max_items, v),
+            ("pattern", Value::String(text)) => s.constraints.pattern = Some(text.clone()),
+            ("uniqueItems", Value::Bool(true)) => s.constraints.unique_items = true,
             _ => return true,
         }
         false

@@ -296,8 +296,20 @@ impl<'a> Writer<'a> {
     fn write_bounds(&self, o: &mut Object, out: &mut Vec<Diagnostic>) {
         let (d, s) = (self.dialect, o.s);
         let pairs = [
-            ("minimum", "exclusiveMinimum", &s.minimum, &s.exclusive_minimum, "exclusive_minimum"),
-            ("maximum", "exclusiveMaximum", &s.maximum, &s.exclusive_maximum, "exclusive_maximum"),
+            (
+                "minimum",
+                "exclusiveMinimum",
+                &s.constraints.minimum,
+                &s.constraints.exclusive_minimum,
+                "exclusive_minimum",
+            ),
+            (
+                "maximum",
+                "exclusiveMaximum",
+                &s.constraints.maximum,
+                &s.constraints.exclusive_maximum,
+                "exclusive_maximum",
+            ),
         ];
         for (inclusive_key, exclusive_key, inclusive, exclusive, model_key) in pairs {
             if let Some(n) = inclusive {
@@ -338,20 +350,20 @@ impl<'a> Writer<'a> {
     fn write_constraints(&self, o: &mut Object, out: &mut Vec<Diagnostic>) {
         let s = o.s;
         let lengths = [
-            ("minLength", s.min_length),
-            ("maxLength", s.max_length),
-            ("minItems", s.min_items),
-            ("maxItems", s.max_items),
+            ("minLength", s.constraints.min_length),
+            ("maxLength", s.constraints.max_length),
+            ("minItems", s.constraints.min_items),
+            ("maxItems", s.constraints.max_items),
         ];
         for (key, value) in lengths {
             if let Some(n) = value {
                 o.m.insert(key.into(), Value::from(n));
             }
         }
-        if let Some(pattern) = &s.pattern {
+        if let Some(pattern) = &s.constraints.pattern {
             o.m.insert("pattern".into(), Value::from(pattern.as_str()));
         }
-        if s.unique_items {
+        if s.constraints.unique_items {
             if self.dialect == Dialect::Gemini {
                 out.push(Diagnostic::loss(
                     codes::LOSS_SCHEMA,
@@ -586,16 +598,16 @@ fn keyword_estimate(s: &Schema, kept: usize) -> usize {
         s.enumeration.is_some() || s.value_set.is_some(),
         !s.examples.is_empty(),
         s.multiline,
-        s.minimum.is_some(),
-        s.maximum.is_some(),
-        s.exclusive_minimum.is_some(),
-        s.exclusive_maximum.is_some(),
-        s.min_length.is_some(),
-        s.max_length.is_some(),
-        s.pattern.is_some(),
-        s.min_items.is_some(),
-        s.max_items.is_some(),
-        s.unique_items,
+        s.constraints.minimum.is_some(),
+        s.constraints.maximum.is_some(),
+        s.constraints.exclusive_minimum.is_some(),
+        s.constraints.exclusive_maximum.is_some(),
+        s.constraints.min_length.is_some(),
+        s.constraints.max_length.is_some(),
+        s.constraints.pattern.is_some(),
+        s.constraints.min_items.is_some(),
+        s.constraints.max_items.is_some(),
+        s.constraints.unique_items,
         s.items.is_some(),
         !s.properties.is_empty(),
         s.properties.iter().any(|p| p.required),

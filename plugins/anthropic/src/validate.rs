@@ -80,8 +80,8 @@ impl Checker<'_> {
             Value::Number(_) => self.bounds(value, schema, at),
             Value::String(text) => {
                 let length = text.chars().count() as u64;
-                if schema.min_length.is_some_and(|min| length < min)
-                    || schema.max_length.is_some_and(|max| length > max)
+                if schema.constraints.min_length.is_some_and(|min| length < min)
+                    || schema.constraints.max_length.is_some_and(|max| length > max)
                 {
                     self.problem(at, format!("has {length} characters, outside the schema's length bounds"));
                 }
@@ -104,10 +104,10 @@ impl Checker<'_> {
     fn bounds(&mut self, value: &Value, schema: &Schema, at: &str) {
         let Some(n) = value.as_f64() else { return };
         let bound = |b: &Option<serde_json::Number>| b.as_ref().and_then(serde_json::Number::as_f64);
-        let outside = bound(&schema.minimum).is_some_and(|min| n < min)
-            || bound(&schema.maximum).is_some_and(|max| n > max)
-            || bound(&schema.exclusive_minimum).is_some_and(|min| n <= min)
-            || bound(&schema.exclusive_maximum).is_some_and(|max| n >= max);
+        let outside = bound(&schema.constraints.minimum).is_some_and(|min| n < min)
+            || bound(&schema.constraints.maximum).is_some_and(|max| n > max)
+            || bound(&schema.constraints.exclusive_minimum).is_some_and(|min| n <= min)
+            || bound(&schema.constraints.exclusive_maximum).is_some_and(|max| n >= max);
         if outside {
             self.problem(at, format!("is {n}, outside the schema's bounds"));
         }
@@ -115,10 +115,12 @@ impl Checker<'_> {
 
     fn items(&mut self, items: &mut [Value], schema: &Schema, at: &str, depth: usize) {
         let count = items.len() as u64;
-        if schema.min_items.is_some_and(|min| count < min) || schema.max_items.is_some_and(|max| count > max) {
+        if schema.constraints.min_items.is_some_and(|min| count < min)
+            || schema.constraints.max_items.is_some_and(|max| count > max)
+        {
             self.problem(at, format!("has {count} items, outside the schema's item counts"));
         }
-        if schema.unique_items && items.iter().enumerate().any(|(i, item)| items[..i].contains(item)) {
+        if schema.constraints.unique_items && items.iter().enumerate().any(|(i, item)| items[..i].contains(item)) {
             self.problem(at, "repeats an item the schema says must be unique".to_owned());
         }
         if let Some(item_schema) = &schema.items {

@@ -5,9 +5,9 @@ use indexmap::IndexMap;
 use serde_json::{Value, json};
 use toolport_format_gloodata::Gloodata;
 use toolport_plugin::{
-    Auth, AuthKind, Bundle, Detail, Diagnostic, EnumValue, Example, Expectation, Format, HttpBinding, Matcher,
-    ModelSettings, Options, ParamLocation, Parameter, Property, Schema, SchemaType, Server, Tally, Tool, ToolCall,
-    ToolSet, ValueSet,
+    Auth, AuthKind, Bundle, ConstraintFields, Detail, Diagnostic, EnumValue, Example, Expectation, Format, HttpBinding,
+    Matcher, ModelSettings, Options, ParamLocation, Parameter, Property, Schema, SchemaType, Server, Tally, Tool,
+    ToolCall, ToolSet, ValueSet,
 };
 use toolport_testkit::{read_ok, render, write_ok};
 
@@ -29,7 +29,13 @@ fn foreign_model() -> ToolSet {
     let mut city = Parameter::new("city", Schema::of(SchemaType::String));
     city.required = true;
     city.location = Some(ParamLocation::Path);
-    let mut days = Parameter::new("days", Schema { minimum: Some(1.into()), ..Schema::of(SchemaType::Integer) });
+    let mut days = Parameter::new(
+        "days",
+        Schema {
+            constraints: ConstraintFields { minimum: Some(1.into()), ..ConstraintFields::NONE }.into(),
+            ..Schema::of(SchemaType::Integer)
+        },
+    );
     days.schema.title = Some("Number of days".into());
     let tags = Parameter::new(
         "tags",

@@ -5,9 +5,9 @@ use crate::common;
 use serde_json::json;
 use toolport_format_skydeck::SkyDeck;
 use toolport_plugin::{
-    Auth, AuthKind, Creator, Display, EnumValue, Example, Expectation, Format, HttpBinding, Icon, ModelSettings,
-    Options, Output, ParamLocation, Parameter, Schema, SchemaType, Server, Severity, Timestamps, Tool, ToolCall,
-    ToolSet, Version,
+    Auth, AuthKind, ConstraintFields, Creator, Display, EnumValue, Example, Expectation, Format, HttpBinding, Icon,
+    ModelSettings, Options, Output, ParamLocation, Parameter, Schema, SchemaType, Server, Severity, Timestamps, Tool,
+    ToolCall, ToolSet, Version,
 };
 use toolport_testkit::expect_ok;
 
@@ -23,7 +23,11 @@ fn api_model() -> ToolSet {
     query.location = Some(ParamLocation::Query);
     let limit = Parameter::new(
         "limit",
-        Schema { default: Some(Box::new(json!(10))), minimum: Some(1.into()), ..Schema::of(SchemaType::Integer) },
+        Schema {
+            default: Some(Box::new(json!(10))),
+            constraints: ConstraintFields { minimum: Some(1.into()), ..ConstraintFields::NONE }.into(),
+            ..Schema::of(SchemaType::Integer)
+        },
     );
     let open =
         Parameter::new("open", Schema { default: Some(Box::new(json!(true))), ..Schema::of(SchemaType::Boolean) });

@@ -1,11 +1,12 @@
 //! [`Extras`]: format-specific data that has no canonical home, keyed by format id.
 
-use std::ops::{Deref, DerefMut};
 use std::sync::LazyLock;
 
 use indexmap::IndexMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
+
+use super::boxed::{BoxedUntilSet, Unset};
 
 /// The map an [`Extras`] holds: values by format id.
 pub type ExtrasMap = IndexMap<String, Value>;
@@ -14,54 +15,32 @@ pub type ExtrasMap = IndexMap<String, Value>;
 /// (`"gloodata"`, `"vertex"`, …). A writer reads only its own key; other writers report the
 /// presence of foreign keys as loss (see [`crate::diagnostic::codes::LOSS_EXTRAS`]).
 ///
-/// Used as the map it holds (it dereferences to an [`ExtrasMap`]), but boxed, and absent until
-/// something is put in: most tools, parameters and schemas have none, and an empty map inline
-/// is 72 bytes, six to eight of them a small tool's. Equal when the maps are equal, however
-/// each came to be empty; serialized as the map.
-#[derive(Clone, Debug, Default)]
-pub struct Extras(Option<Box<ExtrasMap>>);
+/// Used as the map it holds, but boxed and absent until something is put in: most tools,
+/// parameters and schemas have none, and an empty map inline is 72 bytes, six to eight of them
+/// a small tool's. Serialized as the map.
+pub type Extras = BoxedUntilSet<ExtrasMap>;
 
 /// What an absent map reads as.
 static EMPTY: LazyLock<ExtrasMap> = LazyLock::new(ExtrasMap::default);
 
+impl Unset for ExtrasMap {
+    fn unset() -> &'static Self {
+        &EMPTY
+    }
+}
+
 impl Extras {
     pub fn new() -> Self {
-        Extras(None)
+        Extras::default()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.0.as_ref().is_none_or(|map| map.is_empty())
+        (**self).is_empty()
     }
 
     /// The map, taken out (empty when there was none).
     pub fn into_map(self) -> ExtrasMap {
-        self.0.map(|map| *map).unwrap_or_default()
-    }
-}
-
-impl Deref for Extras {
-    type Target = ExtrasMap;
-    fn deref(&self) -> &ExtrasMap {
-        self.0.as_deref().unwrap_or(&EMPTY)
-    }
-}
-
-/// Makes the map when it is first changed.
-impl DerefMut for Extras {
-    fn deref_mut(&mut self) -> &mut ExtrasMap {
-        self.0.get_or_insert_with(Box::default)
-    }
-}
-
-impl PartialEq for Extras {
-    fn eq(&self, other: &Self) -> bool {
-        **self == **other
-    }
-}
-
-impl From<ExtrasMap> for Extras {
-    fn from(map: ExtrasMap) -> Self {
-        if map.is_empty() { Extras(None) } else { Extras(Some(Box::new(map))) }
+        self.into_inner()
     }
 }
 
@@ -134,6 +113,6 @@ mod tests {
         let text = serde_json::to_string(&[("vertex".to_owned(), Value::from("x"))].into_iter().collect::<Extras>());
         assert_eq!(text.unwrap(), r#"{"vertex":"x"}"#);
         let read: Extras = serde_json::from_str("{}").unwrap();
-        assert!(read.0.is_none(), "an empty map read is not boxed");
+        assert!(!read.is_boxed(), "an empty map read is not boxed");
     }
 }

@@ -19,6 +19,8 @@
 //! - `schema`: the JSON-Schema subset parameters are described in ([`Schema`]), and [`ValueSet`]s;
 //! - `example`: example prompts and evals ([`Example`], [`Expectation`], [`Matcher`]).
 
+mod boxed;
+mod constraints;
 mod example;
 mod extras;
 mod http;
@@ -26,6 +28,8 @@ mod metadata;
 mod schema;
 mod tool;
 
+pub use boxed::{BoxedUntilSet, Unset};
+pub use constraints::{ConstraintFields, Constraints};
 pub use example::{Example, Expectation, Matcher, ToolCall};
 pub use extras::{Extras, ExtrasMap};
 pub use http::{Auth, AuthKind, HttpBinding, ParamLocation, Server};

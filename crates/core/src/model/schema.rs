@@ -3,9 +3,11 @@
 
 use indexmap::IndexMap;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
-use serde::{Deserialize, Serialize};
-use serde_json::{Number, Value};
+use serde::ser::SerializeStruct;
+use serde::{Deserialize, Serialize, Serializer};
+use serde_json::Value;
 
+use super::constraints::{ConstraintFields, Constraints};
 use super::{Extras, is_false};
 
 /// Deserialize a present JSON `null` as `Some(Value::Null)` (serde's default maps it to
@@ -17,75 +19,85 @@ fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Box<Value>>,
 /// The JSON-Schema subset every format shares. Keywords outside it are kept in `extras`
 /// under the key `"jsonschema"` as written, so a schema-rich source loses nothing on the way
 /// to a schema-rich target.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// Its JSON form is flat (`minimum`, `pattern`, … beside the other fields): read through
+/// `wire::Schema`, written by hand, below.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(from = "wire::Schema")]
 pub struct Schema {
     /// The name of a definition in the tool set
     /// ([`ToolSet::definitions`](super::ToolSet::definitions)): the schema is that definition,
     /// refined by any fields set beside it, such as a description.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reference: Option<String>,
     /// `None` means any type.
-    #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
     pub kind: Option<SchemaType>,
     /// Also accepts `null` (OpenAPI `nullable`, a JSON-Schema `[T, "null"]` type).
-    #[serde(default, skip_serializing_if = "is_false")]
     pub nullable: bool,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `Some(Value::Null)` is an explicit `default: null`, distinct from no default. Boxed: a
     /// value inline is 72 bytes, and most schemas have none.
-    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
     pub default: Option<Box<Value>>,
     /// Allowed values, each with an optional display label.
-    #[serde(default, rename = "enum", skip_serializing_if = "Option::is_none")]
     pub enumeration: Option<Vec<EnumValue>>,
     /// The id of a [`ValueSet`] in the tool set that lists the allowed values.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value_set: Option<String>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub examples: Vec<Value>,
     /// `date`, `date-time`, `email`, … as written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub format: Option<String>,
     /// A string meant to be edited as several lines.
-    #[serde(default, skip_serializing_if = "is_false")]
     pub multiline: bool,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub minimum: Option<Number>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub maximum: Option<Number>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub exclusive_minimum: Option<Number>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub exclusive_maximum: Option<Number>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub min_length: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max_length: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pattern: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub min_items: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max_items: Option<u64>,
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub unique_items: bool,
+    /// Bounds, lengths, pattern, item counts: boxed, most schemas have none.
+    pub constraints: Constraints,
     /// Element schema of an array.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub items: Option<Box<Schema>>,
     /// Properties of an object, in order.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub properties: Vec<Property>,
     /// `Some(false)` closes the object; a schema describes extra values.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub additional_properties: Option<AdditionalProperties>,
     /// Alternatives (`anyOf`; `oneOf` is read as `anyOf`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub any_of: Vec<Schema>,
-    #[serde(default, skip_serializing_if = "Extras::is_empty")]
     pub extras: Extras,
+}
+
+/// As a struct of the model's JSON names (what `loss.rs` reads field names from), the unset
+/// fields skipped, the constraints among the others in their place.
+impl Serialize for Schema {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let c = &*self.constraints;
+        let mut out = serializer.serialize_struct("Schema", 26)?;
+        macro_rules! field {
+            ($name:literal, $value:expr, $unset:expr) => {
+                if $unset { out.skip_field($name)? } else { out.serialize_field($name, $value)? }
+            };
+        }
+        field!("reference", &self.reference, self.reference.is_none());
+        field!("type", &self.kind, self.kind.is_none());
+        field!("nullable", &self.nullable, !self.nullable);
+        field!("title", &self.title, self.title.is_none());
+        field!("description", &self.description, self.description.is_none());
+        field!("default", &self.default, self.default.is_none());
+        field!("enum", &self.enumeration, self.enumeration.is_none());
+        field!("value_set", &self.value_set, self.value_set.is_none());
+        field!("examples", &self.examples, self.examples.is_empty());
+        field!("format", &self.format, self.format.is_none());
+        field!("multiline", &self.multiline, !self.multiline);
+        field!("minimum", &c.minimum, c.minimum.is_none());
+        field!("maximum", &c.maximum, c.maximum.is_none());
+        field!("exclusive_minimum", &c.exclusive_minimum, c.exclusive_minimum.is_none());
+        field!("exclusive_maximum", &c.exclusive_maximum, c.exclusive_maximum.is_none());
+        field!("min_length", &c.min_length, c.min_length.is_none());
+        field!("max_length", &c.max_length, c.max_length.is_none());
+        field!("pattern", &c.pattern, c.pattern.is_none());
+        field!("min_items", &c.min_items, c.min_items.is_none());
+        field!("max_items", &c.max_items, c.max_items.is_none());
+        field!("unique_items", &c.unique_items, !c.unique_items);
+        field!("items", &self.items, self.items.is_none());
+        field!("properties", &self.properties, self.properties.is_empty());
+        field!("additional_properties", &self.additional_properties, self.additional_properties.is_none());
+        field!("any_of", &self.any_of, self.any_of.is_empty());
+        field!("extras", &self.extras, self.extras.is_empty());
+        out.end()
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -209,4 +221,105 @@ pub struct ValueSet {
     pub handlers: IndexMap<String, String>,
     #[serde(default, skip_serializing_if = "Extras::is_empty")]
     pub extras: Extras,
+}
+
+/// The model's JSON form of a [`Schema`], as read: every field flat, as `Schema` has them but
+/// for its boxed [`Constraints`]. (Written, `Schema` flattens its constraints itself.)
+mod wire {
+    use serde::Deserialize;
+    use serde_json::{Number, Value};
+
+    use super::{AdditionalProperties, ConstraintFields, EnumValue, Extras, Property, SchemaType, present};
+
+    #[derive(Deserialize)]
+    pub(super) struct Schema {
+        #[serde(default)]
+        reference: Option<String>,
+        #[serde(default, rename = "type")]
+        kind: Option<SchemaType>,
+        #[serde(default)]
+        nullable: bool,
+        #[serde(default)]
+        title: Option<String>,
+        #[serde(default)]
+        description: Option<String>,
+        #[serde(default, deserialize_with = "present")]
+        default: Option<Box<Value>>,
+        #[serde(default, rename = "enum")]
+        enumeration: Option<Vec<EnumValue>>,
+        #[serde(default)]
+        value_set: Option<String>,
+        #[serde(default)]
+        examples: Vec<Value>,
+        #[serde(default)]
+        format: Option<String>,
+        #[serde(default)]
+        multiline: bool,
+        #[serde(default)]
+        minimum: Option<Number>,
+        #[serde(default)]
+        maximum: Option<Number>,
+        #[serde(default)]
+        exclusive_minimum: Option<Number>,
+        #[serde(default)]
+        exclusive_maximum: Option<Number>,
+        #[serde(default)]
+        min_length: Option<u64>,
+        #[serde(default)]
+        max_length: Option<u64>,
+        #[serde(default)]
+        pattern: Option<String>,
+        #[serde(default)]
+        min_items: Option<u64>,
+        #[serde(default)]
+        max_items: Option<u64>,
+        #[serde(default)]
+        unique_items: bool,
+        #[serde(default)]
+        items: Option<Box<super::Schema>>,
+        #[serde(default)]
+        properties: Vec<Property>,
+        #[serde(default)]
+        additional_properties: Option<AdditionalProperties>,
+        #[serde(default)]
+        any_of: Vec<super::Schema>,
+        #[serde(default)]
+        extras: Extras,
+    }
+
+    impl From<Schema> for super::Schema {
+        fn from(s: Schema) -> Self {
+            let constraints = ConstraintFields {
+                minimum: s.minimum,
+                maximum: s.maximum,
+                exclusive_minimum: s.exclusive_minimum,
+                exclusive_maximum: s.exclusive_maximum,
+                min_length: s.min_length,
+                max_length: s.max_length,
+                pattern: s.pattern,
+                min_items: s.min_items,
+                max_items: s.max_items,
+                unique_items: s.unique_items,
+            };
+            super::Schema {
+                reference: s.reference,
+                kind: s.kind,
+                nullable: s.nullable,
+                title: s.title,
+                description: s.description,
+                default: s.default,
+                enumeration: s.enumeration,
+                value_set: s.value_set,
+                examples: s.examples,
+                format: s.format,
+                multiline: s.multiline,
+                constraints: constraints.into(),
+                items: s.items,
+                properties: s.properties,
+                additional_properties: s.additional_properties,
+                any_of: s.any_of,
+                extras: s.extras,
+            }
+        }
+    }
 }

@@ -376,7 +376,7 @@ fn on_parameter(mut diagnostic: Diagnostic, path: &str, root: &Schema) -> Diagno
 mod tests {
     use serde_json::json;
     use toolport_core::definitions::value_set_weight;
-    use toolport_core::{EnumValue, Property};
+    use toolport_core::{ConstraintFields, EnumValue, Property};
 
     use super::*;
 
@@ -522,7 +522,10 @@ mod tests {
         let model = ToolSet::default();
         let expansion = Expansion::unlimited();
         let writer = SchemaWriter::for_model(Dialect::Gemini, &model, &expansion);
-        let tags = Schema { unique_items: true, ..Schema::of(SchemaType::Array) };
+        let tags = Schema {
+            constraints: ConstraintFields { unique_items: true, ..ConstraintFields::NONE }.into(),
+            ..Schema::of(SchemaType::Array)
+        };
         let parameters = [Parameter::new("query", Schema::of(SchemaType::String)), Parameter::new("tags", tags)];
         let mut diagnostics = Vec::new();
         writer.parameters(&parameters, "/tools/2/parameters", &mut diagnostics);

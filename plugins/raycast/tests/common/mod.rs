@@ -2,8 +2,8 @@
 
 use serde_json::json;
 use toolport_plugin::{
-    EnumValue, Example, Expectation, HttpBinding, Matcher, ParamLocation, Parameter, Schema, SchemaType, Server, Tool,
-    ToolCall, ToolSet,
+    ConstraintFields, EnumValue, Example, Expectation, HttpBinding, Matcher, ParamLocation, Parameter, Schema,
+    SchemaType, Server, Tool, ToolCall, ToolSet,
 };
 
 fn parameter(name: &str, location: ParamLocation, required: bool, schema: Schema) -> Parameter {
@@ -26,7 +26,10 @@ pub fn http_model() -> ToolSet {
             "petId",
             ParamLocation::Path,
             true,
-            Schema { minimum: Some(1.into()), ..Schema::of(SchemaType::Integer) },
+            Schema {
+                constraints: ConstraintFields { minimum: Some(1.into()), ..ConstraintFields::NONE }.into(),
+                ..Schema::of(SchemaType::Integer)
+            },
         ),
         parameter("owner-id", ParamLocation::Path, true, string("The owner")),
         parameter(
