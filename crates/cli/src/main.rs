@@ -65,9 +65,10 @@ pub fn subcommand_hint(input: &std::path::Path) -> Option<String> {
     Some(format!("`{text}` is neither a file nor a subcommand; did you mean `convert {near}`?"))
 }
 fn main() -> ExitCode {
-    // First: an interrupted run stops in order (run/interrupt.rs).
-    run::interrupt::listen();
+    // First, while no other thread exists: the allocator's tuning may start the program again.
     toolport_host::allocator::tune();
+    // Then: an interrupted run stops in order (run/interrupt.rs).
+    run::interrupt::listen();
     let cli = Cli::parse();
     // Readers and writers recurse as deep as an input nests (inspect and check run them here,
     // convert on its own pool): give them the stack for the documented nesting limit.

@@ -345,9 +345,22 @@ fn read_bytes(path: &Path, limits: &Limits) -> Result<Vec<u8>, InputError> {
             limit: limits.max_file_bytes,
         });
     }
-    let mut bytes = Vec::with_capacity(metadata.len() as usize + 1);
-    // One byte past the limit tells a file that grew since it was looked at.
-    file.take(limits.max_file_bytes + 1).read_to_end(&mut bytes).map_err(io)?;
+    // Asked for one byte more than its size: a read shorter than asked is the end of a regular
+    // file, so a file read whole at once needs no second read to find its end (a system call
+    // of a batch's dozen per file).
+    let size = metadata.len() as usize;
+    let mut bytes = vec![0; size + 1];
+    let read = loop {
+        match (&file).read(&mut bytes) {
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            read => break read.map_err(io)?,
+        }
+    };
+    bytes.truncate(read);
+    if read > size {
+        // Grown since it was looked at: on to one byte past the limit, which tells it.
+        file.take(limits.max_file_bytes + 1 - read as u64).read_to_end(&mut bytes).map_err(io)?;
+    }
     Ok(bytes)
 }
 
