@@ -664,7 +664,7 @@ fn write(
                 Err(e) => return (Vec::new(), vec![e.to_string()]),
             }
         }
-        let problems = output::check_plan(&planned, &inputs, force);
+        let problems = output::check_plan(&planned, &output::PlanInputs::unknown(&inputs), force);
         if !problems.is_empty() {
             return (Vec::new(), problems.into_iter().map(|p| p.error.to_string()).collect());
         }

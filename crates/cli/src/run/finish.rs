@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use toolport_core::{Diagnostic, Tally, codes};
 use toolport_host::FormatEntry;
-use toolport_host::output::{self, PlannedFile};
+use toolport_host::output::{self, PlanInputs, PlannedFile};
 use toolport_host::pipeline::{InputItem, Status};
 
 use super::interrupt::{self, Interrupt};
@@ -31,12 +31,12 @@ pub(super) fn finish(
     let verbosity = Verbosity::new(global.quiet, global.verbose);
     let mut reports = Vec::with_capacity(results.len());
     let mut planned = Vec::new();
-    let mut inputs: Vec<PathBuf> = items.iter().filter(|i| !i.is_stdin()).map(|i| i.path.clone()).collect();
+    let mut inputs = RunInputs::of(items);
     let mut stdout_text = None;
     let mut notes = Vec::new();
     for result in results {
         planned.extend(result.planned);
-        inputs.extend(result.read);
+        inputs.files.extend(result.read);
         stdout_text = stdout_text.or(result.stdout);
         notes.extend(result.note);
         reports.push(result.report);
@@ -71,7 +71,7 @@ pub(super) fn finish(
     if let Some(names_map) = &args.curate.names_map {
         plan.push(names_map_file(names_map));
     }
-    let problems = output::check_plan(&plan, &inputs, args.force);
+    let problems = output::check_plan(&plan, &inputs.plan(), args.force);
     let mut report_writable = true;
     // Whether the run's outputs are in place (for the summary of an interrupted run).
     let mut placed = false;
@@ -194,15 +194,34 @@ fn check_lines(
     status
 }
 
+/// A run's inputs, as the plan check takes them: the items found as files and the files read
+/// for them (looked at only if an output is found in place), apart from the folders.
+pub(super) struct RunInputs {
+    files: Vec<PathBuf>,
+    folders: Vec<PathBuf>,
+}
+
+impl RunInputs {
+    pub(super) fn of(items: &[InputItem]) -> RunInputs {
+        let (folders, files) = items.iter().filter(|i| !i.is_stdin()).partition::<Vec<_>, _>(|i| i.is_dir);
+        let paths = |items: Vec<&InputItem>| items.into_iter().map(|i| i.path.clone()).collect();
+        RunInputs { files: paths(files), folders: paths(folders) }
+    }
+
+    fn plan(&self) -> PlanInputs<'_> {
+        PlanInputs { files: &self.files, others: &self.folders }
+    }
+}
+
 /// The owner of the report file in a plan.
 const REPORT_OWNER: &str = "--report";
 
 /// Refuses, before converting anything, a `--report` path that could not be written: an
 /// input, an existing file without `--force`, a folder, a link.
-pub(super) fn check_report_path(path: &Path, inputs: &[PathBuf], force: bool) -> Result<()> {
+pub(super) fn check_report_path(path: &Path, inputs: &RunInputs, force: bool) -> Result<()> {
     let root = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
     let file = PlannedFile { path: path.to_path_buf(), owner: REPORT_OWNER.to_owned(), root };
-    match output::check_plan(std::slice::from_ref(&file), inputs, force).into_iter().next() {
+    match output::check_plan(std::slice::from_ref(&file), &inputs.plan(), force).into_iter().next() {
         Some(problem) => Err(UsageError(format!("--report {}", problem.error)).into()),
         None => Ok(()),
     }
@@ -216,8 +235,8 @@ fn names_map_file(path: &Path) -> PlannedFile {
 }
 
 /// `--names-map FILE` refused before any input is converted, as `--report`.
-pub(super) fn check_names_map_path(path: &Path, inputs: &[PathBuf], force: bool) -> Result<()> {
-    match output::check_plan(&[names_map_file(path)], inputs, force).into_iter().next() {
+pub(super) fn check_names_map_path(path: &Path, inputs: &RunInputs, force: bool) -> Result<()> {
+    match output::check_plan(&[names_map_file(path)], &inputs.plan(), force).into_iter().next() {
         Some(problem) => Err(UsageError(format!("--names-map {}", problem.error)).into()),
         None => Ok(()),
     }

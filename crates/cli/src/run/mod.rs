@@ -123,12 +123,12 @@ fn plan<'a>(
     if destination == Destination::Stdout && !single_input {
         return Err(UsageError(format!("{} inputs need an output directory: add -o DIR", items.len())).into());
     }
-    let item_paths: Vec<PathBuf> = items.iter().filter(|i| !i.is_stdin()).map(|i| i.path.clone()).collect();
+    let run_inputs = finish::RunInputs::of(&items);
     if let Some(report) = &args.report {
-        finish::check_report_path(report, &item_paths, args.force)?;
+        finish::check_report_path(report, &run_inputs, args.force)?;
     }
     if let Some(names_map) = &args.curate.names_map {
-        finish::check_names_map_path(names_map, &item_paths, args.force)?;
+        finish::check_names_map_path(names_map, &run_inputs, args.force)?;
     }
     if let Destination::Directory(place) | Destination::FileOrDirectory(place) = &destination {
         // Before staging: `-o /dev/null` must not stage in /dev.

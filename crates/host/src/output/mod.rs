@@ -27,7 +27,7 @@ mod plan;
 mod staging;
 
 pub use atomic::write_atomic;
-pub use plan::{PlanProblem, check_destination, check_plan};
+pub use plan::{PlanInputs, PlanProblem, check_destination, check_plan};
 pub use staging::{CommitFailure, Committed, Staging, abandon_live_staging};
 
 use std::path::{Component, Path, PathBuf};

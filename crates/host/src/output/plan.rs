@@ -23,15 +23,34 @@ pub fn check_destination(path: &Path) -> Result<(), OutputError> {
     }
 }
 
+/// The inputs a plan must neither write over nor write into.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PlanInputs<'a> {
+    /// Inputs known to be files (read as files, or found as files): an output is compared with
+    /// them only when something is at its path already (a path with nothing at it is no
+    /// input's), so a plan into a new folder looks at none of them.
+    pub files: &'a [PathBuf],
+    /// Every other input (folders, or inputs not known to be files): looked at before the
+    /// outputs, since nothing may be written inside a folder input either.
+    pub others: &'a [PathBuf],
+}
+
+impl<'a> PlanInputs<'a> {
+    /// Inputs nothing is known of.
+    pub fn unknown(inputs: &'a [PathBuf]) -> Self {
+        PlanInputs { files: &[], others: inputs }
+    }
+}
+
 /// Checks a whole plan before anything is written: no collisions, no input overwritten, no
 /// link written through, no directory or special file replaced, no existing file overwritten
 /// without `force`.
 /// Returns every problem, one per path.
-pub fn check_plan(plan: &[PlannedFile], inputs: &[PathBuf], force: bool) -> Vec<PlanProblem> {
+pub fn check_plan(plan: &[PlannedFile], inputs: &PlanInputs, force: bool) -> Vec<PlanProblem> {
     let mut resolver = Resolver::default();
     let mut input_dirs: Vec<PathBuf> = Vec::new();
     let mut input_files: HashSet<PathBuf> = HashSet::new();
-    let unique: HashSet<&PathBuf> = inputs.iter().collect();
+    let unique: HashSet<&PathBuf> = inputs.others.iter().collect();
     for (path, is_dir) in unique.into_iter().filter_map(|p| resolver.comparable_input(p)) {
         if is_dir {
             input_dirs.push(path);
@@ -39,6 +58,8 @@ pub fn check_plan(plan: &[PlannedFile], inputs: &[PathBuf], force: bool) -> Vec<
             input_files.insert(path);
         }
     }
+    // The known files' comparable forms, made when an output is first found in place.
+    let mut known_files: Option<HashSet<PathBuf>> = None;
     let mut links = LinkCheck::default();
     let mut owners: HashMap<PathBuf, &str> = HashMap::new();
     let mut problems = Vec::new();
@@ -46,13 +67,22 @@ pub fn check_plan(plan: &[PlannedFile], inputs: &[PathBuf], force: bool) -> Vec<
         // One lstat of the output serves both the comparison and the link check.
         let existing = std::fs::symlink_metadata(&file.path).ok();
         let key = resolver.comparable(&file.path, existing.as_ref()).unwrap_or_else(|| file.path.clone());
+        let mut is_known_file = || {
+            existing.is_some()
+                && known_files
+                    .get_or_insert_with(|| {
+                        let unique: HashSet<&PathBuf> = inputs.files.iter().collect();
+                        unique.into_iter().filter_map(|p| resolver.comparable_input(p)).map(|(key, _)| key).collect()
+                    })
+                    .contains(&key)
+        };
         let problem = if let Some(first) = owners.insert(key.clone(), &file.owner) {
             Some(OutputError::Collision {
                 path: file.path.clone(),
                 first: first.to_owned(),
                 second: file.owner.clone(),
             })
-        } else if input_files.contains(&key) || input_dirs.iter().any(|dir| key.starts_with(dir)) {
+        } else if input_files.contains(&key) || input_dirs.iter().any(|dir| key.starts_with(dir)) || is_known_file() {
             // Directory inputs (Raycast extensions): nothing may be written inside one.
             Some(OutputError::IsInput(file.path.clone()))
         } else {

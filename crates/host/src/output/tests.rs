@@ -19,7 +19,7 @@ fn planned(root: &Path, name: &str, owner: &str) -> PlannedFile {
     PlannedFile { path: root.join(name), owner: owner.into(), root: root.to_path_buf() }
 }
 
-fn problems(plan: &[PlannedFile], inputs: &[PathBuf], force: bool, tmp: &Path) -> Vec<String> {
+fn problems(plan: &[PlannedFile], inputs: &PlanInputs, force: bool, tmp: &Path) -> Vec<String> {
     check_plan(plan, inputs, force)
         .iter()
         .map(|p| format!("{}: {}", p.owner, p.error).replace(&tmp.display().to_string(), "TMP"))
@@ -54,8 +54,24 @@ fn plans_refuse_collisions_inputs_existing_files_links_and_folders() {
     if cfg!(unix) {
         expect.push("u: TMP/src: is a symbolic link; toolport never writes through links (writing TMP/src/tools/t.ts)");
     }
-    assert_eq!(problems(&plan, std::slice::from_ref(&input), false, root), expect);
-    assert_eq!(problems(&plan[3..4], &[input], true, root), Vec::<String>::new(), "--force allows overwriting");
+    let inputs = [input];
+    assert_eq!(problems(&plan, &PlanInputs::unknown(&inputs), false, root), expect);
+    // Known to be a file, the input is looked at only once an output is found in its place:
+    // the same refusals.
+    let known = PlanInputs { files: &inputs, others: &[] };
+    assert_eq!(problems(&plan, &known, false, root), expect);
+    assert_eq!(problems(&plan[3..4], &known, true, root), Vec::<String>::new(), "--force allows overwriting");
+    // A known file read through a link is its target.
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(root.join("old.json"), root.join("link.json")).unwrap();
+        let link = [root.join("link.json")];
+        let through_link = PlanInputs { files: &link, others: &[] };
+        assert_eq!(
+            problems(&plan[3..4], &through_link, true, root),
+            ["w: TMP/old.json: is an input; toolport never overwrites its inputs"]
+        );
+    }
 }
 
 #[test]
@@ -221,7 +237,10 @@ fn force_replaces_only_regular_files() {
     let is_fifo = || std::os::unix::fs::FileTypeExt::is_fifo(&std::fs::symlink_metadata(&pipe).unwrap().file_type());
     let expected = "TMP/pipe.json: is a FIFO (named pipe); toolport replaces only regular files, even with --force";
 
-    assert_eq!(problems(&[planned(root, "pipe.json", "p")], &[], true, root), [format!("p: {expected}")]);
+    assert_eq!(
+        problems(&[planned(root, "pipe.json", "p")], &PlanInputs::default(), true, root),
+        [format!("p: {expected}")]
+    );
     let refused = check_destination(&pipe).unwrap_err().to_string();
     assert_eq!(refused.replace(&root.display().to_string(), "TMP"), expected);
     let null = check_destination(Path::new("/dev/null")).unwrap_err().to_string();
