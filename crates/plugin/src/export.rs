@@ -9,11 +9,11 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Once;
 
 use serde::Serialize;
-use toolport_core::{Diagnostic, Format, Outcome, ToolSet, codes};
+use toolport_core::{Bundle, Diagnostic, Format, Options, Outcome, ToolSet, codes};
 
 use crate::abi::texts::{self, CarriesBundle};
 use crate::abi::{
-    DetectRequest, NativeModel, NativeWriteRequest, PluginDescription, PluginTable, RawBuffer, ReadRequest,
+    DetectRequest, NativeInput, NativeModel, NativeOptions, PluginDescription, PluginTable, RawBuffer, ReadRequest,
     WriteRequest, decode_model, features, native,
 };
 
@@ -233,25 +233,46 @@ pub unsafe fn write(plugin: fn() -> &'static Plugin, format: u32, request: *cons
     })
 }
 
-/// `read_native` for format number `format`: as [`read`], but the model stays here, its
-/// address stored in `*model` ([`native`]).
+/// Finds format number `format` and runs `body` for a native call, whose request (borrowed by
+/// pointer) needs no decoding, catching panics; answers with texts beside the JSON, the form a
+/// plugin of this build's host reads.
+fn serve_native<T: Serialize + CarriesBundle>(
+    plugin: fn() -> &'static Plugin,
+    format: u32,
+    body: impl FnOnce(&dyn Format) -> Outcome<T>,
+) -> RawBuffer {
+    respond_to("plugin panicked", true, || match plugin().format(format) {
+        Ok(f) => body(f),
+        Err(e) => Outcome::fail(e),
+    })
+}
+
+/// `read_native` for format number `format`: as [`read`], the input and options borrowed by
+/// pointer, and the model stays here, its address stored in `*model` ([`native`]).
 ///
 /// # Safety
 ///
-/// As for [`detect`], and `model` is null or points to a writable pointer.
+/// `input` and `options` are null or point to a `Bundle` and `Options` of a build with this
+/// library's fingerprint, alive and unchanged until this returns; `model` is null or points
+/// to a writable pointer.
 #[doc(hidden)]
 pub unsafe fn read_native(
     plugin: fn() -> &'static Plugin,
     format: u32,
-    request: *const u8,
-    len: usize,
+    input: *const NativeInput,
+    options: *const NativeOptions,
     model: *mut *mut NativeModel,
 ) -> RawBuffer {
-    // SAFETY: passed on from our caller's guarantee.
-    let request = unsafe { request_bytes(request, len) };
+    // SAFETY: the same fingerprint means the same compiler, flags, lock file, core source and
+    // type identities: the pointees are laid out as this library's `Bundle` and `Options`.
+    // They are only read, and alive for the call (our caller's guarantee).
+    let (input, options) = unsafe { (input.cast::<Bundle>().as_ref(), options.cast::<Options>().as_ref()) };
     let mut read = None;
-    let answer = serve(plugin, format, request, |_, f, req: ReadRequest| {
-        let Outcome { value, diagnostics, tally } = f.read(&req.bundle, &req.options).folded(&req.options);
+    let answer = serve_native(plugin, format, |f| {
+        let (Some(input), Some(options)) = (input, options) else {
+            return Outcome::fail(could_not_decode("no input or no options"));
+        };
+        let Outcome { value, diagnostics, tally } = f.read(input, options).folded(options);
         read = value.map(Box::new);
         Outcome::with(read.is_some().then_some(true), diagnostics, tally)
     });
@@ -265,29 +286,26 @@ pub unsafe fn read_native(
     answer
 }
 
-/// `write_native` for format number `format`: writes the model at `model`, borrowed.
+/// `write_native` for format number `format`: writes the model at `model` with the options at
+/// `options`, both borrowed.
 ///
 /// # Safety
 ///
-/// As for [`detect`], and `model` is null or points to a `ToolSet` of a build with this
+/// `model` and `options` are null or point to a `ToolSet` and `Options` of a build with this
 /// library's fingerprint, alive and unchanged until this returns ([`native`]).
 #[doc(hidden)]
 pub unsafe fn write_native(
     plugin: fn() -> &'static Plugin,
     format: u32,
     model: *const NativeModel,
-    request: *const u8,
-    len: usize,
+    options: *const NativeOptions,
 ) -> RawBuffer {
-    // SAFETY: passed on from our caller's guarantee.
-    let request = unsafe { request_bytes(request, len) };
-    // SAFETY: the same fingerprint means the same compiler, flags, lock file, core source and
-    // model type identities: the pointee is laid out as this library's `ToolSet`. It is only
+    // SAFETY: as in `read_native`: laid out as this library's `ToolSet` and `Options`, only
     // read, and alive for the call (our caller's guarantee).
-    let model = unsafe { model.cast::<ToolSet>().as_ref() };
-    serve(plugin, format, request, |_, f, req: NativeWriteRequest| match model {
-        Some(model) => f.write(model, &req.options).folded(&req.options),
-        None => Outcome::fail(could_not_decode("no model")),
+    let (model, options) = unsafe { (model.cast::<ToolSet>().as_ref(), options.cast::<Options>().as_ref()) };
+    serve_native(plugin, format, |f| match (model, options) {
+        (Some(model), Some(options)) => f.write(model, options).folded(options),
+        _ => Outcome::fail(could_not_decode("no model or no options")),
     })
 }
 
@@ -336,21 +354,20 @@ pub const fn table<E: Exports>() -> PluginTable {
     }
     unsafe extern "C" fn read_native_entry<E: Exports>(
         format: u32,
-        request: *const u8,
-        len: usize,
+        input: *const NativeInput,
+        options: *const NativeOptions,
         model: *mut *mut NativeModel,
     ) -> RawBuffer {
         // SAFETY: the host's `abi::ReadNativeFn` guarantee, passed on.
-        unsafe { read_native(E::plugin, format, request, len, model) }
+        unsafe { read_native(E::plugin, format, input, options, model) }
     }
     unsafe extern "C" fn write_native_entry<E: Exports>(
         format: u32,
         model: *const NativeModel,
-        request: *const u8,
-        len: usize,
+        options: *const NativeOptions,
     ) -> RawBuffer {
         // SAFETY: the host's `abi::WriteNativeFn` guarantee, passed on.
-        unsafe { write_native(E::plugin, format, model, request, len) }
+        unsafe { write_native(E::plugin, format, model, options) }
     }
     PluginTable::new(describe_entry::<E>, detect_entry::<E>, read_entry::<E>, write_entry::<E>, free).with_native_model(
         read_native_entry::<E>,

@@ -4,7 +4,7 @@
 //! what it writes begins `written as_json:` or `written natively:`.
 #![allow(unsafe_code)]
 
-use toolport_plugin::abi::{NativeModel, PluginTable, RawBuffer};
+use toolport_plugin::abi::{NativeInput, NativeModel, NativeOptions, PluginTable, RawBuffer};
 use toolport_plugin::export::{self, Plugin};
 use toolport_test_plugins::Handover;
 
@@ -39,17 +39,17 @@ unsafe extern "C" fn write(format: u32, request: *const u8, len: usize) -> RawBu
 
 unsafe extern "C" fn read_native(
     format: u32,
-    request: *const u8,
-    len: usize,
+    input: *const NativeInput,
+    options: *const NativeOptions,
     model: *mut *mut NativeModel,
 ) -> RawBuffer {
     // SAFETY: the host's `abi::ReadNativeFn` guarantee, passed on.
-    unsafe { export::read_native(natively, format, request, len, model) }
+    unsafe { export::read_native(natively, format, input, options, model) }
 }
 
-unsafe extern "C" fn write_native(format: u32, model: *const NativeModel, request: *const u8, len: usize) -> RawBuffer {
+unsafe extern "C" fn write_native(format: u32, model: *const NativeModel, options: *const NativeOptions) -> RawBuffer {
     // SAFETY: the host's `abi::WriteNativeFn` guarantee, passed on.
-    unsafe { export::write_native(natively, format, model, request, len) }
+    unsafe { export::write_native(natively, format, model, options) }
 }
 
 static TABLE: PluginTable = PluginTable::new(describe, detect, read, write, export::free).with_native_model(

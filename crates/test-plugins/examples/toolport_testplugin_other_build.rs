@@ -6,7 +6,9 @@
 //! Format `other-build` ([`CanonicalJson`]): documents are the canonical model's JSON.
 #![allow(unsafe_code)]
 
-use toolport_plugin::abi::{NativeModel, PluginDescription, PluginTable, RawBuffer, features};
+use toolport_plugin::abi::{
+    NativeInput, NativeModel, NativeOptions, PluginDescription, PluginTable, RawBuffer, features,
+};
 use toolport_plugin::{Format, Outcome};
 use toolport_test_plugins::{CanonicalJson, buffer};
 
@@ -47,11 +49,16 @@ unsafe extern "C" fn write(format: u32, request: *const u8, len: usize) -> RawBu
 }
 
 /// Another build's `ToolSet` is laid out in ways this host cannot know: never to be called.
-extern "C" fn read_native(_format: u32, _request: *const u8, _len: usize, _model: *mut *mut NativeModel) -> RawBuffer {
+extern "C" fn read_native(
+    _format: u32,
+    _input: *const NativeInput,
+    _options: *const NativeOptions,
+    _model: *mut *mut NativeModel,
+) -> RawBuffer {
     std::process::abort()
 }
 
-extern "C" fn write_native(_format: u32, _model: *const NativeModel, _request: *const u8, _len: usize) -> RawBuffer {
+extern "C" fn write_native(_format: u32, _model: *const NativeModel, _options: *const NativeOptions) -> RawBuffer {
     std::process::abort()
 }
 

@@ -7,13 +7,12 @@ use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
 
 use serde_json::value::RawValue;
-use toolport_core::{Bundle, Detection, Diagnostic, Format, FormatInfo, MODEL_SCHEMA_MAJOR, Options, Outcome, ToolSet};
+use toolport_core::{Bundle, Detection, Format, FormatInfo, MODEL_SCHEMA_MAJOR, Options, Outcome, ToolSet};
 use toolport_plugin::abi::{
-    DetectRequest, MODEL_SCHEMA, ModelJson, ModelVersion, NativeWriteRequest, ReadRequest, VersionedRef, WriteRequest,
-    check_model_depth, decode_model,
+    DetectRequest, MODEL_SCHEMA, ModelJson, ModelVersion, ReadRequest, VersionedRef, WriteRequest, check_model_depth,
+    decode_model,
 };
 
-use super::load::{NativeEntries, PluginAnswer};
 use super::{LoadedPlugin, NativeModel};
 use crate::transport::Op;
 
@@ -117,14 +116,7 @@ impl PluginFormat {
     /// ([`LoadedPlugin::hands_over_natively`]).
     pub fn read_native(&self, input: &Bundle, options: &Options) -> Option<Outcome<NativeModel>> {
         let native = self.plugin.native.as_ref()?;
-        let request = match self.read_request(input, options) {
-            Ok(request) => request,
-            Err(e) => {
-                let failure = self.plugin.failure("read", &format!("could not encode the request: {e}"));
-                return Some(Outcome::fail(failure));
-            }
-        };
-        let (answer, model) = native.read(self.index, &request);
+        let (answer, model) = native.read(self.index, input, options);
         let outcome: Outcome<bool> = self.plugin.outcome_of(Op::Read, &answer);
         let Outcome { value, mut diagnostics, tally } = self.name_plugin(outcome, "read");
         let model = match (value, model) {
@@ -222,29 +214,10 @@ impl PluginFormat {
     /// the answer holds the output, which may be as large as the model.
     fn write_owned(&self, model: ToolSet, options: &Options) -> Outcome<Bundle> {
         let Some(native) = &self.plugin.native else { return self.write(&model, options) };
-        let outcome = match self.write_native(native, &model, options) {
-            Ok(answer) => {
-                drop(model);
-                self.plugin.outcome_of(Op::Write, &answer)
-            }
-            Err(failure) => Outcome::fail(failure),
-        };
+        let answer = native.write(self.index, &model, options);
+        drop(model);
+        let outcome = self.plugin.outcome_of(Op::Write, &answer);
         self.name_plugin(outcome, "write")
-    }
-
-    /// The answer of the plugin's `write_native` for `model`, unread (in the plugin's memory).
-    fn write_native(
-        &self,
-        native: &NativeEntries,
-        model: &ToolSet,
-        options: &Options,
-    ) -> Result<PluginAnswer, Diagnostic> {
-        let request = NativeWriteRequest { options: Cow::Borrowed(options) };
-        let request = self
-            .plugin
-            .encode(&request)
-            .map_err(|e| self.plugin.failure("write", &format!("could not encode the request: {e}")))?;
-        Ok(native.write(self.index, model, &request))
     }
 }
 
@@ -323,10 +296,8 @@ impl Format for PluginFormat {
     /// receives as JSON.
     fn write(&self, model: &ToolSet, options: &Options) -> Outcome<Bundle> {
         if let Some(native) = &self.plugin.native {
-            let outcome = match self.write_native(native, model, options) {
-                Ok(answer) => self.plugin.outcome_of(Op::Write, &answer),
-                Err(failure) => Outcome::fail(failure),
-            };
+            let answer = native.write(self.index, model, options);
+            let outcome = self.plugin.outcome_of(Op::Write, &answer);
             return self.name_plugin(outcome, "write");
         }
         let model = VersionedRef::new(model, self.plugin.keeps_unknown_fields());

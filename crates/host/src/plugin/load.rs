@@ -17,11 +17,11 @@ use std::sync::Arc;
 
 use super::{LoadError, LoadedPlugin};
 use crate::transport::{CallError, Op, Transport};
-use toolport_core::{MODEL_SCHEMA_MAJOR, ToolSet};
+use toolport_core::{Bundle, MODEL_SCHEMA_MAJOR, Options, ToolSet};
 use toolport_plugin::abi::{
     ABI_MAGIC, ABI_MAJOR, CallFn, DescribeFn, DescribeResponse, ENTRY_SYMBOL, FreeFn, FreeModelFn, MajorMinor,
-    NativeModel as OpaqueModel, PluginTable, PluginVersions, RawBuffer, ReadNativeFn, TableHeader, WriteNativeFn,
-    decode_message, features, native,
+    NativeInput, NativeModel as OpaqueModel, NativeOptions, PluginTable, PluginVersions, RawBuffer, ReadNativeFn,
+    TableHeader, WriteNativeFn, decode_message, features, native,
 };
 
 /// Set to `json` to pass the model between plugins as JSON even where both sides could hand
@@ -248,26 +248,33 @@ pub(super) struct NativeEntries {
 }
 
 impl NativeEntries {
-    /// `read_native`: the answer (an `Outcome<bool>`, unread) and the model the plugin handed over.
-    pub(super) fn read(&self, index: u32, request: &[u8]) -> (Vec<u8>, Option<NativeModel>) {
+    /// `read_native` of `input` with `options`, both borrowed for the call: the answer (an
+    /// `Outcome<bool>`, unread) and the model the plugin handed over.
+    pub(super) fn read(&self, index: u32, input: &Bundle, options: &Options) -> (Vec<u8>, Option<NativeModel>) {
         let mut model: *mut OpaqueModel = std::ptr::null_mut();
+        let input = std::ptr::from_ref(input).cast::<NativeInput>();
+        let options = std::ptr::from_ref(options).cast::<NativeOptions>();
         // SAFETY: an entry of a table the handshake checked, called as `abi::ReadNativeFn`
-        // requires: `request` is borrowed for the call, `model` a writable pointer.
-        let buffer = unsafe { (self.read)(index, request.as_ptr(), request.len(), &mut model) };
+        // requires: the plugin's fingerprint is this host's, so it lays `Bundle` and `Options`
+        // out as this host does; both are borrowed, alive and unchanged, for the whole call, and
+        // `model` is a writable pointer.
+        let buffer = unsafe { (self.read)(index, input, options, &mut model) };
         // Taken at once, so that it is freed whatever the answer says.
         let model = NonNull::new(model).map(|model| NativeModel { model, free: self.free_model });
         // SAFETY: the buffer was just returned by this table's function and is used nowhere else.
         (unsafe { take(self.free, buffer) }, model)
     }
 
-    /// `write_native` of `model` (the host's, or one a plugin of this build handed over): the
-    /// answer read where the plugin wrote it, not copied (it holds the whole output).
-    pub(super) fn write(&self, index: u32, model: &ToolSet, request: &[u8]) -> PluginAnswer {
+    /// `write_native` of `model` (the host's, or one a plugin of this build handed over) with
+    /// `options`: the answer read where the plugin wrote it, not copied (it holds the whole
+    /// output).
+    pub(super) fn write(&self, index: u32, model: &ToolSet, options: &Options) -> PluginAnswer {
         let model = std::ptr::from_ref(model).cast::<OpaqueModel>();
+        let options = std::ptr::from_ref(options).cast::<NativeOptions>();
         // SAFETY: as `abi::WriteNativeFn` requires: the plugin's fingerprint is this host's, so
-        // it lays `ToolSet` out as this host does; `model` and `request` are borrowed, alive
-        // and unchanged, for the whole call.
-        let buffer = unsafe { (self.write)(index, model, request.as_ptr(), request.len()) };
+        // it lays `ToolSet` and `Options` out as this host does; both are borrowed, alive and
+        // unchanged, for the whole call.
+        let buffer = unsafe { (self.write)(index, model, options) };
         PluginAnswer { buffer, free: self.free }
     }
 }

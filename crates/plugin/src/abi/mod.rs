@@ -51,7 +51,7 @@ pub use messages::{
     DescribeResponse, DetectRequest, DetectResponse, ModelJson, ModelVersion, PluginDescription, ReadRequest,
     ReadResponse, VersionedRef, WriteRequest, WriteResponse,
 };
-pub use native::{FreeModelFn, NativeModel, NativeWriteRequest, ReadNativeFn, WriteNativeFn};
+pub use native::{FreeModelFn, NativeInput, NativeModel, NativeOptions, ReadNativeFn, WriteNativeFn};
 pub use table::{CallFn, DescribeFn, FreeFn, PluginTable, PluginVersions, RawBuffer, TableHeader};
 
 use serde::{Deserialize, Serialize};

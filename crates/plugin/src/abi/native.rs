@@ -8,10 +8,11 @@
 //! - `read_native` ([`ReadNativeFn`]) answers like `read`, with the model left in the plugin:
 //!   its answer's value is `true` and the model's address is stored in the out-parameter.
 //!   The plugin that allocated it frees it: the host calls that plugin's `free_model`
-//!   ([`FreeModelFn`]) once, when it no longer needs it.
+//!   ([`FreeModelFn`]) once, when it no longer needs it. Its request, the input and the
+//!   options, is the host's, borrowed by pointer for the call, not encoded.
 //! - `write_native` ([`WriteNativeFn`]) writes a model it only borrows for the call: one a
-//!   plugin of the same build read, or one the host holds (a curated or fitted model). Its
-//!   request is a [`NativeWriteRequest`], its answer `write`'s.
+//!   plugin of the same build read, or one the host holds (a curated or fitted model). The
+//!   options are borrowed by pointer too; its answer is `write`'s.
 //!
 //! Every other pair (another fingerprint, an isolated plugin, an older SDK) uses JSON, and the
 //! host can force JSON for all (`TOOLPORT_MODEL_HANDOVER=json`).
@@ -19,12 +20,10 @@
 //! [`features::NATIVE_MODEL`]: super::features::NATIVE_MODEL
 
 use std::any::TypeId;
-use std::borrow::Cow;
 use std::sync::OnceLock;
 
-use serde::{Deserialize, Serialize};
 use toolport_core::fingerprint::BUILD_FINGERPRINT;
-use toolport_core::{Extras, Options, ToolSet};
+use toolport_core::{Bundle, Extras, Options, ToolSet};
 
 use super::RawBuffer;
 
@@ -36,25 +35,43 @@ pub struct NativeModel {
     _opaque: [u8; 0],
 }
 
-/// `read_native(format_index, request, request_len, model_out) -> response`: as `read`
-/// (a [`ReadRequest`](super::ReadRequest) in, an `Outcome<bool>` out), but on success the
-/// model stays in the plugin and its address is written to `*model_out`.
-///
-/// # Safety
-///
-/// As [`CallFn`](super::CallFn) requires for the request; `model_out` points to a writable
-/// pointer. The host calls it only when the fingerprints match. A model stored in `*model_out`
-/// must be released once with the same table's `free_model`; the returned buffer with `free`.
-pub type ReadNativeFn = unsafe extern "C" fn(u32, *const u8, usize, *mut *mut NativeModel) -> RawBuffer;
+/// The input as the C table sees it: opaque. On both sides of one build it is a
+/// [`Bundle`](toolport_core::Bundle).
+#[repr(C)]
+#[derive(Debug)]
+pub struct NativeInput {
+    _opaque: [u8; 0],
+}
 
-/// `write_native(format_index, model, request, request_len) -> response`: as `write`, with the
-/// model by pointer and a [`NativeWriteRequest`].
+/// The options as the C table sees them: opaque. On both sides of one build they are
+/// [`Options`].
+#[repr(C)]
+#[derive(Debug)]
+pub struct NativeOptions {
+    _opaque: [u8; 0],
+}
+
+/// `read_native(format_index, input, options, model_out) -> response`: as `read` (an
+/// `Outcome<bool>` out), the request's input and options by pointer, and on success the model
+/// stays in the plugin and its address is written to `*model_out`.
 ///
 /// # Safety
 ///
-/// As [`CallFn`](super::CallFn) requires for the request; `model` points to a `ToolSet` of
-/// a build with the same fingerprint, alive and unchanged until the call returns.
-pub type WriteNativeFn = unsafe extern "C" fn(u32, *const NativeModel, *const u8, usize) -> RawBuffer;
+/// The host calls it only when the fingerprints match. `input` and `options` point to a
+/// `Bundle` and `Options` of that build, alive and unchanged until the call returns;
+/// `model_out` points to a writable pointer. A model stored in `*model_out` must be released
+/// once with the same table's `free_model`; the returned buffer with `free`.
+pub type ReadNativeFn =
+    unsafe extern "C" fn(u32, *const NativeInput, *const NativeOptions, *mut *mut NativeModel) -> RawBuffer;
+
+/// `write_native(format_index, model, options) -> response`: as `write`, with the model and
+/// the options by pointer.
+///
+/// # Safety
+///
+/// `model` points to a `ToolSet` and `options` to `Options` of a build with the same
+/// fingerprint, alive and unchanged until the call returns.
+pub type WriteNativeFn = unsafe extern "C" fn(u32, *const NativeModel, *const NativeOptions) -> RawBuffer;
 
 /// Releases a model this plugin's `read_native` handed over.
 ///
@@ -63,17 +80,11 @@ pub type WriteNativeFn = unsafe extern "C" fn(u32, *const NativeModel, *const u8
 /// `model` came from this table's `read_native`, and is not used or freed again.
 pub type FreeModelFn = unsafe extern "C" fn(*mut NativeModel);
 
-/// `write_native`'s request: the options (the model comes by pointer).
-#[derive(Debug, Serialize, Deserialize)]
-pub struct NativeWriteRequest<'a> {
-    #[serde(default)]
-    pub options: Cow<'a, Options>,
-}
-
 /// This build's fingerprint as the handshake compares it: core's [`BUILD_FINGERPRINT`]
-/// (compiler, target, profile, lock file, core's source) and the identities of the model's
-/// types, which also change when a dependency of the model (serde_json, indexmap) is built with
-/// other features, as two `cargo` commands of one workspace may do. Empty, matching nothing,
+/// (compiler, target, profile, lock file, core's source) and the identities of the types that
+/// cross by pointer (the model, the input, the options), which also change when a dependency
+/// (serde_json, indexmap) is built with other features, as two `cargo` commands of one
+/// workspace may do. Empty, matching nothing,
 /// when core was built without a lock file.
 pub fn fingerprint() -> &'static str {
     static FINGERPRINT: OnceLock<String> = OnceLock::new();
@@ -82,10 +93,12 @@ pub fn fingerprint() -> &'static str {
             return String::new();
         }
         format!(
-            "{BUILD_FINGERPRINT} {:?} {:?} {:?}",
+            "{BUILD_FINGERPRINT} {:?} {:?} {:?} {:?} {:?}",
             TypeId::of::<ToolSet>(),
             TypeId::of::<serde_json::Value>(),
-            TypeId::of::<Extras>()
+            TypeId::of::<Extras>(),
+            TypeId::of::<Bundle>(),
+            TypeId::of::<Options>()
         )
     })
 }

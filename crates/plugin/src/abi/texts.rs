@@ -61,16 +61,7 @@ macro_rules! no_bundle {
         }
     )*};
 }
-no_bundle!(
-    WriteRequest<'_>,
-    super::NativeWriteRequest<'_>,
-    bool,
-    Detection,
-    VersionedToolSet,
-    PluginDescription,
-    Box<RawValue>,
-    ()
-);
+no_bundle!(WriteRequest<'_>, bool, Detection, VersionedToolSet, PluginDescription, Box<RawValue>, ());
 
 /// `bundle` with every file's text empty (names, other and binary files kept), and the texts
 /// in the bundle's order: what [`encode`] sends.
