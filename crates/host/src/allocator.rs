@@ -13,6 +13,12 @@
 /// Bytes of heap glibc asks for beyond each growth, and keeps when the heap shrinks.
 const TOP_PAD: i32 = 64 << 20;
 
+// No fast bins (`M_MXFAST` 0): small chunks the per-thread cache cannot keep go to the
+// ordinary bins at once, where glibc otherwise sweeps the fast bins together before each
+// large allocation (`malloc_consolidate`, 6% of GitHub's spec to mcp). Measured alternating
+// with `perf stat`: GitHub and Stripe to mcp and vertex 3-6.5% less CPU, the batch and the
+// 100,000-tool list unchanged in time and peak memory.
+
 /// What `convert` asks of glibc's tunables: a per-thread cache of 100 freed chunks of each size
 /// (glibc keeps 7). A batch makes and frees the same few sizes for every file, and with 7 most
 /// frees went to the shared bins and back: measured with `perf stat` on 10,000 SkyDeck files to
@@ -31,10 +37,11 @@ pub fn tune() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
         restart_with_tunables();
-        // SAFETY: mallopt only sets a parameter of glibc's allocator; called before any other
-        // thread exists, and any value is valid for M_TOP_PAD.
+        // SAFETY: mallopt only sets parameters of glibc's allocator; called before any other
+        // thread exists, and any value is valid for M_TOP_PAD, 0 for M_MXFAST.
         unsafe {
             libc::mallopt(libc::M_TOP_PAD, TOP_PAD);
+            libc::mallopt(libc::M_MXFAST, 0);
         }
     }
 }
