@@ -183,7 +183,7 @@ pub enum InputShape {
 /// Format-specific settings from the command line (`--option key=value`).
 ///
 /// Well-known keys the host sets: [`Options::OUTPUT_NAME`], [`Options::TARGET_FORMAT`],
-/// [`Options::DIAGNOSTIC_DETAIL`].
+/// [`Options::DIAGNOSTIC_DETAIL`], [`Options::PROCESS_ENDS`].
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Options(pub BTreeMap<String, String>);
 
@@ -202,6 +202,22 @@ impl Options {
     /// ([`Detail`]: `all`, `summary`, `errors`); absent is all. The plugin SDK folds the
     /// outcome to it; a format need not look at it.
     pub const DIAGNOSTIC_DETAIL: &'static str = "diagnostic_detail";
+
+    /// Set (`true`) by the command line when this conversion is its run's only one: the process
+    /// ends after it, so what a format built can be left to the operating system instead of
+    /// freed piece by piece ([`Options::free`]: a large document's tree costs a tenth of its
+    /// conversion to free). Never set by a library caller, nor for a batch.
+    pub const PROCESS_ENDS: &'static str = "process_ends";
+
+    /// Frees `value`, or leaves it to the process's end when [`Self::PROCESS_ENDS`] says the
+    /// process ends after this conversion. For what is built whole and dropped at the end of a
+    /// conversion (a writer's document after its text is made): memory that a later step of
+    /// the same conversion could reuse must be freed.
+    pub fn free<T>(&self, value: T) {
+        if self.get(Self::PROCESS_ENDS) == Some("true") {
+            std::mem::forget(value);
+        }
+    }
 
     /// Whether the model read goes to one of `formats` or maybe to any ([`Self::TARGET_FORMAT`]
     /// absent).
@@ -313,6 +329,24 @@ pub trait Format: Send + Sync {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn free_drops_unless_the_process_ends_after_the_conversion() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static DROPPED: AtomicUsize = AtomicUsize::new(0);
+        struct Counted;
+        impl Drop for Counted {
+            fn drop(&mut self) {
+                DROPPED.fetch_add(1, Ordering::SeqCst);
+            }
+        }
+        let mut options = Options::default();
+        options.free(Counted);
+        assert_eq!(DROPPED.load(Ordering::SeqCst), 1, "a library caller's conversion frees");
+        options.set(Options::PROCESS_ENDS, "true");
+        options.free(Counted);
+        assert_eq!(DROPPED.load(Ordering::SeqCst), 1, "left to the process's end");
+    }
 
     #[test]
     fn option_values_are_checked_by_kind() {

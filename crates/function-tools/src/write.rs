@@ -247,7 +247,9 @@ pub fn write_entry<'m, D: Document>(
     document: fn(&'m ToolSet, &Options) -> (D, Vec<Diagnostic>),
 ) -> Outcome<Bundle> {
     let (written, diagnostics) = document(model, options);
-    Outcome::ok(json_bundle(&written, options), diagnostics)
+    let bundle = json_bundle(&written, options);
+    options.free(written);
+    Outcome::ok(bundle, diagnostics)
 }
 
 #[cfg(test)]

@@ -728,7 +728,11 @@ pub fn convert_staged(
     let written = match read {
         Read::Json(raw, writer) if !staged => writer.write_raw(raw, options),
         // Borrowed by the writer: natively by a plugin of this build, else as JSON.
-        Read::Native(model) if !staged => to.format.write(&model, options),
+        Read::Native(model) if !staged => {
+            let written = to.format.write(&model, options);
+            options.free(model);
+            written
+        }
         Read::Model(model) if !staged => to.format.write(&model, options),
         read => {
             let (model, unknown, as_read) = match read {

@@ -164,6 +164,7 @@ impl OpenApi {
         } else {
             (format!("{name}.yaml"), toolport_plugin::yaml::value_to_string(&written.document))
         };
+        options.free(written.document);
         Outcome::ok(Bundle::single(file, text), diagnostics)
     }
 }

@@ -111,6 +111,10 @@ fn plan<'a>(
         return Err(UsageError("- (standard input) cannot be combined with other inputs".into()).into());
     }
     let single_input = items.len() == 1;
+    if single_input {
+        // Its one conversion is the run's last work: what it built is left to the process's end.
+        options.set(Options::PROCESS_ENDS, "true");
+    }
     let destination = match &args.output {
         _ if mode == Mode::Check => Destination::Nowhere,
         Some(p) if p.as_os_str() == "-" => Destination::Stdout,
