@@ -567,8 +567,13 @@ pub fn top_level_keys(text: &str) -> Option<Vec<&str>> {
     }
     i += 1;
     let mut keys = Vec::new();
+    // Objects open inside the top level. Arrays need no count: in JSON a string followed by a
+    // colon is a key, and a key belongs to the innermost object. So only quotes and braces
+    // matter, and the bytes between them (a pretty document's indentation, numbers, commas,
+    // brackets) are skipped a vector at a time.
     let mut depth = 0usize;
-    while i < bytes.len() {
+    while let Some(found) = memchr::memchr3(b'"', b'{', b'}', &bytes[i..]) {
+        i += found;
         match bytes[i] {
             b'"' => {
                 let end = string_end(bytes, i)?;
@@ -578,16 +583,15 @@ pub fn top_level_keys(text: &str) -> Option<Vec<&str>> {
                 }
                 i = end;
             }
-            b'{' | b'[' => {
+            b'{' => {
                 depth += 1;
                 i += 1;
             }
-            b'}' | b']' if depth == 0 => return Some(keys),
-            b'}' | b']' => {
+            _ if depth == 0 => return Some(keys),
+            _ => {
                 depth -= 1;
                 i += 1;
             }
-            _ => i += 1,
         }
     }
     None
@@ -667,6 +671,11 @@ mod tests {
         assert_eq!(top_level_keys("[1, 2]"), None);
         assert_eq!(top_level_keys(r#"{"a": [1, 2"#), None);
         assert_eq!(top_level_keys("{}"), Some(vec![]));
+        // Strings in arrays are never keys, however the arrays nest; a colon in a string is text.
+        let arrays = r#"{"a": [["x", "y:"], [{"k": "v"}, "z"]], "b:c": [] ,"d"  :  null}"#;
+        assert_eq!(top_level_keys(arrays), Some(vec!["a", "b:c", "d"]));
+        // A pretty document's indentation between keys.
+        assert_eq!(top_level_keys("{\n    \"a\": 1,\n\n        \"b\": {\n  }\n}"), Some(vec!["a", "b"]));
     }
 
     /// The value at `pointer` in `text` is at `expect`, by one lookup and by a shared locator.
