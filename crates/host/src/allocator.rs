@@ -11,6 +11,7 @@
 #![allow(unsafe_code)]
 
 /// Bytes of heap glibc asks for beyond each growth, and keeps when the heap shrinks.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
 const TOP_PAD: i32 = 64 << 20;
 
 // No fast bins (`M_MXFAST` 0): small chunks the per-thread cache cannot keep go to the
@@ -24,10 +25,12 @@ const TOP_PAD: i32 = 64 << 20;
 /// frees went to the shared bins and back: measured with `perf stat` on 10,000 SkyDeck files to
 /// Gloodata, 100 takes 10% off the batch's CPU (1,000 and 5,000 no more); large specs and the
 /// 100,000-tool list are unchanged in time and peak memory.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
 const TUNABLES: &str = "glibc.malloc.tcache_count=100";
 
 /// Set in the environment of the process started again with [`TUNABLES`]: it is never started
 /// a third time (glibc drops `GLIBC_TUNABLES` where it does not trust the environment).
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
 const RESTARTED: &str = "TOOLPORT_ALLOCATOR_TUNED";
 
 /// Applies the tuning; elsewhere than glibc on Linux it does nothing. glibc reads its tunables
@@ -66,7 +69,7 @@ fn restart_with_tunables() {
 
 /// The `GLIBC_TUNABLES` to start again with, given the current one: `None` when the current
 /// names a `tcache_count` already or this process is the restarted one.
-#[cfg(unix)]
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
 fn tunables_to_restart_with(current: &std::ffi::OsStr, restarted: bool) -> Option<std::ffi::OsString> {
     use std::os::unix::ffi::OsStrExt;
     let chosen = current.as_bytes().windows(b"tcache_count".len()).any(|w| w == b"tcache_count");
@@ -81,7 +84,7 @@ fn tunables_to_restart_with(current: &std::ffi::OsStr, restarted: bool) -> Optio
     Some(tunables)
 }
 
-#[cfg(all(test, unix))]
+#[cfg(all(test, target_os = "linux", target_env = "gnu"))]
 mod tests {
     use std::ffi::OsStr;
 
