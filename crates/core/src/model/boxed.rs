@@ -12,7 +12,7 @@ pub trait Unset: Default + PartialEq + 'static {
 /// `T`, boxed, and absent until something in it is set: read and written as the `T` it holds
 /// (it dereferences to one), 8 bytes where `T` inline is dozens, in every tool, parameter and
 /// schema of a large list. Equal when the parts are equal, however each came to be unset.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Default)]
 pub struct BoxedUntilSet<T>(Option<Box<T>>);
 
 impl<T: Unset> BoxedUntilSet<T> {
@@ -24,6 +24,19 @@ impl<T: Unset> BoxedUntilSet<T> {
     /// Whether the part has been boxed (something was set in it, or it was changed).
     pub fn is_boxed(&self) -> bool {
         self.0.is_some()
+    }
+
+    /// The part, to change, when it is boxed; boxes nothing (unlike a change through
+    /// `DerefMut`): for looking up or taking out what may be there.
+    pub fn boxed_mut(&mut self) -> Option<&mut T> {
+        self.0.as_deref_mut()
+    }
+}
+
+/// As the part it holds.
+impl<T: Unset + std::fmt::Debug> std::fmt::Debug for BoxedUntilSet<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        (**self).fmt(f)
     }
 }
 

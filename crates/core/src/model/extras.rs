@@ -42,6 +42,25 @@ impl Extras {
     pub fn into_map(self) -> ExtrasMap {
         self.into_inner()
     }
+
+    // Lookups and removals of what may be there, which must not box an empty map (as the
+    // map's own methods would, reached through `DerefMut`): readers and writers ask them of
+    // every tool and schema.
+
+    /// The value under `key`, to change.
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut Value> {
+        self.boxed_mut()?.get_mut(key)
+    }
+
+    /// Takes out the value under `key`, keeping the others' order.
+    pub fn shift_remove(&mut self, key: &str) -> Option<Value> {
+        self.boxed_mut()?.shift_remove(key)
+    }
+
+    /// Takes out the value under `key`, the last entry taking its place.
+    pub fn swap_remove(&mut self, key: &str) -> Option<Value> {
+        self.boxed_mut()?.swap_remove(key)
+    }
 }
 
 impl FromIterator<(String, Value)> for Extras {
@@ -64,14 +83,6 @@ impl<'a> IntoIterator for &'a Extras {
     type IntoIter = indexmap::map::Iter<'a, String, Value>;
     fn into_iter(self) -> Self::IntoIter {
         (**self).iter()
-    }
-}
-
-impl<'a> IntoIterator for &'a mut Extras {
-    type Item = (&'a String, &'a mut Value);
-    type IntoIter = indexmap::map::IterMut<'a, String, Value>;
-    fn into_iter(self) -> Self::IntoIter {
-        (**self).iter_mut()
     }
 }
 
@@ -110,6 +121,11 @@ mod tests {
         // Emptied and never filled are the same.
         assert_eq!(extras, Extras::new());
         assert!(extras.is_empty());
+        // Looking up or taking out of an absent map boxes none.
+        let mut absent = Extras::new();
+        assert!(absent.get_mut("openapi").is_none() && absent.shift_remove("openapi").is_none());
+        assert!(absent.swap_remove("openapi").is_none() && !absent.is_boxed());
+        assert_eq!(format!("{absent:?}"), "{}", "shown as the map");
         let text = serde_json::to_string(&[("vertex".to_owned(), Value::from("x"))].into_iter().collect::<Extras>());
         assert_eq!(text.unwrap(), r#"{"vertex":"x"}"#);
         let read: Extras = serde_json::from_str("{}").unwrap();
