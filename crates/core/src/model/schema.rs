@@ -60,43 +60,89 @@ pub struct Schema {
 }
 
 /// As a struct of the model's JSON names (what `loss.rs` reads field names from), the unset
-/// fields skipped, the constraints among the others in their place.
+/// fields skipped, the constraints among the others in their place. Every field is named below
+/// (the patterns list them all), so a field added to `Schema` or its constraints does not
+/// compile until it is written here too.
 impl Serialize for Schema {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let c = &*self.constraints;
+        let Schema {
+            reference,
+            kind,
+            nullable,
+            title,
+            description,
+            default,
+            enumeration,
+            value_set,
+            examples,
+            format,
+            multiline,
+            constraints,
+            items,
+            properties,
+            additional_properties,
+            any_of,
+            extras,
+        } = self;
+        let ConstraintFields {
+            minimum,
+            maximum,
+            exclusive_minimum,
+            exclusive_maximum,
+            min_length,
+            max_length,
+            pattern,
+            min_items,
+            max_items,
+            unique_items,
+        } = &**constraints;
         let mut out = serializer.serialize_struct("Schema", 26)?;
-        macro_rules! field {
-            ($name:literal, $value:expr, $unset:expr) => {
-                if $unset { out.skip_field($name)? } else { out.serialize_field($name, $value)? }
-            };
+        macro_rules! fields {
+            ($($name:literal: $value:expr),* $(,)?) => {$(
+                if $value.unwritten() { out.skip_field($name)? } else { out.serialize_field($name, $value)? }
+            )*};
         }
-        field!("reference", &self.reference, self.reference.is_none());
-        field!("type", &self.kind, self.kind.is_none());
-        field!("nullable", &self.nullable, !self.nullable);
-        field!("title", &self.title, self.title.is_none());
-        field!("description", &self.description, self.description.is_none());
-        field!("default", &self.default, self.default.is_none());
-        field!("enum", &self.enumeration, self.enumeration.is_none());
-        field!("value_set", &self.value_set, self.value_set.is_none());
-        field!("examples", &self.examples, self.examples.is_empty());
-        field!("format", &self.format, self.format.is_none());
-        field!("multiline", &self.multiline, !self.multiline);
-        field!("minimum", &c.minimum, c.minimum.is_none());
-        field!("maximum", &c.maximum, c.maximum.is_none());
-        field!("exclusive_minimum", &c.exclusive_minimum, c.exclusive_minimum.is_none());
-        field!("exclusive_maximum", &c.exclusive_maximum, c.exclusive_maximum.is_none());
-        field!("min_length", &c.min_length, c.min_length.is_none());
-        field!("max_length", &c.max_length, c.max_length.is_none());
-        field!("pattern", &c.pattern, c.pattern.is_none());
-        field!("min_items", &c.min_items, c.min_items.is_none());
-        field!("max_items", &c.max_items, c.max_items.is_none());
-        field!("unique_items", &c.unique_items, !c.unique_items);
-        field!("items", &self.items, self.items.is_none());
-        field!("properties", &self.properties, self.properties.is_empty());
-        field!("additional_properties", &self.additional_properties, self.additional_properties.is_none());
-        field!("any_of", &self.any_of, self.any_of.is_empty());
-        field!("extras", &self.extras, self.extras.is_empty());
+        fields!(
+            "reference": reference, "type": kind, "nullable": nullable, "title": title,
+            "description": description, "default": default, "enum": enumeration,
+            "value_set": value_set, "examples": examples, "format": format, "multiline": multiline,
+            "minimum": minimum, "maximum": maximum, "exclusive_minimum": exclusive_minimum,
+            "exclusive_maximum": exclusive_maximum, "min_length": min_length,
+            "max_length": max_length, "pattern": pattern, "min_items": min_items,
+            "max_items": max_items, "unique_items": unique_items, "items": items,
+            "properties": properties, "additional_properties": additional_properties,
+            "any_of": any_of, "extras": extras,
+        );
         out.end()
+    }
+}
+
+/// A field the model's JSON leaves out: unset, empty or false.
+trait Unwritten {
+    fn unwritten(&self) -> bool;
+}
+
+impl<T> Unwritten for Option<T> {
+    fn unwritten(&self) -> bool {
+        self.is_none()
+    }
+}
+
+impl<T> Unwritten for Vec<T> {
+    fn unwritten(&self) -> bool {
+        self.is_empty()
+    }
+}
+
+impl Unwritten for bool {
+    fn unwritten(&self) -> bool {
+        !*self
+    }
+}
+
+impl Unwritten for Extras {
+    fn unwritten(&self) -> bool {
+        self.is_empty()
     }
 }
 
@@ -321,5 +367,54 @@ mod wire {
                 extras: s.extras,
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// Every field, the constraints too, is written under its JSON name and read back (the
+    /// hand-written writer and the wire struct agree).
+    #[test]
+    fn a_schema_with_every_field_set_round_trips_through_its_json() {
+        let constraints = ConstraintFields {
+            minimum: Some(1.into()),
+            maximum: Some(9.into()),
+            exclusive_minimum: Some(0.into()),
+            exclusive_maximum: Some(10.into()),
+            min_length: Some(1),
+            max_length: Some(5),
+            pattern: Some("^a".into()),
+            min_items: Some(1),
+            max_items: Some(3),
+            unique_items: true,
+        };
+        let schema = Schema {
+            reference: Some("Pet".into()),
+            kind: Some(SchemaType::Array),
+            nullable: true,
+            title: Some("t".into()),
+            description: Some("d".into()),
+            default: Some(Box::new(Value::Null)),
+            enumeration: Some(vec![EnumValue::new("a")]),
+            value_set: Some("set".into()),
+            examples: vec![json!(["a"])],
+            format: Some("date".into()),
+            multiline: true,
+            constraints: constraints.into(),
+            items: Some(Box::new(Schema::of(SchemaType::String))),
+            properties: vec![Property { name: "p".into(), required: true, schema: Schema::default() }],
+            additional_properties: Some(AdditionalProperties::Allowed(false)),
+            any_of: vec![Schema::of(SchemaType::Null)],
+            extras: [("jsonschema".to_owned(), json!({"x-k": 1}))].into_iter().collect(),
+        };
+        let written = serde_json::to_value(&schema).unwrap();
+        assert_eq!(written.as_object().unwrap().len(), 26, "{written}");
+        assert_eq!(written["type"], "array");
+        assert_eq!(written["exclusive_maximum"], 10);
+        assert_eq!(serde_json::from_value::<Schema>(written).unwrap(), schema);
     }
 }
