@@ -811,32 +811,24 @@ fn read_model<'w>(
     read_options: &Options,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Result<(Read<'w>, Tally), Tally> {
-    let has_errors = |d: &[Diagnostic]| d.iter().any(Diagnostic::is_error);
     let native = from.plugin.as_ref().and_then(|reader| reader.read_native(bundle, read_options));
     match (native, &from.plugin, &to.plugin) {
-        (Some(Outcome { value, diagnostics: read, tally }), _, _) => {
-            diagnostics.extend(read);
-            match value.filter(|_| !has_errors(diagnostics)) {
-                Some(model) => Ok((Read::Native(model), tally)),
-                None => Err(tally),
-            }
-        }
-        (None, Some(reader), Some(writer)) => {
-            let Outcome { value, diagnostics: read, tally } = reader.read_raw(bundle, read_options);
-            diagnostics.extend(read);
-            match value.filter(|_| !has_errors(diagnostics)) {
-                Some(raw) => Ok((Read::Json(raw, writer), tally)),
-                None => Err(tally),
-            }
-        }
-        _ => {
-            let Outcome { value, diagnostics: read, tally } = from.format.read(bundle, read_options);
-            diagnostics.extend(read);
-            match value.filter(|_| !has_errors(diagnostics)) {
-                Some(model) => Ok((Read::Model(Box::new(model)), tally)),
-                None => Err(tally),
-            }
-        }
+        (Some(read), _, _) => accepted(read, diagnostics).map(|(model, tally)| (Read::Native(model), tally)),
+        (None, Some(reader), Some(writer)) => accepted(reader.read_raw(bundle, read_options), diagnostics)
+            .map(|(raw, tally)| (Read::Json(raw, writer), tally)),
+        _ => accepted(from.format.read(bundle, read_options), diagnostics)
+            .map(|(model, tally)| (Read::Model(Box::new(model)), tally)),
+    }
+}
+
+/// A reader's outcome, its diagnostics moved into `diagnostics`: its value and tally, or only
+/// its tally when it gave no value or said an error.
+fn accepted<T>(read: Outcome<T>, diagnostics: &mut Vec<Diagnostic>) -> Result<(T, Tally), Tally> {
+    let Outcome { value, diagnostics: said, tally } = read;
+    diagnostics.extend(said);
+    match value.filter(|_| !diagnostics.iter().any(Diagnostic::is_error)) {
+        Some(value) => Ok((value, tally)),
+        None => Err(tally),
     }
 }
 
