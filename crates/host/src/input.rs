@@ -345,21 +345,27 @@ fn read_bytes(path: &Path, limits: &Limits) -> Result<Vec<u8>, InputError> {
             limit: limits.max_file_bytes,
         });
     }
-    // Asked for one byte more than its size: a read shorter than asked is the end of a regular
-    // file, so a file read whole at once needs no second read to find its end (a system call
-    // of a batch's dozen per file).
-    let size = metadata.len() as usize;
+    read_whole(&file, metadata.len(), limits.max_file_bytes).map_err(io)
+}
+
+/// The bytes of a file of `size` bytes (as it was looked at), to at most one past `limit`
+/// (which tells a file that grew past it). Asked for one byte more than its size: a regular
+/// file that gives exactly its size has ended (a shorter read is its end), so the read that
+/// would find the end is not made (a system call of a batch's dozen per file). A file that
+/// gives more (it grew) or less (it shrank, or its file system reads in parts) is read on to
+/// its end.
+fn read_whole(mut file: impl Read, size: u64, limit: u64) -> std::io::Result<Vec<u8>> {
+    let size = size.min(limit) as usize;
     let mut bytes = vec![0; size + 1];
     let read = loop {
-        match (&file).read(&mut bytes) {
+        match file.read(&mut bytes) {
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            read => break read.map_err(io)?,
+            read => break read?,
         }
     };
     bytes.truncate(read);
-    if read > size {
-        // Grown since it was looked at: on to one byte past the limit, which tells it.
-        file.take(limits.max_file_bytes + 1 - read as u64).read_to_end(&mut bytes).map_err(io)?;
+    if read != size {
+        file.take(limit + 1 - read as u64).read_to_end(&mut bytes)?;
     }
     Ok(bytes)
 }
@@ -493,6 +499,35 @@ pub fn is_text_name(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Gives its bytes at most `part` at a time, as a file system that reads in parts may.
+    struct InParts<'a> {
+        bytes: &'a [u8],
+        part: usize,
+    }
+
+    impl Read for InParts<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.part.min(buf.len()).min(self.bytes.len());
+            buf[..n].copy_from_slice(&self.bytes[..n]);
+            self.bytes = &self.bytes[n..];
+            Ok(n)
+        }
+    }
+
+    /// A file is read whole however its reads come, and one that grew since it was looked at
+    /// is read to one byte past the limit, which tells it.
+    #[test]
+    fn a_file_is_read_whole_whatever_its_size_said() {
+        let text = b"{\"tools\": []}";
+        let read = |part, size, limit| read_whole(InParts { bytes: text, part }, size, limit).unwrap();
+        assert_eq!(read(100, 14, 64), text, "in one read");
+        assert_eq!(read(3, 14, 64), text, "in parts, the first shorter than the size");
+        assert_eq!(read(100, 5, 64), text, "grown since it was looked at");
+        assert_eq!(read(100, 0, 64), text, "a size of 0, as /proc's files say");
+        assert_eq!(read(100, 14, 10).len(), 11, "past the limit: one byte more than it");
+        assert_eq!(read(100, 20, 64), text, "shrunk since");
+    }
 
     fn check(setup: impl FnOnce(&Path) -> PathBuf, shape: InputShape, expect: &str) {
         let dir = tempfile::tempdir().unwrap();
