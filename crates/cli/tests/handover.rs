@@ -91,10 +91,43 @@ fn the_model_is_handed_over_natively_only_in_process_between_plugins_of_one_buil
         let run = run_with(dir.path(), env, &all);
         run.expect_code(0);
         let out = match args.iter().position(|a| *a == "-o") {
-            Some(i) => std::fs::read_to_string(dir.path().join(args[i + 1]).join("tools.txt")).unwrap(),
+            // The one file written, named after the input.
+            Some(i) => {
+                tree(&dir.path().join(args[i + 1])).into_values().map(|b| String::from_utf8(b).unwrap()).collect()
+            }
             None => run.stdout.clone(),
         };
         assert!(out.contains(holds), "{isolate} {env:?} {args:?}: {out}\n{}", run.stderr);
+    }
+}
+
+/// A run of one input tells its writer that the process ends after the conversion (it may
+/// leave what it built to the operating system, `Options::free`); a batch never does, in
+/// process or isolated: each of its inputs' memory must be freed for the next.
+#[test]
+fn only_a_run_of_one_input_says_the_process_ends_after_it() {
+    let plugins = plugin_dir(&["handover"]);
+    let dir = tempfile::tempdir().unwrap();
+    let batch = dir.path().join("batch");
+    std::fs::create_dir(&batch).unwrap();
+    std::fs::write(batch.join("one.handover"), "{}").unwrap();
+    std::fs::write(batch.join("two.handover"), "{}").unwrap();
+    let plugin_dir = plugins.path().to_str().unwrap();
+    for isolate in ["never", "always"] {
+        let to = ["--from", "handover", "--to", "handover"];
+        let single = [&["--plugin-dir", plugin_dir, "--isolate", isolate][..], &to, &["batch/one.handover"]].concat();
+        let run = run_with(dir.path(), &[], &single);
+        run.expect_code(0);
+        assert!(run.stdout.contains("(the process ends after)"), "{isolate}: {}", run.stdout);
+        let out = format!("out-{isolate}");
+        let many = [&["--plugin-dir", plugin_dir, "--isolate", isolate][..], &to, &["batch", "-o", &out]].concat();
+        run_with(dir.path(), &[], &many).expect_code(0);
+        let written = tree(&dir.path().join(&out));
+        assert_eq!(written.len(), 2, "{isolate}: {written:?}");
+        for (name, text) in written {
+            let text = String::from_utf8(text).unwrap();
+            assert!(text.starts_with("written") && !text.contains("process ends"), "{isolate} {name}: {text}");
+        }
     }
 }
 

@@ -119,9 +119,13 @@ impl Format for Handover {
         Outcome::ok(ToolSet { tools: vec![tool], ..ToolSet::default() }, vec![])
     }
 
-    fn write(&self, model: &ToolSet, _options: &Options) -> Outcome<Bundle> {
+    /// Says too whether the host said the process ends after this conversion
+    /// ([`Options::PROCESS_ENDS`]).
+    fn write(&self, model: &ToolSet, options: &Options) -> Outcome<Bundle> {
         let names: Vec<&str> = model.tools.iter().map(|t| t.name.as_str()).collect();
-        Outcome::ok(Bundle::single("tools.txt", format!("written {}: {}\n", self.0, names.join(" "))), vec![])
+        let ends = if options.get(Options::PROCESS_ENDS) == Some("true") { " (the process ends after)" } else { "" };
+        let file = format!("{}.txt", options.output_name("tools"));
+        Outcome::ok(Bundle::single(file, format!("written {}: {}{ends}\n", self.0, names.join(" "))), vec![])
     }
 }
 
