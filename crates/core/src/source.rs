@@ -560,13 +560,34 @@ fn scan_string(text: &str, start: usize) -> Option<(String, usize)> {
 /// first-level keys before parsing it). `None` when the text is not an object or is cut short
 /// inside the top level; escaped keys are returned as written.
 pub fn top_level_keys(text: &str) -> Option<Vec<&str>> {
+    Some(top_level_members(text)?.into_iter().map(|member| member.key).collect())
+}
+
+/// A member of a JSON text's top-level object, as written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TopLevelMember<'a> {
+    /// The key between its quotes, escapes kept.
+    pub key: &'a str,
+    /// The value's text, without the space and the comma around it (of a malformed text, what
+    /// lies between the key's colon and the next key).
+    pub value: &'a str,
+}
+
+/// The members of a JSON text's top-level object, by the linear pass of [`top_level_keys`].
+pub fn top_level_members(text: &str) -> Option<Vec<TopLevelMember<'_>>> {
     let bytes = text.as_bytes();
     let mut i = skip_space(bytes, 0);
     if bytes.get(i) != Some(&b'{') {
         return None;
     }
     i += 1;
-    let mut keys = Vec::new();
+    let mut members = Vec::new();
+    // The member whose value is being passed: its key and where its value starts.
+    let mut open: Option<(&str, usize)> = None;
+    let value_until = |start: usize, end: usize| {
+        let value = text[start..end.max(start)].trim_end();
+        value.strip_suffix(',').unwrap_or(value).trim_end()
+    };
     // Objects open inside the top level. Arrays need no count: in JSON a string followed by a
     // colon is a key, and a key belongs to the innermost object. So only quotes and braces
     // matter, and the bytes between them (a pretty document's indentation, numbers, commas,
@@ -578,8 +599,12 @@ pub fn top_level_keys(text: &str) -> Option<Vec<&str>> {
             b'"' => {
                 let end = string_end(bytes, i)?;
                 // A key is a string at depth 0 followed by a colon.
-                if depth == 0 && bytes.get(skip_space(bytes, end)) == Some(&b':') {
-                    keys.push(&text[i + 1..end - 1]);
+                let colon = skip_space(bytes, end);
+                if depth == 0 && bytes.get(colon) == Some(&b':') {
+                    if let Some((key, start)) = open.take() {
+                        members.push(TopLevelMember { key, value: value_until(start, i) });
+                    }
+                    open = Some((&text[i + 1..end - 1], skip_space(bytes, colon + 1)));
                 }
                 i = end;
             }
@@ -587,7 +612,12 @@ pub fn top_level_keys(text: &str) -> Option<Vec<&str>> {
                 depth += 1;
                 i += 1;
             }
-            _ if depth == 0 => return Some(keys),
+            _ if depth == 0 => {
+                if let Some((key, start)) = open {
+                    members.push(TopLevelMember { key, value: value_until(start, i) });
+                }
+                return Some(members);
+            }
             _ => {
                 depth -= 1;
                 i += 1;
@@ -676,6 +706,19 @@ mod tests {
         assert_eq!(top_level_keys(arrays), Some(vec!["a", "b:c", "d"]));
         // A pretty document's indentation between keys.
         assert_eq!(top_level_keys("{\n    \"a\": 1,\n\n        \"b\": {\n  }\n}"), Some(vec!["a", "b"]));
+    }
+
+    #[test]
+    fn top_level_members_hold_their_values_as_written() {
+        let members = |text| top_level_members(text).map(|m| m.iter().map(|m| (m.key, m.value)).collect::<Vec<_>>());
+        let text = "{\"a\": {\"b\": [1, {\"c\": \"}\"}]} , \"d\\\"e\":\"x, y\",\n  \"f\": [] ,\"g\" : -1.5e3\n}";
+        assert_eq!(
+            members(text),
+            Some(vec![("a", r#"{"b": [1, {"c": "}"}]}"#), (r#"d\"e"#, r#""x, y""#), ("f", "[]"), ("g", "-1.5e3")])
+        );
+        assert_eq!(members("{}"), Some(vec![]));
+        assert_eq!(members(r#"{"a": 1"#), None);
+        assert_eq!(members("[{\"a\": 1}]"), None);
     }
 
     /// The value at `pointer` in `text` is at `expect`, by one lookup and by a shared locator.

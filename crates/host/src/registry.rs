@@ -298,8 +298,10 @@ impl Registry {
         let candidates = by_extension(candidates, bundle);
         // A large file is first shown as its start: most formats tell themselves apart by
         // their first keys, and a full text would be copied to and parsed by every plugin.
-        if let Some(prefix) = prefix_of(bundle) {
-            let found = rank(&candidates, &prefix);
+        // A JSON object whose telling keys come late (Stripe's `openapi` follows 4 MB of
+        // `components`) is then shown as its outline: one scan here instead of one per format.
+        for partial in [prefix_of(bundle), outline_of(bundle)].into_iter().flatten() {
+            let found = rank(&candidates, &partial);
             if found.first().is_some_and(|(_, confidence)| *confidence >= CONFIDENT) {
                 return found;
             }
@@ -358,6 +360,39 @@ fn prefix_of(bundle: &Bundle) -> Option<Bundle> {
     let mut prefix = Bundle { entry: Some(name.to_owned()), ..Bundle::default() };
     prefix.files.insert(name.to_owned(), text[..end].to_owned());
     Some(prefix)
+}
+
+/// How long a top-level value an outline keeps as written; a longer one is emptied.
+const OUTLINE_VALUE: usize = 1024;
+
+/// The bundle with its entry file, a JSON object longer than [`DETECTION_PREFIX`], cut to its
+/// outline: the top-level members in their order, each value longer than [`OUTLINE_VALUE`]
+/// emptied (`{}`, `[]`, `""`). `None` for a shorter file or one that is not a JSON object.
+fn outline_of(bundle: &Bundle) -> Option<Bundle> {
+    let (name, text) = bundle.entry_file()?;
+    if text.len() <= DETECTION_PREFIX {
+        return None;
+    }
+    let members = toolport_core::source::top_level_members(text)?;
+    let mut outline = String::from("{");
+    for (i, member) in members.iter().enumerate() {
+        if i > 0 {
+            outline.push(',');
+        }
+        let value = match member.value.as_bytes().first() {
+            _ if member.value.len() <= OUTLINE_VALUE => member.value,
+            Some(b'{') => "{}",
+            Some(b'[') => "[]",
+            Some(b'"') => "\"\"",
+            // A malformed text's value: left out, so that the outline stays JSON.
+            _ => "null",
+        };
+        outline.extend(["\"", member.key, "\":", value]);
+    }
+    outline.push('}');
+    let mut shown = Bundle { entry: Some(name.to_owned()), ..Bundle::default() };
+    shown.files.insert(name.to_owned(), outline);
+    Some(shown)
 }
 
 /// Every candidate's confidence that `bundle` is its own, most confident first, zeros left out.
@@ -451,6 +486,28 @@ mod tests {
         let found = registry.detect(&file("spec.json", unsure.clone()), false);
         assert_eq!(found.iter().map(|(f, _)| f.info.id.as_str()).collect::<Vec<_>>(), ["late"]);
         assert_eq!(late.shown.lock().unwrap()[1..], [DETECTION_PREFIX, unsure.len()]);
+    }
+
+    #[test]
+    fn a_large_json_object_is_then_settled_by_its_outline() {
+        let (late, absent) = (marker("late", &["json"], r#""LATE":"3.1""#), marker("absent", &["json"], "ABSENT"));
+        let registry = registry(vec![absent.clone(), late.clone()]);
+        let filler = "x".repeat(DETECTION_PREFIX * 2);
+        let big = format!(r#"{{"components": {{"a": "{filler}", "ABSENT": 1}}, "list": ["{filler}"], "LATE":"3.1"}}"#);
+        let found = registry.detect(&file("spec.json", big.clone()), false);
+        assert_eq!(found.iter().map(|(f, c)| (f.info.id.as_str(), *c)).collect::<Vec<_>>(), [("late", 90)]);
+        // The start, then the members with the long values emptied; never the whole text.
+        let outline = r#"{"components":{},"list":[],"LATE":"3.1"}"#;
+        assert_eq!(*late.shown.lock().unwrap(), [DETECTION_PREFIX, outline.len()]);
+
+        // What only the nested values tell is still found in the whole text.
+        let absent_only = format!(r#"{{"components": {{"a": "{filler}", "ABSENT": 1}}}}"#);
+        let found = registry.detect(&file("spec.json", absent_only.clone()), false);
+        assert_eq!(found.iter().map(|(f, _)| f.info.id.as_str()).collect::<Vec<_>>(), ["absent"]);
+        assert_eq!(
+            absent.shown.lock().unwrap()[2..],
+            [DETECTION_PREFIX, "{\"components\":{}}".len(), absent_only.len()]
+        );
     }
 
     #[test]
