@@ -820,21 +820,22 @@ fn measure_cpu(program: &Path, args: &[&str]) -> Result<(Duration, u64, Duration
     Ok((elapsed, peak, children_cpu().saturating_sub(before)))
 }
 
-/// The CPU time of this process's waited-for children so far (`cutime` + `cstime` in
-/// /proc/self/stat, in clock ticks of 10 ms).
+/// The CPU time (user + system) of this process's waited-for children so far, in
+/// microseconds from `getrusage` (/proc/self/stat's `cutime` counts 10 ms ticks, a quarter of
+/// a large spec's floor).
+#[cfg(unix)]
 pub(crate) fn children_cpu() -> Duration {
-    let ticks = std::fs::read_to_string("/proc/self/stat").ok().and_then(|stat| children_ticks(&stat));
-    Duration::from_millis(ticks.unwrap_or(0) * 10)
+    use nix::sys::resource::{UsageWho, getrusage};
+    let Ok(usage) = getrusage(UsageWho::RUSAGE_CHILDREN) else { return Duration::ZERO };
+    let duration = |time: nix::sys::time::TimeVal| {
+        Duration::from_secs(time.tv_sec().max(0) as u64) + Duration::from_micros(time.tv_usec().max(0) as u64)
+    };
+    duration(usage.user_time()) + duration(usage.system_time())
 }
 
-/// `cutime` + `cstime` of a /proc/PID/stat line. Fields are counted, not parsed first: some
-/// are negative (`tpgid` is -1 without a controlling terminal), and dropping those shifted
-/// the count, so the sum was `cstime` and the priority (system time alone, user time lost).
-fn children_ticks(stat: &str) -> Option<u64> {
-    // Fields after the command name (which may hold spaces) start at the state, field 3;
-    // cutime and cstime are fields 16 and 17.
-    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
-    Some(fields.get(13)?.parse::<u64>().ok()? + fields.get(14)?.parse::<u64>().ok()?)
+#[cfg(not(unix))]
+pub(crate) fn children_cpu() -> Duration {
+    Duration::ZERO
 }
 
 fn run_measured(program: &Path, args: &[&str]) -> Result<(Duration, u64, std::process::ExitStatus)> {
@@ -921,16 +922,16 @@ mod tests {
         assert!(error.contains("--only speed: no such section"), "{error}");
     }
 
-    /// Children's CPU time is read at its place in /proc/PID/stat, whatever the fields before it
-    /// hold (a negative `tpgid` when there is no terminal, a command name with spaces).
+    /// Children's CPU time is counted finer than the 10 ms ticks of /proc/PID/stat: five runs
+    /// of `true`, each well under a tick, add up to more than nothing.
     #[test]
-    fn childrens_cpu_is_read_at_its_place() {
-        let stat = |tpgid: &str| {
-            format!("4242 (x (y) z) S 1 4242 4242 0 {tpgid} 4194304 100 200 0 0 7 8 1500 37 20 0 3 0 9 0 0")
-        };
-        assert_eq!(super::children_ticks(&stat("-1")), Some(1537));
-        assert_eq!(super::children_ticks(&stat("4242")), Some(1537));
-        assert_eq!(super::children_ticks("4242 (x) S 1"), None);
+    fn childrens_cpu_is_counted_below_a_tick() {
+        let before = super::children_cpu();
+        for _ in 0..5 {
+            assert!(std::process::Command::new("true").status().unwrap().success());
+        }
+        let used = super::children_cpu() - before;
+        assert!(used > std::time::Duration::ZERO && used < std::time::Duration::from_secs(1), "{used:?}");
     }
 
     #[test]

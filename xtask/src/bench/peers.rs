@@ -282,21 +282,21 @@ fn print_table(contenders: &[Contender], rows: &[(&str, u64, Vec<Outcome>)]) {
         };
         let mut cells = vec![
             format!("{name} ({})", megabytes(*size)),
-            format!("CPU {:.2} s, wall {:.3} s, {:.0} MiB", secs(base.cpu), secs(base.time), mib(base.rss)),
+            format!("CPU {:.3} s, wall {:.3} s, {:.0} MiB", secs(base.cpu), secs(base.time), mib(base.rss)),
         ];
         let mut outputs = vec![format!("toolport {}", megabytes(base.output))];
         let mut fastest: Option<(f64, &str)> = None;
         for (contender, outcome) in contenders.iter().zip(outcomes).skip(1) {
             match outcome {
                 Outcome::Done(run) => {
-                    // CPU ticks are 10 ms: toolport's is at least one.
-                    let ratio = secs(run.cpu) / secs(base.cpu).max(0.01);
+                    // A microsecond at least: a run that used none is not divided by.
+                    let ratio = secs(run.cpu) / secs(base.cpu).max(1e-6);
                     let wall = secs(run.time) / secs(base.time);
                     if fastest.is_none_or(|(best, _)| ratio < best) {
                         fastest = Some((ratio, &contender.name));
                     }
                     cells.push(format!(
-                        "CPU {:.2} s, wall {:.3} s, {:.0} MiB ({ratio:.1}x CPU, {wall:.1}x wall, {:.1}x memory)",
+                        "CPU {:.3} s, wall {:.3} s, {:.0} MiB ({ratio:.1}x CPU, {wall:.1}x wall, {:.1}x memory)",
                         secs(run.cpu),
                         secs(run.time),
                         mib(run.rss),
