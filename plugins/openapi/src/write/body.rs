@@ -95,17 +95,18 @@ impl OpWriter<'_> {
         if p.required || request.contains_key("required") {
             request.insert("required".into(), Value::Bool(p.required));
         }
-        let mut schema = p.schema.clone();
-        if self.mode == Mode::Vertex && schema.kind != Some(SchemaType::Object) {
+        let path = format!("{base}/parameters/{i}/schema");
+        if self.mode == Mode::Vertex && p.schema.kind != Some(SchemaType::Object) {
             out.push(Diagnostic::warning(
                 codes::CHANGED_SCHEMA,
                 format!("{base}/parameters/{i}"),
                 format!("Vertex needs an object request body: `{}` is wrapped as its only property", p.name),
             ));
-            let property = Property { name: p.name.clone(), required: p.required, schema };
-            schema = Schema { properties: vec![property], ..Schema::of(SchemaType::Object) };
+            let property = Property { name: p.name.clone(), required: p.required, schema: p.schema.clone() };
+            let wrapped = Schema { properties: vec![property], ..Schema::of(SchemaType::Object) };
+            return self.parameter_schema(&p.name, &wrapped, &path, out);
         }
-        self.parameter_schema(&p.name, &schema, &format!("{base}/parameters/{i}/schema"), out)
+        self.parameter_schema(&p.name, &p.schema, &path, out)
     }
 
     /// The object schema of a body whose properties are the body parameters: the source's body
@@ -123,29 +124,37 @@ impl OpWriter<'_> {
         let mut schema = source_schema
             .and_then(|s| <Schema as serde::Deserialize>::deserialize(s).ok())
             .unwrap_or_else(|| Schema::of(SchemaType::Object));
-        let mut paths = Vec::new();
+        // The parameters' schemas are written where they are, not copied into `schema` (a
+        // large form body's are most of a spec).
+        let own_properties = std::mem::take(&mut schema.properties);
+        let mut params = Vec::with_capacity(body_params.len());
         for (i, p) in body_params {
-            let written = names.written(p, *i, out);
-            schema.properties.push(Property { name: written, required: p.required, schema: p.schema.clone() });
-            paths.push(format!("{base}/parameters/{i}/schema"));
+            params.push((names.written(p, *i, out), *p, format!("{base}/parameters/{i}/schema")));
         }
         // Diagnostics of each property point at its parameter.
-        let mut map = self.schema(&Schema { properties: Vec::new(), ..schema.clone() }, &format!("{base}/http"), out);
+        let mut map = self.schema(&schema, &format!("{base}/http"), out);
         // The input schema's root keywords another format kept; the body's own win.
         for (key, value) in root {
             map.entry(key).or_insert(value);
         }
-        if schema.properties.is_empty() {
+        if own_properties.is_empty() && params.is_empty() {
             return map;
         }
-        let mut properties = Map::with_capacity(schema.properties.len());
+        let properties_listed = own_properties
+            .iter()
+            .map(|p| (&p.name, &p.schema, p.required))
+            .chain(params.iter().map(|(name, p, _)| (name, &p.schema, p.required)));
+        // Each written property is paired with a parameter's path: as many as there are
+        // parameters.
+        let written: Vec<_> = properties_listed.zip(params.iter().map(|(_, _, path)| path)).collect();
+        let mut properties = Map::with_capacity(written.len());
         // Sized: a pushed-to list keeps room for four, and most bodies require one or two.
-        let mut required = Vec::with_capacity(schema.properties.iter().filter(|p| p.required).count());
-        for (property, path) in schema.properties.iter().zip(&paths) {
-            let written = self.parameter_schema(&property.name, &property.schema, path, out);
-            properties.insert(property.name.clone(), Value::Object(written));
-            if property.required {
-                required.push(Value::String(property.name.clone()));
+        let mut required = Vec::with_capacity(written.iter().filter(|((_, _, required), _)| *required).count());
+        for ((name, property_schema, is_required), path) in written {
+            let schema = self.parameter_schema(name, property_schema, path, out);
+            properties.insert(name.clone(), Value::Object(schema));
+            if is_required {
+                required.push(Value::String(name.clone()));
             }
         }
         with_properties(map, properties, required)
