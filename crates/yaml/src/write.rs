@@ -187,40 +187,57 @@ impl Analysis {
         if s.is_empty() {
             return Analysis { line_breaks: false, block_plain: true, single_quoted: true, block: false };
         }
-        let chars: Vec<char> = s.chars().collect();
-        let blank = |i: usize| chars.get(i).is_none_or(|&c| matches!(c, ' ' | '\t') || is_break(c));
+        // Most keys and many values are words: nothing in them libyaml looks for.
+        let word = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'/');
+        if s.as_bytes()[0].is_ascii_alphanumeric() && s.as_bytes().iter().all(word) {
+            return Analysis { line_breaks: false, block_plain: true, single_quoted: true, block: true };
+        }
+        Self::scanned(s)
+    }
+
+    /// [`Analysis::of`] a non-empty string, character by character.
+    fn scanned(s: &str) -> Self {
+        let is_blank = |c: Option<char>| c.is_none_or(|c| matches!(c, ' ' | '\t') || is_break(c));
         let mut indicators = s.starts_with("---") || s.starts_with("...");
         let (mut special, mut line_breaks) = (false, false);
         let (mut leading, mut trailing_space, mut trailing_break) = (false, false, false);
         let (mut break_space, mut space_break, mut previous_space, mut previous_break) = (false, false, false, false);
-        for (i, &c) in chars.iter().enumerate() {
-            let followed_by_blank = blank(i + 1);
-            let last = i + 1 == chars.len();
-            if i == 0 {
+        // One pass, each character seen with its neighbours (no copy of the string: this runs
+        // for every key and string of a document).
+        let mut chars = s.chars().peekable();
+        let mut before: Option<char> = None;
+        let mut first = true;
+        while let Some(c) = chars.next() {
+            let next = chars.peek().copied();
+            let followed_by_blank = is_blank(next);
+            let last = next.is_none();
+            if first {
                 indicators |= matches!(
                     c,
                     '#' | ',' | '[' | ']' | '{' | '}' | '&' | '*' | '!' | '|' | '>' | '\'' | '"' | '%' | '@' | '`'
                 ) || (matches!(c, '?' | ':' | '-') && followed_by_blank);
             } else {
-                indicators |= (c == ':' && followed_by_blank) || (c == '#' && blank(i - 1));
+                indicators |= (c == ':' && followed_by_blank) || (c == '#' && is_blank(before));
             }
             // U+2028 and U+2029 are not libyaml's special characters; they are here, so that
             // they are escaped: YAML 1.1 reads them as line breaks, YAML 1.2 as text.
             special |= !is_printable(c) || matches!(c, '\u{2028}' | '\u{2029}');
             if c == ' ' {
-                leading |= i == 0;
+                leading |= first;
                 trailing_space |= last;
                 break_space |= previous_break;
                 (previous_space, previous_break) = (true, false);
             } else if is_break(c) {
                 line_breaks = true;
-                leading |= i == 0;
+                leading |= first;
                 trailing_break |= last;
                 space_break |= previous_space;
                 (previous_space, previous_break) = (false, true);
             } else {
                 (previous_space, previous_break) = (false, false);
             }
+            before = Some(c);
+            first = false;
         }
         let ruined = space_break || special;
         Analysis {

@@ -329,6 +329,16 @@ fn writes_serde_yaml_layout() {
     check_written(json!({"two\nlines": {"a": 1}}), "? |-\n  two\n  lines\n: a: 1\n");
 }
 
+/// Words (letters, digits, `_ - . /`) are plain unless a reader would retype them; the
+/// writer takes them without a full scan.
+#[test]
+fn words_are_plain_unless_a_reader_would_retype_them() {
+    check_written(
+        json!({"get_user": "x.y/z", "v1-beta": "a--", "Yes": "null", "a/b/": "123", "0.5": "e1", "1e3": "a"}),
+        "get_user: x.y/z\nv1-beta: a--\n'Yes': 'null'\na/b/: '123'\n'0.5': e1\n'1e3': a\n",
+    );
+}
+
 #[test]
 fn strings_are_quoted_when_a_reader_would_retype_them() {
     // (string, as written at the top level)
