@@ -174,7 +174,7 @@ enum Style {
 }
 
 /// What libyaml's `yaml_emitter_analyze_scalar` finds in a string (block context only).
-#[derive(Default)]
+#[derive(Debug, Default, PartialEq)]
 struct Analysis {
     line_breaks: bool,
     block_plain: bool,
@@ -192,7 +192,77 @@ impl Analysis {
         if s.as_bytes()[0].is_ascii_alphanumeric() && s.as_bytes().iter().all(word) {
             return Analysis { line_breaks: false, block_plain: true, single_quoted: true, block: true };
         }
+        if s.is_ascii() {
+            let analysis = Self::ascii(s.as_bytes());
+            // The tests' debug builds hold the shortcut to the full scan on every string.
+            debug_assert_eq!(analysis, Self::scanned(s), "{s:?}");
+            return analysis;
+        }
         Self::scanned(s)
+    }
+
+    /// [`Analysis::of`] a non-empty ASCII string: only `:`, `#`, breaks and control bytes are
+    /// looked at one by one (letters, digits and most punctuation sort above `:`), the
+    /// space-and-break pairs found as substrings.
+    fn ascii(b: &[u8]) -> Self {
+        let is_break = |c: u8| c == b'\n' || c == b'\r';
+        let blank_at = |i: usize| b.get(i).is_none_or(|&c| c == b' ' || c == b'\t' || is_break(c));
+        let (first, last) = (b[0], b[b.len() - 1]);
+        let mut indicators = b.starts_with(b"---")
+            || b.starts_with(b"...")
+            || matches!(
+                first,
+                b'#' | b','
+                    | b'['
+                    | b']'
+                    | b'{'
+                    | b'}'
+                    | b'&'
+                    | b'*'
+                    | b'!'
+                    | b'|'
+                    | b'>'
+                    | b'\''
+                    | b'"'
+                    | b'%'
+                    | b'@'
+                    | b'`'
+            )
+            || (matches!(first, b'?' | b':' | b'-') && blank_at(1));
+        let (mut special, mut line_breaks) = (false, false);
+        for (i, &c) in b.iter().enumerate() {
+            if c > b':' {
+                // DEL is the one byte above `:` outside the printable set.
+                special |= c == 0x7F;
+                continue;
+            }
+            match c {
+                b':' if i > 0 => indicators |= blank_at(i + 1),
+                b'#' if i > 0 => indicators |= blank_at(i - 1),
+                b'\n' => line_breaks = true,
+                b'\r' => (line_breaks, special) = (true, true),
+                c if c < b' ' => special = true,
+                _ => {}
+            }
+        }
+        let contains = |pair: &[u8]| b.windows(2).any(|w| w == pair);
+        let (break_space, space_break) =
+            if line_breaks { (contains(b"\n "), contains(b" \n")) } else { (false, false) };
+        let leading = first == b' ' || is_break(first);
+        let (trailing_space, trailing_break) = (last == b' ', is_break(last));
+        let ruined = space_break || special;
+        Analysis {
+            line_breaks,
+            block_plain: !(leading
+                || trailing_space
+                || trailing_break
+                || break_space
+                || ruined
+                || line_breaks
+                || indicators),
+            single_quoted: !(break_space || ruined),
+            block: !(trailing_space || ruined),
+        }
     }
 
     /// [`Analysis::of`] a non-empty string, character by character.

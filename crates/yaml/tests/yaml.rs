@@ -471,8 +471,19 @@ fn strings_are_quoted_when_a_reader_would_retype_them() {
 
 #[test]
 fn tricky_strings_round_trip() {
+    // Debug builds check the ASCII shortcut's analysis against the full scan on each.
     let strings = [
         "",
+        "a \nb",
+        "a\n b",
+        "x\r\ny",
+        "a\u{7f}",
+        "a\u{1}b",
+        "\ta: b",
+        "a :b",
+        "a: #b",
+        "a\n#b",
+        "a\t#b",
         " ",
         "  ",
         "\n",

@@ -43,7 +43,7 @@ pub(crate) fn read_document(doc: Value, keep: Keep) -> Result<(ToolSet, Vec<Diag
     let mut doc =
         if doc.get(bookkeeping::SECTION).is_some() { bookkeeping::put_back(doc, &mut diagnostics) } else { doc };
     let mut repeated = Vec::new();
-    repeated_lists(&doc, &mut String::new(), &mut repeated);
+    repeated_lists(&doc, &mut Vec::new(), &mut repeated);
     for pointer in repeated {
         if let Some(Value::Array(values)) = doc.pointer_mut(&pointer) {
             let mut seen = std::collections::HashSet::new();
@@ -61,48 +61,74 @@ pub(crate) fn read_document(doc: Value, keep: Keep) -> Result<(ToolSet, Vec<Diag
     Ok((set, diagnostics))
 }
 
+/// A step of the walk in [`repeated_lists`]: a member's key or an item's index.
+#[derive(Clone, Copy)]
+enum Step<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
 /// Pointers of the `enum` and `required` lists in `value` that repeat a value. Values a user
-/// wrote (`x-` extensions, examples, defaults) are not searched. `at` is `value`'s pointer, grown and
-/// shrunk in place: the walk visits every node of the document, and only a repeat needs its
-/// pointer as a string of its own.
-fn repeated_lists(value: &Value, at: &mut String, out: &mut Vec<String>) {
+/// wrote (`x-` extensions, examples, defaults) are not searched. `at` is the walk's steps to
+/// `value`: the walk visits every node of the document, and only a repeat is given a pointer.
+fn repeated_lists<'a>(value: &'a Value, at: &mut Vec<Step<'a>>, out: &mut Vec<String>) {
     match value {
         Value::Object(map) => {
             for (key, value) in map {
                 match (key.as_str(), value) {
                     ("enum" | "required", Value::Array(values)) => {
                         if values.len() > 1 && repeats_a_value(values) {
-                            out.push(child(at, key));
+                            out.push(pointer_of(at, key));
                         }
                     }
                     ("example" | "examples" | "default" | "const", _) => {}
                     _ if key.starts_with("x-") => {}
-                    _ => {
-                        let len = at.len();
-                        push_pointer_segment(at, key);
+                    // Scalars hold no list.
+                    (_, Value::Object(_) | Value::Array(_)) => {
+                        at.push(Step::Key(key));
                         repeated_lists(value, at, out);
-                        at.truncate(len);
+                        at.pop();
                     }
+                    _ => {}
                 }
             }
         }
         Value::Array(items) => {
             for (i, item) in items.iter().enumerate() {
-                let len = at.len();
-                // An index needs no escaping; writing to a String cannot fail.
-                let _ = write!(at, "/{i}");
-                repeated_lists(item, at, out);
-                at.truncate(len);
+                if matches!(item, Value::Object(_) | Value::Array(_)) {
+                    at.push(Step::Index(i));
+                    repeated_lists(item, at, out);
+                    at.pop();
+                }
             }
         }
         _ => {}
     }
 }
 
+/// The JSON pointer of member `last` of the node the steps lead to.
+fn pointer_of(steps: &[Step], last: &str) -> String {
+    let mut pointer = String::new();
+    for step in steps {
+        match step {
+            Step::Key(key) => push_pointer_segment(&mut pointer, key),
+            Step::Index(i) => {
+                // An index needs no escaping; writing to a String cannot fail.
+                let _ = write!(pointer, "/{i}");
+            }
+        }
+    }
+    push_pointer_segment(&mut pointer, last);
+    pointer
+}
+
 /// Whether `values` lists a value twice. Strings (nearly every enum) are compared as they
-/// are; any other list by its values' JSON text.
+/// are, a short list pair by pair; any other list by its values' JSON text.
 fn repeats_a_value(values: &[Value]) -> bool {
     if let Some(texts) = values.iter().map(Value::as_str).collect::<Option<Vec<&str>>>() {
+        if texts.len() <= 16 {
+            return texts.iter().enumerate().any(|(i, text)| texts[..i].contains(text));
+        }
         let mut seen = std::collections::HashSet::with_capacity(texts.len());
         return !texts.into_iter().all(|text| seen.insert(text));
     }
