@@ -101,6 +101,33 @@ def test_conversions_from_many_threads_at_once_each_get_their_own_result():
         assert list(pool.map(one, range(64))) == [f"tool_{i}" for i in range(64)]
 
 
+def test_a_schema_nested_to_the_limit_converts_from_a_thread_with_a_small_stack():
+    # A conversion runs on a stack of the size `convert` gives its threads, whatever the calling
+    # thread's: a schema nested as deep as an input may be converts from a thread given 512 KiB
+    # (the walk of the Python objects into JSON text runs on the caller's stack, a frame a level).
+    import threading
+
+    schema = {"type": "string"}
+    for _ in range(40):  # 40 levels of properties: 120 levels of JSON, under 128 with the list
+        schema = {"type": "object", "properties": {"inner": schema}}
+    tools = [{"type": "function", "function": {"name": "deep", "parameters": schema}}]
+    results = {}
+
+    def run() -> None:
+        for target in ("anthropic", "gemini", "openapi", "raycast"):
+            results[target] = toolport.convert(tools, from_="openai", to=target).status
+
+    threading.stack_size(512 * 1024)
+    try:
+        thread = threading.Thread(target=run)
+        thread.start()
+        thread.join()
+    finally:
+        threading.stack_size(0)
+    assert set(results) == {"anthropic", "gemini", "openapi", "raycast"}
+    assert all(status.startswith("converted") for status in results.values()), results
+
+
 def test_python_objects_json_cannot_hold_are_a_type_error():
     with pytest.raises(TypeError, match="not JSON data"):
         toolport.convert([{"type": "function", "function": {"name": "f", "parameters": {1: "x"}}}], to="mcp")

@@ -113,43 +113,15 @@ fn registry(plugin_dirs: Vec<PathBuf>, plugin_host: Option<PathBuf>, isolate: &s
     Ok(registry)
 }
 
-/// A job for a conversion thread.
-type Job = Box<dyn FnOnce() + Send>;
-
-/// Idle conversion threads, each waiting on its channel: a call takes one (or starts one when
-/// every one is busy, as when several Python threads convert at once) and gives it back, so a
-/// call costs a hand-over, not a new thread with a 256 MiB stack.
-fn idle_threads() -> &'static Mutex<Vec<std::sync::mpsc::Sender<Job>>> {
-    static IDLE: OnceLock<Mutex<Vec<std::sync::mpsc::Sender<Job>>>> = OnceLock::new();
-    IDLE.get_or_init(Default::default)
-}
-
-/// Runs `f` on a thread with the stack readers and writers need for the documented nesting
-/// limit (as `convert` does), kept for the next call; a panic becomes an error, never a crash
-/// of Python.
-fn on_conversion_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Result<T, String> {
-    let idle = idle_threads().lock().unwrap_or_else(std::sync::PoisonError::into_inner).pop();
-    let jobs = match idle {
-        Some(jobs) => jobs,
-        None => {
-            let (jobs, waiting) = std::sync::mpsc::channel::<Job>();
-            std::thread::Builder::new()
-                .name("toolport".into())
-                .stack_size(toolport_core::limits::CONVERSION_STACK_BYTES)
-                .spawn(move || waiting.into_iter().for_each(|job| job()))
-                .map_err(|e| format!("could not start the conversion: {e}"))?;
-            jobs
-        }
-    };
-    let (answer, answered) = std::sync::mpsc::sync_channel(1);
-    let job: Job = Box::new(move || {
-        let _ = answer.send(std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)));
-    });
-    jobs.send(job).map_err(|_| "internal error: the conversion thread is gone (please report this)".to_owned())?;
-    let outcome = answered.recv().map_err(|_| "internal error: the conversion thread is gone (please report this)")?;
-    // The thread caught the panic and waits for the next job either way.
-    idle_threads().lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(jobs);
-    outcome.map_err(|_| "internal error: the conversion panicked (please report this)".to_owned())
+/// Runs `f` with the stack readers and writers need for the documented nesting limit (as
+/// `convert` gives its threads), on the caller's thread: a stack of that size is mapped for the
+/// call and unmapped after (`stacker`; untouched pages cost nothing), so a call costs no hand-over
+/// to another thread and back (which was two context switches, half of a small call's time). A
+/// panic becomes an error, never a crash of Python.
+fn on_conversion_stack<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    let stack = toolport_core::limits::CONVERSION_STACK_BYTES;
+    stacker::maybe_grow(stack, stack, || std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)))
+        .map_err(|_| "internal error: the conversion panicked (please report this)".to_owned())
 }
 
 /// A document given as Python objects (dicts, lists, tuples, strings, numbers, booleans,

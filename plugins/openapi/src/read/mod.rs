@@ -76,11 +76,10 @@ fn repeated_lists<'a>(value: &'a Value, at: &mut Vec<Step<'a>>, out: &mut Vec<St
         Value::Object(map) => {
             for (key, value) in map {
                 match (key.as_str(), value) {
-                    ("enum" | "required", Value::Array(values)) => {
-                        if values.len() > 1 && repeats_a_value(values) {
-                            out.push(pointer_of(at, key));
-                        }
+                    ("enum" | "required", Value::Array(values)) if values.len() > 1 && repeats_a_value(values) => {
+                        out.push(pointer_of(at, key));
                     }
+                    ("enum" | "required", Value::Array(_)) => {}
                     ("example" | "examples" | "default" | "const", _) => {}
                     _ if key.starts_with("x-") => {}
                     // Scalars hold no list.
