@@ -28,7 +28,7 @@ use crate::{AdditionalProperties, EnumValue, Schema, ToolSet, ValueSet};
 mod expand;
 
 pub use expand::{
-    Budget, INLINE_DEPTH, INLINE_NODE_BUDGET, cut_references, inline, inline_within, loose, loose_within, resolve,
+    Budget, INLINE_DEPTH, INLINE_NODE_BUDGET, cut_references, cut_references_in, inline, inline_within, loose, loose_within, resolve,
     resolve_carried,
 };
 

@@ -16,7 +16,7 @@ use std::borrow::Cow;
 
 use indexmap::IndexMap;
 use toolport_core::definitions::{
-    Budget, cut_references, loose_within, refine, schema_nodes, schema_weight, uses_references,
+    Budget, cut_references_in, loose_within, refine, schema_nodes, schema_weight, uses_references,
 };
 use toolport_core::{AdditionalProperties, Diagnostic, OptionSpec, Options, Schema, ToolSet, codes};
 
@@ -207,7 +207,7 @@ pub fn shallow(
             break;
         }
     }
-    let (cut, first) = cut_references(&schema, definitions, path, &|_| false, budget);
+    let (cut, first) = cut_references_in(schema, definitions, path, &|_| false, budget);
     (cut, level.cut || first.is_some())
 }
 

@@ -471,6 +471,17 @@ pub fn cut_references(
     keep: &dyn Fn(&str) -> bool,
     budget: &Budget,
 ) -> (Schema, Option<String>) {
+    cut_references_in(schema.clone(), definitions, path, keep, budget)
+}
+
+/// [`cut_references`] of a schema the caller gives up: cut where it is, not copied first.
+pub fn cut_references_in(
+    mut schema: Schema,
+    definitions: &IndexMap<String, Schema>,
+    path: &str,
+    keep: &dyn Fn(&str) -> bool,
+    budget: &Budget,
+) -> (Schema, Option<String>) {
     struct Cutter<'k> {
         definitions: &'k IndexMap<String, Schema>,
         keep: &'k dyn Fn(&str) -> bool,
@@ -513,9 +524,8 @@ pub fn cut_references(
         }
     }
     let mut cutter = Cutter { definitions, keep, budget, first: None };
-    let mut copy = schema.clone();
-    cutter.walk(&mut copy, &At::Root(path));
-    (copy, cutter.first)
+    cutter.walk(&mut schema, &At::Root(path));
+    (schema, cutter.first)
 }
 
 /// What a cut reference to `definition` becomes: any value, or any object when the definition
