@@ -166,56 +166,97 @@ fn level<T: Serialize>(
     }
 }
 
+/// Where the schema walk is: a path written out only for a diagnostic kept (a large model has
+/// hundreds of thousands of schemas, nearly all of which say nothing).
+#[derive(Clone, Copy)]
+enum At<'a> {
+    Path(&'a str),
+    /// A field of the schema at the parent.
+    Field(&'a At<'a>, &'static str),
+    /// The `index`th entry of a list field of the schema at the parent, then `then` (a
+    /// property's `schema`) when given.
+    Entry(&'a At<'a>, &'static str, usize, Option<&'static str>),
+}
+
+impl At<'_> {
+    fn path(&self) -> String {
+        match self {
+            At::Path(path) => (*path).to_owned(),
+            At::Field(parent, field) => child(&parent.path(), field),
+            At::Entry(parent, field, index, then) => {
+                let entry = child(&child(&parent.path(), field), index.to_string());
+                match then {
+                    Some(then) => child(&entry, then),
+                    None => entry,
+                }
+            }
+        }
+    }
+}
+
 fn schema_level(schema: &Schema, path: &str, carried: &[&str], what: &What, format_id: &str, out: &mut Said) {
-    for key in field_names(schema) {
+    schema_level_at(schema, &At::Path(path), carried, what, format_id, out);
+}
+
+fn schema_level_at(schema: &Schema, at: &At, carried: &[&str], what: &What, format_id: &str, out: &mut Said) {
+    for_each_field_name(schema, &mut |key| {
         if key == "extras" {
-            foreign_extras(&schema.extras, path, format_id, out);
-            continue;
+            if schema.extras.keys().any(|key| key != format_id && key != "jsonschema") {
+                foreign_extras(&schema.extras, &at.path(), format_id, out);
+            }
+            return;
         }
         if !carried.contains(&key) {
             out.say(Severity::Warning, codes::LOSS_SCHEMA, || {
                 Diagnostic::loss(
                     codes::LOSS_SCHEMA,
-                    child(path, key),
+                    child(&at.path(), key),
                     format!("{format_id} cannot express `{key}` in the schema of {}", what()),
                 )
             });
-            continue;
+            return;
         }
         match key {
             "items" => {
                 if let Some(items) = &schema.items {
-                    schema_level(items, &child(path, key), carried, what, format_id, out);
+                    schema_level_at(items, &At::Field(at, "items"), carried, what, format_id, out);
                 }
             }
             "additional_properties" => {
                 if let Some(AdditionalProperties::Schema(extra)) = &schema.additional_properties {
-                    schema_level(extra, &child(path, key), carried, what, format_id, out);
+                    let at = At::Field(at, "additional_properties");
+                    schema_level_at(extra, &at, carried, what, format_id, out);
                 }
             }
             "properties" => {
                 for (i, property) in schema.properties.iter().enumerate() {
-                    let p = child(&child(&child(path, key), i.to_string()), "schema");
-                    schema_level(&property.schema, &p, carried, what, format_id, out);
+                    let at = At::Entry(at, "properties", i, Some("schema"));
+                    schema_level_at(&property.schema, &at, carried, what, format_id, out);
                 }
             }
             "any_of" => {
                 for (i, s) in schema.any_of.iter().enumerate() {
-                    schema_level(s, &child(&child(path, key), i.to_string()), carried, what, format_id, out);
+                    schema_level_at(s, &At::Entry(at, "any_of", i, None), carried, what, format_id, out);
                 }
             }
             _ => {}
         }
-    }
+    });
 }
 
 /// The names of the fields `value` serializes, in order: the keys of its JSON object, found
 /// without serializing any field's value. Empty for a value that is not a struct.
 fn field_names<T: Serialize + ?Sized>(value: &T) -> Vec<&'static str> {
     let mut names = Vec::new();
-    // Only structs are accepted; anything else ends the walk with an error and no names.
-    let _ = value.serialize(FieldNames(&mut names));
+    for_each_field_name(value, &mut |name| names.push(name));
     names
+}
+
+/// [`field_names`] given one by one to `each`, nothing collected (the schema walk asks this of
+/// every schema).
+fn for_each_field_name<T: Serialize + ?Sized>(value: &T, each: &mut dyn FnMut(&'static str)) {
+    // Only structs are accepted; anything else ends the walk with an error and no names.
+    let _ = value.serialize(FieldNames(each));
 }
 
 /// The JSON names of every field of the struct `T`, present or not: the list its derived
@@ -252,7 +293,7 @@ impl<'de> Deserializer<'de> for DeclaredFields<'_> {
     }
 }
 
-struct FieldNames<'a>(&'a mut Vec<&'static str>);
+struct FieldNames<'a>(&'a mut dyn FnMut(&'static str));
 
 fn not_a_struct() -> serde_json::Error {
     ser::Error::custom("not a struct")
@@ -357,7 +398,7 @@ impl ser::SerializeStruct for FieldNames<'_> {
     type Error = serde_json::Error;
 
     fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, _: &T) -> Result<(), serde_json::Error> {
-        self.0.push(key);
+        (self.0)(key);
         Ok(())
     }
     fn end(self) -> Result<(), serde_json::Error> {
@@ -528,6 +569,39 @@ mod tests {
         own.tools[0].prompt = None;
         own.tools[0].parameters.clear();
         assert!(uncarried(&own, "skydeck", &carried).is_empty(), "own extras are not a loss");
+    }
+
+    #[test]
+    fn a_nested_schemas_loss_has_the_path_to_it() {
+        use crate::{AdditionalProperties, Property};
+        let patterned = || Schema {
+            constraints: ConstraintFields { pattern: Some("x".into()), ..ConstraintFields::NONE }.into(),
+            ..Schema::of(SchemaType::String)
+        };
+        let mut foreign = Schema::of(SchemaType::Integer);
+        foreign.extras.insert("skydeck".into(), serde_json::json!({"k": 1}));
+        let mut object = Schema::of(SchemaType::Object);
+        object.properties = vec![
+            Property { name: "a".into(), required: false, schema: Schema::of(SchemaType::String) },
+            Property {
+                name: "b".into(),
+                required: false,
+                schema: Schema { any_of: vec![Schema::of(SchemaType::Null), patterned()], ..Schema::default() },
+            },
+        ];
+        object.additional_properties = Some(AdditionalProperties::Schema(Box::new(foreign)));
+        let mut tool = Tool::new("t");
+        tool.parameters.push(Parameter::new("p", object));
+        let model = ToolSet { tools: vec![tool], ..ToolSet::default() };
+        let schema = &["type", "properties", "any_of", "additional_properties"];
+        check(
+            &model,
+            &Carried { schema, ..Carried::default() },
+            &[
+                ("loss/schema", "/tools/0/parameters/0/schema/properties/1/schema/any_of/1/pattern"),
+                ("loss/extras", "/tools/0/parameters/0/schema/additional_properties/extras/skydeck"),
+            ],
+        );
     }
 
     #[test]
