@@ -228,8 +228,8 @@ fn large_specs(convert: &Path, baseline: &Path, work: &Path) -> Result<()> {
             continue;
         }
         // Each target alternates with the floor, seven rounds, medians: a loaded machine
-        // slows both alike, so the ratios hold, and a run slowed on its own (the kernel
-        // clearing fresh huge pages in a virtual machine can double one) is outvoted.
+        // slows both alike, so the ratios hold, and a run slowed on its own (the machine is
+        // shared) is outvoted.
         const TARGETS: [&str; 5] = ["vertex", "openai", "mcp", "gloodata", "gemini"];
         let mut floors = Vec::new();
         let mut runs: Vec<Vec<Sample>> = vec![Vec::new(); TARGETS.len() + 1];

@@ -24,13 +24,18 @@ const TOP_PAD: i32 = 64 << 20;
 /// (glibc keeps 7). A batch makes and frees the same few sizes for every file, and with 7 most
 /// frees went to the shared bins and back: measured with `perf stat` on 10,000 SkyDeck files to
 /// Gloodata, 100 takes 10% off the batch's CPU (1,000 and 5,000 no more); large specs and the
-/// 100,000-tool list are unchanged in time and peak memory. And the heap in transparent huge
-/// pages where the kernel offers them on request (`hugetlb=1`: glibc advises the kernel with
-/// `MADV_HUGEPAGE`): a large spec's conversion touches 60 MiB of fresh heap, and its 11,700
-/// page faults (a fifth of its CPU time) become 700; Stripe to openai 83-93 ms -> 68-79 ms, for
-/// 5 MiB more peak memory (the heap is taken 2 MiB at a time).
+/// 100,000-tool list are unchanged in time and peak memory.
+///
+/// Not the heap in transparent huge pages (`glibc.malloc.hugetlb=1`): measured on this
+/// project's machine, a virtual one, it took a large spec's 11,700 page faults to 700 and its
+/// conversion from 0.10 s to 0.07 s when run back to back, but to 0.20 s when run after two
+/// idle seconds: the kernel there reports free 2 MiB blocks to its host (`page_reporting`,
+/// order 9), which takes them back and faults them in again on first touch. A single
+/// conversion after a pause is how `convert` is used most;
+/// on a machine without that cost, `GLIBC_TUNABLES=glibc.malloc.hugetlb=1` turns it on (the
+/// user's tunables are kept).
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
-const TUNABLES: &str = "glibc.malloc.tcache_count=100:glibc.malloc.hugetlb=1";
+const TUNABLES: &str = "glibc.malloc.tcache_count=100";
 
 /// Set in the environment of the process started again with [`TUNABLES`]: it is never started
 /// a third time (glibc drops `GLIBC_TUNABLES` where it does not trust the environment).
