@@ -107,14 +107,29 @@ fn long_descriptions_are_cut_at_a_sentence_or_refused() {
     let dir = tempfile::tempdir().unwrap();
     let long = "This sentence is exactly fifty characters long ok. ".repeat(21);
     std::fs::write(dir.path().join("spec.json"), spec(1, long.trim_end(), 0)).unwrap();
-    let args = ["--to", "openai", "spec.json", "-o", "out.json", "--report", "report.json"];
-    run_in(dir.path(), &args).expect_code(0);
-    let changed = with_code(&report(dir.path()), "changed/description").len();
-    assert_eq!(changed, 1);
-    let doc: Value = serde_json::from_str(&std::fs::read_to_string(dir.path().join("out.json")).unwrap()).unwrap();
-    let written = doc[0]["function"]["description"].as_str().unwrap();
-    assert_eq!(written.chars().count(), 50 * 20 + 19, "{written}");
-    assert!(written.ends_with("ok."));
+    // The reader's plugin makes the cut in process (the model then written as it is) and
+    // isolated (the model crossing as JSON): the same cut, said once.
+    for isolate in ["never", "always"] {
+        let args = [
+            "--to",
+            "openai",
+            "spec.json",
+            "-o",
+            "out.json",
+            "--report",
+            "report.json",
+            "--force",
+            "--isolate",
+            isolate,
+        ];
+        run_in(dir.path(), &args).expect_code(0);
+        let changed = with_code(&report(dir.path()), "changed/description").len();
+        assert_eq!(changed, 1, "{isolate}");
+        let doc: Value = serde_json::from_str(&std::fs::read_to_string(dir.path().join("out.json")).unwrap()).unwrap();
+        let written = doc[0]["function"]["description"].as_str().unwrap();
+        assert_eq!(written.chars().count(), 50 * 20 + 19, "{isolate}: {written}");
+        assert!(written.ends_with("ok."));
+    }
 
     let strict = ["--to", "openai", "spec.json", "-o", "strict.json", "--strict", "--report", "report.json", "--force"];
     run_in(dir.path(), &strict).expect_code(3);

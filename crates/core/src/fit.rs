@@ -147,12 +147,17 @@ pub fn check_limits(
 /// description.
 pub fn cut_descriptions(model: &mut ToolSet, limits: &PlatformLimits, target: &str) -> Vec<Diagnostic> {
     let Some((limit, max)) = description_limit(limits) else { return Vec::new() };
+    cut_descriptions_to(model, max, &limit.source, target)
+}
+
+/// [`cut_descriptions`] to `max` characters, the limit's `source` and the `target` named in
+/// each warning.
+fn cut_descriptions_to(model: &mut ToolSet, max: usize, source: &str, target: &str) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for (i, tool) in model.tools.iter_mut().enumerate() {
         let Some(text) = written_description(tool) else { continue };
         let what = format!("description of tool `{}`", tool.name);
-        let rule =
-            format!("{target} takes at most {max} (source: {}); --strict keeps it whole and refuses it", limit.source);
+        let rule = format!("{target} takes at most {max} (source: {source}); --strict keeps it whole and refuses it");
         let Some((cut, said)) = cut_and_say(text, max, &what, &format!("/tools/{i}/description"), &rule) else {
             continue;
         };
@@ -160,6 +165,33 @@ pub fn cut_descriptions(model: &mut ToolSet, limits: &PlatformLimits, target: &s
         tool.description = Some(cut);
     }
     out
+}
+
+/// The value of [`Options::CUT_DESCRIPTIONS`] that asks a reader for the cuts
+/// [`cut_descriptions`] would make for `limits`: `None` when they have no description limit.
+///
+/// [`Options::CUT_DESCRIPTIONS`]: crate::Options::CUT_DESCRIPTIONS
+pub fn cut_descriptions_request(limits: &PlatformLimits) -> Option<String> {
+    let (limit, max) = description_limit(limits)?;
+    Some(format!("{max} {}", limit.source))
+}
+
+/// The cuts the host asked of a reader ([`Options::CUT_DESCRIPTIONS`], made by
+/// [`cut_descriptions_request`]), made to `model` as [`cut_descriptions`] makes them, for the
+/// target [`Options::TARGET_FORMAT`] names. The plugin SDK makes them after each read, so a
+/// model the host borrows from the plugin that read it need not be copied to be cut.
+///
+/// [`Options::CUT_DESCRIPTIONS`]: crate::Options::CUT_DESCRIPTIONS
+/// [`Options::TARGET_FORMAT`]: crate::Options::TARGET_FORMAT
+pub fn cut_descriptions_as_asked(model: &mut ToolSet, options: &crate::Options) -> Vec<Diagnostic> {
+    let asked = options.get(crate::Options::CUT_DESCRIPTIONS).and_then(|value| value.split_once(' '));
+    let (Some((max, source)), Some(target)) = (asked, options.get(crate::Options::TARGET_FORMAT)) else {
+        return Vec::new();
+    };
+    match max.parse() {
+        Ok(max) => cut_descriptions_to(model, max, source, target),
+        Err(_) => Vec::new(),
+    }
 }
 
 /// `text` cut to at most `max` characters by [`cut_at_sentence`], with the `changed/description`
@@ -523,6 +555,32 @@ mod tests {
             codes_and_paths(&check(&servers, Limit::at_most(LimitKind::Servers, 1, source))),
             ["limit/servers /servers"]
         );
+    }
+
+    /// The cuts a reader makes when asked (`Options::CUT_DESCRIPTIONS`) are the ones the host's
+    /// fitting makes: the same descriptions and the same warnings; nothing without the request
+    /// or the target.
+    #[test]
+    fn cuts_asked_of_a_reader_are_the_hosts_cuts() {
+        let source = sources::OPENAI_FUNCTION_CALLING;
+        let limits = PlatformLimits(vec![
+            Limit::at_most(LimitKind::DescriptionChars, 40, source),
+            Limit::at_most(LimitKind::DescriptionChars, 20, source).kept_by_writer(),
+        ]);
+        let long = "First sentence is here. Second one runs past the limit of forty.";
+        let model = ToolSet { tools: vec![tool("a", long), tool("b", "short")], ..ToolSet::default() };
+        let (mut by_host, mut by_reader) = (model.clone(), model.clone());
+        let said_by_host = cut_descriptions(&mut by_host, &limits, "openai");
+        let mut options = crate::Options::default();
+        options.set(crate::Options::TARGET_FORMAT, "openai");
+        assert!(cut_descriptions_as_asked(&mut by_reader.clone(), &options).is_empty(), "not asked");
+        options.set(crate::Options::CUT_DESCRIPTIONS, cut_descriptions_request(&limits).unwrap());
+        let said_by_reader = cut_descriptions_as_asked(&mut by_reader, &options);
+        assert_eq!(by_reader, by_host);
+        assert_eq!(by_reader.tools[0].description.as_deref(), Some("First sentence is here."));
+        assert_eq!(said_by_reader, said_by_host);
+        assert_eq!(codes_and_paths(&said_by_reader), ["changed/description /tools/0/description"]);
+        assert_eq!(cut_descriptions_request(&PlatformLimits(Vec::new())), None, "no description limit");
     }
 
     fn object(properties: Vec<(&str, Schema)>) -> Schema {

@@ -203,6 +203,13 @@ impl Options {
     /// outcome to it; a format need not look at it.
     pub const DIAGNOSTIC_DETAIL: &'static str = "diagnostic_detail";
 
+    /// Set by the host in a reader's options when fitting the model to the target would cut
+    /// descriptions past its limit and nothing else (`"<max characters> <the limit's source>"`,
+    /// [`crate::fit::cut_descriptions_request`]): the plugin SDK makes the cuts after the read
+    /// ([`crate::fit::cut_descriptions_as_asked`]), so a model handed over natively is written
+    /// as it is instead of copied. A format need not look at it; the host cuts what is left.
+    pub const CUT_DESCRIPTIONS: &'static str = "cut_descriptions";
+
     /// Set (`true`) by the command line when this conversion is its run's only one: the process
     /// ends after it, so what a format built can be left to the operating system instead of
     /// freed piece by piece ([`Options::free`]: a large document's tree costs a tenth of its

@@ -698,6 +698,11 @@ pub fn convert_staged(
     // The reader is told the target, so it can leave out what only another writer would use.
     let mut read_options = options.clone();
     read_options.set(Options::TARGET_FORMAT, to.info.id.as_str());
+    // Descriptions past the target's limit are cut by the reader's plugin, in the model it
+    // owns: a model handed over natively is then written borrowed instead of copied to be cut.
+    if staged && let Some(asked) = stage::cuts_for_reader(&to.info, &strict, fit, curate.needs_model()) {
+        read_options.set(Options::CUT_DESCRIPTIONS, asked);
+    }
     let read = read_model(from, to, prepared.as_ref(), &read_options, &mut diagnostics);
     // Nothing needs the input past the read: one handed over owned is freed before the writer
     // builds its document (a large list's text is a twentieth of its conversion's peak).

@@ -122,6 +122,22 @@ pub fn has_fit_work(target: &FormatInfo, settings: &FitSettings) -> bool {
     target.limits.0.iter().any(|l| !l.kept_by_writer) || settings.split.is_some()
 }
 
+/// What to ask the reader (`Options::CUT_DESCRIPTIONS`) so that fitting has nothing left to
+/// change: the description cuts, made in the plugin that owns the model, when they are all
+/// fitting would change (no `--split`, cuts allowed, and nothing curated first, which may
+/// re-describe a tool). A reader that does not make them leaves them to [`fit`].
+pub fn cuts_for_reader(
+    target: &FormatInfo,
+    strict: &Strictness,
+    settings: &FitSettings,
+    curates: bool,
+) -> Option<String> {
+    if curates || settings.split.is_some() || !cuts_allowed(strict) {
+        return None;
+    }
+    toolport_core::fit::cut_descriptions_request(&target.limits)
+}
+
 /// What fitting made of a model: the documents to write (one, or the split's parts) and what
 /// it said. `changed` is false when the one document is the model as read (it may then be
 /// written from the reader's own JSON).

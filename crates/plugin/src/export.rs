@@ -206,7 +206,7 @@ pub unsafe fn read(plugin: fn() -> &'static Plugin, format: u32, request: *const
     // SAFETY: passed on from our caller's guarantee.
     let request = unsafe { request_bytes(request, len) };
     serve(plugin, format, request, |_, f, req: ReadRequest| {
-        f.read(&req.bundle, &req.options).folded(&req.options).map(ToolSet::into_versioned)
+        read_as_asked(f, &req.bundle, &req.options).map(ToolSet::into_versioned)
     })
 }
 
@@ -247,6 +247,17 @@ fn serve_native<T: Serialize + CarriesBundle>(
     })
 }
 
+/// `f`'s read of `input`, with the description cuts the host asked for made here, in the
+/// plugin that owns the model ([`Options::CUT_DESCRIPTIONS`]), folded to the detail asked.
+fn read_as_asked(f: &dyn Format, input: &Bundle, options: &Options) -> Outcome<ToolSet> {
+    let mut outcome = f.read(input, options);
+    if let Some(model) = &mut outcome.value {
+        let cuts = toolport_core::fit::cut_descriptions_as_asked(model, options);
+        outcome.diagnostics.extend(cuts);
+    }
+    outcome.folded(options)
+}
+
 /// `read_native` for format number `format`: as [`read`], the input and options borrowed by
 /// pointer, and the model stays here, its address stored in `*model` ([`native`]).
 ///
@@ -272,7 +283,7 @@ pub unsafe fn read_native(
         let (Some(input), Some(options)) = (input, options) else {
             return Outcome::fail(could_not_decode("no input or no options"));
         };
-        let Outcome { value, diagnostics, tally } = f.read(input, options).folded(options);
+        let Outcome { value, diagnostics, tally } = read_as_asked(f, input, options);
         read = value.map(Box::new);
         Outcome::with(read.is_some().then_some(true), diagnostics, tally)
     });
