@@ -39,6 +39,9 @@ mod peers;
 mod translation;
 
 const BATCH: usize = 10_000;
+/// Rounds of the batch (and of its isolated form), alternating with the floor: its floor's CPU
+/// time moves by a tenth between runs of three.
+const BATCH_ROUNDS: usize = 5;
 /// Rounds of each large spec's conversions, alternating with the floor.
 const SPEC_ROUNDS: usize = 7;
 
@@ -150,18 +153,18 @@ pub fn run(args: &[String]) -> Result<()> {
 
 /// (a) The batch, and its floor.
 fn batch(convert: &Path, baseline: &Path, inputs: &Path, work: &Path, files: usize) -> Result<()> {
-    // (a) the batch, and its floor: alternate the two three times and take medians, after
+    // (a) the batch, and its floor: alternate the two five times and take medians, after
     // flushing the generated inputs, so that the disk's own catching up lands on neither.
     let _ = Command::new("sync").status();
     let mut batch = Vec::new();
     let mut floor = Vec::new();
-    for round in 0..3 {
+    for round in 0..BATCH_ROUNDS {
         let out = work.join(format!("out-{round}"));
         batch.push(sample(convert, &["--from", "skydeck", "--to", "gloodata", "-q", path(inputs), "-o", path(&out)])?);
         floor.push(sample(baseline, &[path(inputs), path(&work.join(format!("floor-{round}")))])?);
     }
     let (batch, floor) = (Sample::median(batch), Sample::median(floor));
-    println!("batch: {files} SkyDeck files -> gloodata (median of 3, alternating)");
+    println!("batch: {files} SkyDeck files -> gloodata (median of {BATCH_ROUNDS}, alternating)");
     let rate = |d: Duration| files as f64 / secs(d);
     println!("  convert:  {}  {:>9.0} files/s", batch.shown(), rate(batch.wall));
     println!("  baseline: {}  {:>9.0} files/s  (read + JSON parse + JSON write)", floor.shown(), rate(floor.wall));
@@ -175,7 +178,7 @@ fn isolation(convert: &Path, inputs: &Path, work: &Path) -> Result<()> {
     // alternating with in-process runs.
     let mut isolated = Vec::new();
     let mut in_process = Vec::new();
-    for round in 0..3 {
+    for round in 0..BATCH_ROUNDS {
         for (mode, runs) in [("always", &mut isolated), ("never", &mut in_process)] {
             let out = work.join(format!("isolate-{mode}-{round}"));
             runs.push(measure(
@@ -185,7 +188,7 @@ fn isolation(convert: &Path, inputs: &Path, work: &Path) -> Result<()> {
         }
     }
     let ((isolated_time, isolated_rss), (in_process_time, _)) = (median(isolated), median(in_process));
-    println!("isolation: the same batch with every plugin in its own process (median of 3, alternating)");
+    println!("isolation: the same batch with every plugin in its own process (median of {BATCH_ROUNDS}, alternating)");
     println!(
         "  --isolate always: {:.3} s, peak {:.1} MiB (convert alone); --isolate never: {:.3} s; ratio {:.2}x (goal: within 1.2x)",
         secs(isolated_time),
