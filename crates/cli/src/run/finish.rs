@@ -71,7 +71,8 @@ pub(super) fn finish(
     if let Some(names_map) = &args.curate.names_map {
         plan.push(names_map_file(names_map));
     }
-    let problems = output::check_plan(&plan, &inputs.plan(), args.force);
+    let made_folder = staging.as_ref().and_then(|staging| staging.made_output_folder());
+    let problems = output::check_plan(&plan, &PlanInputs { made_folder, ..inputs.plan() }, args.force);
     let mut report_writable = true;
     // Whether the run's outputs are in place (for the summary of an interrupted run).
     let mut placed = false;
@@ -209,7 +210,7 @@ impl RunInputs {
     }
 
     fn plan(&self) -> PlanInputs<'_> {
-        PlanInputs { files: &self.files, others: &self.folders }
+        PlanInputs { files: &self.files, others: &self.folders, made_folder: None }
     }
 }
 

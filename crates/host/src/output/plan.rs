@@ -33,12 +33,18 @@ pub struct PlanInputs<'a> {
     /// Every other input (folders, or inputs not known to be files): looked at before the
     /// outputs, since nothing may be written inside a folder input either.
     pub others: &'a [PathBuf],
+    /// A folder this run made before converting (the output folder `-o` named, when it did
+    /// not exist): nothing of anyone's was in it, so an output planned below it is not looked
+    /// for (a batch into a new folder spares a system call per file). Whatever appears there
+    /// meanwhile is still found when each file is placed, which never replaces what `--force`
+    /// does not allow.
+    pub made_folder: Option<&'a Path>,
 }
 
 impl<'a> PlanInputs<'a> {
     /// Inputs nothing is known of.
     pub fn unknown(inputs: &'a [PathBuf]) -> Self {
-        PlanInputs { files: &[], others: inputs }
+        PlanInputs { files: &[], others: inputs, made_folder: None }
     }
 }
 
@@ -65,7 +71,8 @@ pub fn check_plan(plan: &[PlannedFile], inputs: &PlanInputs, force: bool) -> Vec
     let mut problems = Vec::new();
     for file in plan {
         // One lstat of the output serves both the comparison and the link check.
-        let existing = std::fs::symlink_metadata(&file.path).ok();
+        let made_here = inputs.made_folder.is_some_and(|folder| file.path.starts_with(folder));
+        let existing = if made_here { None } else { std::fs::symlink_metadata(&file.path).ok() };
         let key = resolver.comparable(&file.path, existing.as_ref()).unwrap_or_else(|| file.path.clone());
         let mut is_known_file = || {
             existing.is_some()

@@ -321,6 +321,13 @@ impl Staging {
         &self.live.dir
     }
 
+    /// The output folder, when this staging made it (it did not exist): nothing but what this
+    /// run places is in it, short of another program writing there meanwhile.
+    pub fn made_output_folder(&self) -> Option<&Path> {
+        // `made` lists the folders made outermost first: the output folder is the last.
+        self.live.made.last().map(PathBuf::as_path)
+    }
+
     /// This staging alone abandoned, as [`abandon_live_staging`] does to every one.
     #[cfg(test)]
     pub(super) fn abandon(&self) -> bool {

@@ -58,7 +58,7 @@ fn plans_refuse_collisions_inputs_existing_files_links_and_folders() {
     assert_eq!(problems(&plan, &PlanInputs::unknown(&inputs), false, root), expect);
     // Known to be a file, the input is looked at only once an output is found in its place:
     // the same refusals.
-    let known = PlanInputs { files: &inputs, others: &[] };
+    let known = PlanInputs { files: &inputs, others: &[], made_folder: None };
     assert_eq!(problems(&plan, &known, false, root), expect);
     assert_eq!(problems(&plan[3..4], &known, true, root), Vec::<String>::new(), "--force allows overwriting");
     // A known file read through a link is its target.
@@ -66,7 +66,7 @@ fn plans_refuse_collisions_inputs_existing_files_links_and_folders() {
     {
         std::os::unix::fs::symlink(root.join("old.json"), root.join("link.json")).unwrap();
         let link = [root.join("link.json")];
-        let through_link = PlanInputs { files: &link, others: &[] };
+        let through_link = PlanInputs { files: &link, others: &[], made_folder: None };
         assert_eq!(
             problems(&plan[3..4], &through_link, true, root),
             ["w: TMP/old.json: is an input; toolport never overwrites its inputs"]
@@ -149,6 +149,34 @@ fn what_appears_after_planning_is_not_replaced_and_is_named() {
     assert!(matches!(failed[2], ("dir", OutputError::IsDirectory(_))), "{failed:?}");
     assert!(!root.join("elsewhere").exists(), "nothing written through the link");
     assert_eq!(std::fs::read_to_string(root.join("file.json")).unwrap(), "theirs");
+}
+
+/// Outputs planned in a folder the run made are not looked for before converting (nothing of
+/// anyone's was there); what another program put there meanwhile is still found when the file
+/// is placed, and not replaced.
+#[test]
+fn a_folder_the_run_made_is_not_looked_into_before_placing() {
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(Staging::new(dir.path()).unwrap().made_output_folder(), None, "it existed");
+    let root = &dir.path().join("new/out");
+    let staging = Staging::new(root).unwrap();
+    assert_eq!(staging.made_output_folder(), Some(root.as_path()));
+    let plan = [planned(root, "theirs.json", "a"), planned(root, "mine.json", "b")];
+    std::fs::write(root.join("theirs.json"), "theirs").unwrap();
+    let made = PlanInputs { made_folder: staging.made_output_folder(), ..PlanInputs::default() };
+    assert_eq!(problems(&plan, &made, false, root), Vec::<String>::new(), "not looked for");
+    assert_eq!(
+        problems(&plan, &PlanInputs::default(), false, root),
+        ["a: TMP/theirs.json: already exists; use --force to overwrite it"],
+        "looked for in a folder the run did not make"
+    );
+    for (file, text) in [(&plan[0], b"a".as_slice()), (&plan[1], b"b")] {
+        staging.stage_all(&[(file.clone(), text)]).unwrap();
+    }
+    let committed = staging.commit(false);
+    assert_eq!(committed.placed, [root.join("mine.json")]);
+    assert!(matches!(committed.failed[0].error, OutputError::Exists(_)), "{:?}", committed.failed);
+    assert_eq!(std::fs::read_to_string(root.join("theirs.json")).unwrap(), "theirs");
 }
 
 /// A folder swapped for a link after a commit opened it leads nowhere: later files go into the
