@@ -708,6 +708,26 @@ mod tests {
         assert_eq!(top_level_keys("{\n    \"a\": 1,\n\n        \"b\": {\n  }\n}"), Some(vec!["a", "b"]));
     }
 
+    /// Every cut of a text with multi-byte characters, escapes, comments and nesting, and every
+    /// one with a character replaced by a quote or a brace, is answered without a panic, and a
+    /// whole member list only for a text whose top level closes.
+    #[test]
+    fn top_level_members_take_any_text() {
+        let text = "{ \"é🙂\": {\"a\": [\"}\", \"\\\"\"]}, /* c */ \"b\": \"x\\u00e9🙂\" // d\n, \"c\": -1 }";
+        let chars: Vec<(usize, char)> = text.char_indices().collect();
+        for &(at, _) in &chars {
+            let cut = &text[..at];
+            assert!(top_level_members(cut).is_none_or(|_| cut.trim_end().ends_with('}')), "{cut:?}");
+            for replacement in ['"', '{', '}', ':', '\\'] {
+                let mut changed = text.to_owned();
+                let width = text[at..].chars().next().map_or(0, char::len_utf8);
+                changed.replace_range(at..at + width, &replacement.to_string());
+                let _ = top_level_members(&changed);
+            }
+        }
+        assert_eq!(top_level_members(text).map(|m| m.len()), Some(3));
+    }
+
     #[test]
     fn top_level_members_hold_their_values_as_written() {
         let members = |text| top_level_members(text).map(|m| m.iter().map(|m| (m.key, m.value)).collect::<Vec<_>>());
