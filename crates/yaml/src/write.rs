@@ -187,11 +187,6 @@ impl Analysis {
         if s.is_empty() {
             return Analysis { line_breaks: false, block_plain: true, single_quoted: true, block: false };
         }
-        // Most keys and many values are words: nothing in them libyaml looks for.
-        let word = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'/');
-        if s.as_bytes()[0].is_ascii_alphanumeric() && s.as_bytes().iter().all(word) {
-            return Analysis { line_breaks: false, block_plain: true, single_quoted: true, block: true };
-        }
         if s.is_ascii() {
             let analysis = Self::ascii(s.as_bytes());
             // The tests' debug builds hold the shortcut to the full scan on every string.
@@ -205,73 +200,45 @@ impl Analysis {
     /// looked at one by one (letters, digits and most punctuation sort above `:`), the
     /// space-and-break pairs found as substrings.
     fn ascii(b: &[u8]) -> Self {
-        let is_break = |c: u8| c == b'\n' || c == b'\r';
+        let is_break = |c: u8| is_break(char::from(c));
         let blank_at = |i: usize| b.get(i).is_none_or(|&c| c == b' ' || c == b'\t' || is_break(c));
         let (first, last) = (b[0], b[b.len() - 1]);
-        let mut indicators = b.starts_with(b"---")
-            || b.starts_with(b"...")
-            || matches!(
-                first,
-                b'#' | b','
-                    | b'['
-                    | b']'
-                    | b'{'
-                    | b'}'
-                    | b'&'
-                    | b'*'
-                    | b'!'
-                    | b'|'
-                    | b'>'
-                    | b'\''
-                    | b'"'
-                    | b'%'
-                    | b'@'
-                    | b'`'
-            )
-            || (matches!(first, b'?' | b':' | b'-') && blank_at(1));
-        let (mut special, mut line_breaks) = (false, false);
+        let mut found = Findings {
+            indicators: b.starts_with(b"---")
+                || b.starts_with(b"...")
+                || first_indicator(char::from(first), blank_at(1)),
+            leading: first == b' ' || is_break(first),
+            trailing_space: last == b' ',
+            trailing_break: is_break(last),
+            ..Findings::default()
+        };
         for (i, &c) in b.iter().enumerate() {
             if c > b':' {
                 // DEL is the one byte above `:` outside the printable set.
-                special |= c == 0x7F;
+                found.special |= c == 0x7F;
                 continue;
             }
             match c {
-                b':' if i > 0 => indicators |= blank_at(i + 1),
-                b'#' if i > 0 => indicators |= blank_at(i - 1),
-                b'\n' => line_breaks = true,
-                b'\r' => (line_breaks, special) = (true, true),
-                c if c < b' ' => special = true,
+                b':' if i > 0 => found.indicators |= blank_at(i + 1),
+                b'#' if i > 0 => found.indicators |= blank_at(i - 1),
+                b'\n' => found.line_breaks = true,
+                b'\r' => (found.line_breaks, found.special) = (true, true),
+                c if c < b' ' => found.special = true,
                 _ => {}
             }
         }
-        let contains = |pair: &[u8]| b.windows(2).any(|w| w == pair);
-        let (break_space, space_break) =
-            if line_breaks { (contains(b"\n "), contains(b" \n")) } else { (false, false) };
-        let leading = first == b' ' || is_break(first);
-        let (trailing_space, trailing_break) = (last == b' ', is_break(last));
-        let ruined = space_break || special;
-        Analysis {
-            line_breaks,
-            block_plain: !(leading
-                || trailing_space
-                || trailing_break
-                || break_space
-                || ruined
-                || line_breaks
-                || indicators),
-            single_quoted: !(break_space || ruined),
-            block: !(trailing_space || ruined),
+        if found.line_breaks {
+            let contains = |pair: &[u8]| b.windows(2).any(|w| w == pair);
+            (found.break_space, found.space_break) = (contains(b"\n "), contains(b" \n"));
         }
+        found.analysis()
     }
 
     /// [`Analysis::of`] a non-empty string, character by character.
     fn scanned(s: &str) -> Self {
         let is_blank = |c: Option<char>| c.is_none_or(|c| matches!(c, ' ' | '\t') || is_break(c));
-        let mut indicators = s.starts_with("---") || s.starts_with("...");
-        let (mut special, mut line_breaks) = (false, false);
-        let (mut leading, mut trailing_space, mut trailing_break) = (false, false, false);
-        let (mut break_space, mut space_break, mut previous_space, mut previous_break) = (false, false, false, false);
+        let mut found = Findings { indicators: s.starts_with("---") || s.starts_with("..."), ..Findings::default() };
+        let (mut previous_space, mut previous_break) = (false, false);
         // One pass, each character seen with its neighbours (no copy of the string: this runs
         // for every key and string of a document).
         let mut chars = s.chars().peekable();
@@ -281,27 +248,24 @@ impl Analysis {
             let next = chars.peek().copied();
             let followed_by_blank = is_blank(next);
             let last = next.is_none();
-            if first {
-                indicators |= matches!(
-                    c,
-                    '#' | ',' | '[' | ']' | '{' | '}' | '&' | '*' | '!' | '|' | '>' | '\'' | '"' | '%' | '@' | '`'
-                ) || (matches!(c, '?' | ':' | '-') && followed_by_blank);
+            found.indicators |= if first {
+                first_indicator(c, followed_by_blank)
             } else {
-                indicators |= (c == ':' && followed_by_blank) || (c == '#' && is_blank(before));
-            }
+                (c == ':' && followed_by_blank) || (c == '#' && is_blank(before))
+            };
             // U+2028 and U+2029 are not libyaml's special characters; they are here, so that
             // they are escaped: YAML 1.1 reads them as line breaks, YAML 1.2 as text.
-            special |= !is_printable(c) || matches!(c, '\u{2028}' | '\u{2029}');
+            found.special |= !is_printable(c) || matches!(c, '\u{2028}' | '\u{2029}');
             if c == ' ' {
-                leading |= first;
-                trailing_space |= last;
-                break_space |= previous_break;
+                found.leading |= first;
+                found.trailing_space |= last;
+                found.break_space |= previous_break;
                 (previous_space, previous_break) = (true, false);
             } else if is_break(c) {
-                line_breaks = true;
-                leading |= first;
-                trailing_break |= last;
-                space_break |= previous_space;
+                found.line_breaks = true;
+                found.leading |= first;
+                found.trailing_break |= last;
+                found.space_break |= previous_space;
                 (previous_space, previous_break) = (false, true);
             } else {
                 (previous_space, previous_break) = (false, false);
@@ -309,19 +273,7 @@ impl Analysis {
             before = Some(c);
             first = false;
         }
-        let ruined = space_break || special;
-        Analysis {
-            line_breaks,
-            block_plain: !(leading
-                || trailing_space
-                || trailing_break
-                || break_space
-                || ruined
-                || line_breaks
-                || indicators),
-            single_quoted: !(break_space || ruined),
-            block: !(trailing_space || ruined),
-        }
+        found.analysis()
     }
 
     /// serde_yaml asked for a literal block when the string has a `\n`, single quotes when it
@@ -339,6 +291,46 @@ impl Analysis {
             Style::DoubleQuoted
         }
     }
+}
+
+/// What a scan of a string finds, before libyaml's rules make an [`Analysis`] of it.
+#[derive(Default)]
+struct Findings {
+    indicators: bool,
+    special: bool,
+    line_breaks: bool,
+    leading: bool,
+    trailing_space: bool,
+    trailing_break: bool,
+    /// A space right after a line break.
+    break_space: bool,
+    /// A line break right after a space.
+    space_break: bool,
+}
+
+impl Findings {
+    fn analysis(&self) -> Analysis {
+        let ruined = self.space_break || self.special;
+        Analysis {
+            line_breaks: self.line_breaks,
+            block_plain: !(self.leading
+                || self.trailing_space
+                || self.trailing_break
+                || self.break_space
+                || ruined
+                || self.line_breaks
+                || self.indicators),
+            single_quoted: !(self.break_space || ruined),
+            block: !(self.trailing_space || ruined),
+        }
+    }
+}
+
+/// Whether `c`, a string's first character, is an indicator there (`followed_by_blank`: the
+/// next character is a space, a tab, a break or the end).
+fn first_indicator(c: char, followed_by_blank: bool) -> bool {
+    matches!(c, '#' | ',' | '[' | ']' | '{' | '}' | '&' | '*' | '!' | '|' | '>' | '\'' | '"' | '%' | '@' | '`')
+        || (matches!(c, '?' | ':' | '-') && followed_by_blank)
 }
 
 fn is_break(c: char) -> bool {

@@ -329,8 +329,8 @@ fn writes_serde_yaml_layout() {
     check_written(json!({"two\nlines": {"a": 1}}), "? |-\n  two\n  lines\n: a: 1\n");
 }
 
-/// Words (letters, digits, `_ - . /`) are plain unless a reader would retype them; the
-/// writer takes them without a full scan.
+/// Words (letters, digits, `_ - . /`) are plain unless a reader would retype them (the
+/// writer's byte scan of ASCII strings, checked against its full scan in debug builds).
 #[test]
 fn words_are_plain_unless_a_reader_would_retype_them() {
     check_written(
