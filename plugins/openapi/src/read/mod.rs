@@ -11,10 +11,10 @@
 //! `body`, `responses`, and `x_toolport` (model fields a toolport writer kept in `x-toolport-*`
 //! keys).
 
-use std::fmt::Write;
+use std::borrow::Cow;
 
 use serde_json::{Map, Value};
-use toolport_plugin::source::child;
+use toolport_plugin::source::{child, pointer};
 use toolport_plugin::{Diagnostic, ToolSet, codes};
 
 use crate::bookkeeping;
@@ -106,19 +106,12 @@ fn repeated_lists<'a>(value: &'a Value, at: &mut Vec<Step<'a>>, out: &mut Vec<St
 }
 
 /// The JSON pointer of member `last` of the node the steps lead to.
-fn pointer_of(steps: &[Step], last: &str) -> String {
-    let mut pointer = String::new();
-    for step in steps {
-        match step {
-            Step::Key(key) => push_pointer_segment(&mut pointer, key),
-            Step::Index(i) => {
-                // An index needs no escaping; writing to a String cannot fail.
-                let _ = write!(pointer, "/{i}");
-            }
-        }
-    }
-    push_pointer_segment(&mut pointer, last);
-    pointer
+fn pointer_of<'a>(steps: &[Step<'a>], last: &'a str) -> String {
+    let segment = |step: &Step<'a>| match *step {
+        Step::Key(key) => Cow::Borrowed(key),
+        Step::Index(i) => Cow::Owned(i.to_string()),
+    };
+    pointer(steps.iter().map(segment).chain([Cow::Borrowed(last)]))
 }
 
 /// Whether `values` lists a value twice. Strings (nearly every enum) are compared as they
@@ -133,18 +126,6 @@ fn repeats_a_value(values: &[Value]) -> bool {
     }
     let mut seen = std::collections::HashSet::new();
     !values.iter().all(|v| seen.insert(v.to_string()))
-}
-
-/// Appends `/segment` to a JSON pointer, escaped as [`child`] escapes it.
-fn push_pointer_segment(pointer: &mut String, segment: &str) {
-    pointer.push('/');
-    for c in segment.chars() {
-        match c {
-            '~' => pointer.push_str("~0"),
-            '/' => pointer.push_str("~1"),
-            c => pointer.push(c),
-        }
-    }
 }
 
 /// `slot` as an object, made one (empty) when it is not.
