@@ -13,6 +13,7 @@ use serde::de::{self, Deserialize, Deserializer, Visitor};
 use serde::{Serialize, ser};
 
 use crate::json_kind::kind_in_plain_words;
+use crate::model::SchemaAt;
 use crate::source::child;
 use crate::{
     AdditionalProperties, Detail, Diagnostic, Example, Extras, Parameter, Said, Schema, Severity, Tool, ToolSet, codes,
@@ -166,39 +167,11 @@ fn level<T: Serialize>(
     }
 }
 
-/// Where the schema walk is: a path written out only for a diagnostic kept (a large model has
-/// hundreds of thousands of schemas, nearly all of which say nothing).
-#[derive(Clone, Copy)]
-enum At<'a> {
-    Path(&'a str),
-    /// A field of the schema at the parent.
-    Field(&'a At<'a>, &'static str),
-    /// The `index`th entry of a list field of the schema at the parent, then `then` (a
-    /// property's `schema`) when given.
-    Entry(&'a At<'a>, &'static str, usize, Option<&'static str>),
-}
-
-impl At<'_> {
-    fn path(&self) -> String {
-        match self {
-            At::Path(path) => (*path).to_owned(),
-            At::Field(parent, field) => child(&parent.path(), field),
-            At::Entry(parent, field, index, then) => {
-                let entry = child(&child(&parent.path(), field), index.to_string());
-                match then {
-                    Some(then) => child(&entry, then),
-                    None => entry,
-                }
-            }
-        }
-    }
-}
-
 fn schema_level(schema: &Schema, path: &str, carried: &[&str], what: &What, format_id: &str, out: &mut Said) {
-    schema_level_at(schema, &At::Path(path), carried, what, format_id, out);
+    schema_level_at(schema, &SchemaAt::Root(path), carried, what, format_id, out);
 }
 
-fn schema_level_at(schema: &Schema, at: &At, carried: &[&str], what: &What, format_id: &str, out: &mut Said) {
+fn schema_level_at(schema: &Schema, at: &SchemaAt, carried: &[&str], what: &What, format_id: &str, out: &mut Said) {
     for_each_field_name(schema, &mut |key| {
         if key == "extras" {
             if schema.extras.keys().any(|key| key != format_id && key != "jsonschema") {
@@ -219,24 +192,24 @@ fn schema_level_at(schema: &Schema, at: &At, carried: &[&str], what: &What, form
         match key {
             "items" => {
                 if let Some(items) = &schema.items {
-                    schema_level_at(items, &At::Field(at, "items"), carried, what, format_id, out);
+                    schema_level_at(items, &SchemaAt::Items(at), carried, what, format_id, out);
                 }
             }
             "additional_properties" => {
                 if let Some(AdditionalProperties::Schema(extra)) = &schema.additional_properties {
-                    let at = At::Field(at, "additional_properties");
+                    let at = SchemaAt::AdditionalProperties(at);
                     schema_level_at(extra, &at, carried, what, format_id, out);
                 }
             }
             "properties" => {
                 for (i, property) in schema.properties.iter().enumerate() {
-                    let at = At::Entry(at, "properties", i, Some("schema"));
+                    let at = SchemaAt::Property(at, i);
                     schema_level_at(&property.schema, &at, carried, what, format_id, out);
                 }
             }
             "any_of" => {
                 for (i, s) in schema.any_of.iter().enumerate() {
-                    schema_level_at(s, &At::Entry(at, "any_of", i, None), carried, what, format_id, out);
+                    schema_level_at(s, &SchemaAt::AnyOf(at, i), carried, what, format_id, out);
                 }
             }
             _ => {}

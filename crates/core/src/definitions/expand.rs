@@ -12,6 +12,7 @@ use serde_json::Value;
 use super::{model_schemas, model_weight, name_in_reference, node_weight, refine, refs_in_value, uses_references};
 use crate::limits::{EXPANSION_FACTOR, MIN_EXPANSION_BYTES};
 use crate::loss::Carried;
+use crate::model::SchemaAt;
 use crate::source::child;
 use crate::{AdditionalProperties, Diagnostic, Schema, SchemaType, ToolSet, codes};
 
@@ -150,7 +151,7 @@ fn inline_owned<'d>(
         reported: HashSet::new(),
         diagnostics: Vec::new(),
     };
-    let schema = inliner.walk(schema, &At::Root(path));
+    let schema = inliner.walk(schema, &SchemaAt::Root(path));
     (schema, inliner.diagnostics)
 }
 
@@ -266,36 +267,6 @@ impl Reach {
     }
 }
 
-/// A model path built only when a diagnostic needs it (most schema nodes never do).
-enum At<'p> {
-    Root(&'p str),
-    Items(&'p At<'p>),
-    Property(&'p At<'p>, usize),
-    AdditionalProperties(&'p At<'p>),
-    AnyOf(&'p At<'p>, usize),
-}
-
-impl At<'_> {
-    /// How many schemas enclose this one.
-    fn depth(&self) -> usize {
-        match self {
-            At::Root(_) => 0,
-            At::Items(parent) | At::AdditionalProperties(parent) => 1 + parent.depth(),
-            At::Property(parent, _) | At::AnyOf(parent, _) => 1 + parent.depth(),
-        }
-    }
-
-    fn path(&self) -> String {
-        match self {
-            At::Root(path) => (*path).to_owned(),
-            At::Items(parent) => format!("{}/items", parent.path()),
-            At::Property(parent, i) => format!("{}/properties/{i}/schema", parent.path()),
-            At::AdditionalProperties(parent) => format!("{}/additional_properties", parent.path()),
-            At::AnyOf(parent, i) => format!("{}/any_of/{i}", parent.path()),
-        }
-    }
-}
-
 /// A definition expanded without any cut or unknown name: the same wherever none of `reached`
 /// is being expanded and the budgets leave room for `nodes` more nodes, `weight` more bytes.
 struct Expansion<'d> {
@@ -327,7 +298,7 @@ struct Inliner<'d, 'm> {
 }
 
 impl<'d> Inliner<'d, '_> {
-    fn walk(&mut self, mut schema: Schema, at: &At) -> Schema {
+    fn walk(&mut self, mut schema: Schema, at: &SchemaAt) -> Schema {
         self.nodes += 1;
         if !self.active.is_empty() {
             let weight = node_weight(&schema);
@@ -337,24 +308,24 @@ impl<'d> Inliner<'d, '_> {
         let reach = self.reach;
         if let Some(items) = schema.items.as_mut().filter(|_| reach.items) {
             let taken = std::mem::take(&mut **items);
-            **items = self.walk(taken, &At::Items(at));
+            **items = self.walk(taken, &SchemaAt::Items(at));
         }
         if reach.properties {
             for (i, property) in schema.properties.iter_mut().enumerate() {
                 let taken = std::mem::take(&mut property.schema);
-                property.schema = self.walk(taken, &At::Property(at, i));
+                property.schema = self.walk(taken, &SchemaAt::Property(at, i));
             }
         }
         if let Some(AdditionalProperties::Schema(extra)) =
             schema.additional_properties.as_mut().filter(|_| reach.additional_properties)
         {
             let taken = std::mem::take(&mut **extra);
-            **extra = self.walk(taken, &At::AdditionalProperties(at));
+            **extra = self.walk(taken, &SchemaAt::AdditionalProperties(at));
         }
         if reach.any_of {
             for (i, member) in schema.any_of.iter_mut().enumerate() {
                 let taken = std::mem::take(member);
-                *member = self.walk(taken, &At::AnyOf(at, i));
+                *member = self.walk(taken, &SchemaAt::AnyOf(at, i));
             }
         }
         let Some(name) = schema.reference.take() else { return schema };
@@ -493,7 +464,7 @@ pub fn cut_references_in(
             self.definitions.contains_key(name) && !(self.keep)(name)
         }
 
-        fn walk(&mut self, schema: &mut Schema, at: &At) {
+        fn walk(&mut self, schema: &mut Schema, at: &SchemaAt) {
             if let Some(name) = schema.reference.take_if(|name| self.cut(name)) {
                 refine(schema, loose_within(&self.definitions[&name], self.budget));
                 self.first.get_or_insert_with(|| child(&at.path(), "reference"));
@@ -510,21 +481,21 @@ pub fn cut_references_in(
                 }
             }
             if let Some(items) = &mut schema.items {
-                self.walk(items, &At::Items(at));
+                self.walk(items, &SchemaAt::Items(at));
             }
             for (i, property) in schema.properties.iter_mut().enumerate() {
-                self.walk(&mut property.schema, &At::Property(at, i));
+                self.walk(&mut property.schema, &SchemaAt::Property(at, i));
             }
             if let Some(AdditionalProperties::Schema(extra)) = &mut schema.additional_properties {
-                self.walk(extra, &At::AdditionalProperties(at));
+                self.walk(extra, &SchemaAt::AdditionalProperties(at));
             }
             for (i, member) in schema.any_of.iter_mut().enumerate() {
-                self.walk(member, &At::AnyOf(at, i));
+                self.walk(member, &SchemaAt::AnyOf(at, i));
             }
         }
     }
     let mut cutter = Cutter { definitions, keep, budget, first: None };
-    cutter.walk(&mut schema, &At::Root(path));
+    cutter.walk(&mut schema, &SchemaAt::Root(path));
     (schema, cutter.first)
 }
 
