@@ -59,8 +59,14 @@ fn options_are_checked_against_what_the_formats_declare() {
         (&["--to", "vertex", "{mcp}", "--option", "base_url=https://api.example.com"], 0, &[]),
         (&["check", "{mcp}", "--to", "openai", "--option", "strict=true"], 0, &[]),
     ]);
-    // A valid strict=true is applied.
+    // A conversion from a format to itself names it once, its options listed once.
     let dir = tempfile::tempdir().unwrap();
+    let same = ["--from", "openai", "--to", "openai", &fixture("openai/chat-tools.json"), "--option", "nope=1"];
+    let run = run_in(dir.path(), &same);
+    run.expect_code(2);
+    assert!(run.stderr.contains("--option nope=1: openai takes no option `nope`"), "{}", run.stderr);
+    assert_eq!(run.stderr.matches("form=chat|responses").count(), 1, "{}", run.stderr);
+    // A valid strict=true is applied.
     let run = run_in(dir.path(), &["--to", "openai", &fixture("mcp/filesystem.json"), "--option", "strict=true"]);
     run.expect_code(0);
     let doc: Value = serde_json::from_str(&run.stdout).unwrap();

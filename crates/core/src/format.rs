@@ -183,7 +183,9 @@ pub enum InputShape {
 /// Format-specific settings from the command line (`--option key=value`).
 ///
 /// Well-known keys the host sets: [`Options::OUTPUT_NAME`], [`Options::TARGET_FORMAT`],
-/// [`Options::DIAGNOSTIC_DETAIL`], [`Options::PROCESS_ENDS`].
+/// [`Options::DIAGNOSTIC_DETAIL`], [`Options::PROCESS_ENDS`], [`Options::CUT_DESCRIPTIONS`]; only
+/// the first may be given with `--option` too (the others are refused as keys no format
+/// declares).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Options(pub BTreeMap<String, String>);
 

@@ -88,6 +88,14 @@ pub struct OptionError(pub String);
 /// declares nothing (`options: None`, a plugin built before declarations) lets unknown keys
 /// through: it may take them.
 pub fn check_options(options: &Options, formats: &[&FormatEntry]) -> Result<(), OptionError> {
+    // A conversion from a format to itself names it once (its options listed once).
+    let mut distinct: Vec<&FormatEntry> = Vec::with_capacity(formats.len());
+    for format in formats {
+        if !distinct.iter().any(|seen| seen.info.id == format.info.id) {
+            distinct.push(format);
+        }
+    }
+    let formats = distinct.as_slice();
     let common = common_options();
     let mut specs: Vec<(&str, &OptionSpec)> = Vec::new();
     let mut undeclared = Vec::new();
