@@ -128,6 +128,18 @@ def test_a_schema_nested_to_the_limit_converts_from_a_thread_with_a_small_stack(
     assert all(status.startswith("converted") for status in results.values()), results
 
 
+def test_a_description_past_the_targets_limit_is_cut_once_and_said():
+    # The library's formats are linked in, not plugins: the host's fitting makes the cut the
+    # command line's plugins make after reading (Options::CUT_DESCRIPTIONS), with the same word.
+    long = "This sentence is exactly fifty characters long ok. " * 21
+    tools = [{"type": "function", "function": {"name": "f", "description": long.strip(), "parameters": {"type": "object"}}}]
+    result = toolport.convert(tools, from_="openai", to="openai")
+    written = result.json()[0]["function"]["description"]
+    assert len(written) == 50 * 20 + 19 and written.endswith("ok."), written
+    cuts = [d for d in result.diagnostics if d.code == "changed/description"]
+    assert [d.path for d in cuts] == ["/tools/0/description"], result.diagnostics
+
+
 def test_python_objects_json_cannot_hold_are_a_type_error():
     with pytest.raises(TypeError, match="not JSON data"):
         toolport.convert([{"type": "function", "function": {"name": "f", "parameters": {1: "x"}}}], to="mcp")
