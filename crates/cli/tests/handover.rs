@@ -131,6 +131,41 @@ fn only_a_run_of_one_input_says_the_process_ends_after_it() {
     }
 }
 
+/// `convert` starts itself again once with glibc's tunables (host::allocator), which an
+/// in-process plugin then sees: the user's other tunables kept, a user's own `tcache_count`
+/// taken as it is (no restart).
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[test]
+fn convert_runs_with_the_allocators_tunables_and_keeps_the_users() {
+    let plugins = plugin_dir(&["handover"]);
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("in.handover"), "{}").unwrap();
+    let cases = [
+        (None, "[GLIBC_TUNABLES=glibc.malloc.tcache_count=100]"),
+        (
+            Some("glibc.malloc.mmap_threshold=4096"),
+            "[GLIBC_TUNABLES=glibc.malloc.mmap_threshold=4096:glibc.malloc.tcache_count=100]",
+        ),
+        (Some("glibc.malloc.tcache_count=7"), "[GLIBC_TUNABLES=glibc.malloc.tcache_count=7]"),
+    ];
+    for (i, (users, seen)) in cases.into_iter().enumerate() {
+        require_plugins();
+        let home = tempfile::tempdir().unwrap();
+        let out = format!("out-{i}");
+        let args = ["--plugin-dir", plugins.path().to_str().unwrap(), "--isolate", "never", "--from", "handover"];
+        let mut convert = command(home.path());
+        convert.current_dir(dir.path()).env_remove("GLIBC_TUNABLES").env_remove("TOOLPORT_ALLOCATOR_TUNED");
+        if let Some(users) = users {
+            convert.env("GLIBC_TUNABLES", users);
+        }
+        let run = convert.args(args).args(["--to", "handover", "in.handover", "-o", &out]).output().unwrap();
+        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+        // One document: `-o` names the file.
+        let text = std::fs::read_to_string(dir.path().join(&out)).unwrap();
+        assert!(text.trim_end().ends_with(seen), "{users:?}: {text}");
+    }
+}
+
 /// A plugin of another build (its native entries abort if called) is handed the model as JSON
 /// and hands its own over as JSON, in process: a document through it and back is what the
 /// built-in formats make of it directly.

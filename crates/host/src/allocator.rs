@@ -14,12 +14,6 @@
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 const TOP_PAD: i32 = 64 << 20;
 
-// No fast bins (`M_MXFAST` 0): small chunks the per-thread cache cannot keep go to the
-// ordinary bins at once, where glibc otherwise sweeps the fast bins together before each
-// large allocation (`malloc_consolidate`, 6% of GitHub's spec to mcp). Measured alternating
-// with `perf stat`: GitHub and Stripe to mcp and vertex 3-6.5% less CPU, the batch and the
-// 100,000-tool list unchanged in time and peak memory.
-
 /// What `convert` asks of glibc's tunables: a per-thread cache of 100 freed chunks of each size
 /// (glibc keeps 7). A batch makes and frees the same few sizes for every file, and with 7 most
 /// frees went to the shared bins and back: measured with `perf stat` on 10,000 SkyDeck files to
@@ -31,9 +25,8 @@ const TOP_PAD: i32 = 64 << 20;
 /// conversion from 0.10 s to 0.07 s when run back to back, but to 0.20 s when run after two
 /// idle seconds: the kernel there reports free 2 MiB blocks to its host (`page_reporting`,
 /// order 9), which takes them back and faults them in again on first touch. A single
-/// conversion after a pause is how `convert` is used most;
-/// on a machine without that cost, `GLIBC_TUNABLES=glibc.malloc.hugetlb=1` turns it on (the
-/// user's tunables are kept).
+/// conversion after a pause is how `convert` is used most; on a machine without that cost,
+/// `GLIBC_TUNABLES=glibc.malloc.hugetlb=1` turns it on (the user's tunables are kept).
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 const TUNABLES: &str = "glibc.malloc.tcache_count=100";
 
@@ -49,6 +42,11 @@ pub fn tune() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
         restart_with_tunables();
+        // No fast bins (`M_MXFAST` 0): small chunks the per-thread cache cannot keep go to the
+        // ordinary bins at once, where glibc otherwise sweeps the fast bins together before
+        // each large allocation (`malloc_consolidate`, 6% of GitHub's spec to mcp). Measured
+        // alternating with `perf stat`: GitHub and Stripe to mcp and vertex 3-6.5% less CPU,
+        // the batch and the 100,000-tool list unchanged in time and peak memory.
         // SAFETY: mallopt only sets parameters of glibc's allocator; called before any other
         // thread exists, and any value is valid for M_TOP_PAD, 0 for M_MXFAST.
         unsafe {

@@ -120,12 +120,15 @@ impl Format for Handover {
     }
 
     /// Says too whether the host said the process ends after this conversion
-    /// ([`Options::PROCESS_ENDS`]).
+    /// ([`Options::PROCESS_ENDS`]), and the glibc tunables its process runs with (the host's
+    /// allocator tuning starts `convert` again with them).
     fn write(&self, model: &ToolSet, options: &Options) -> Outcome<Bundle> {
         let names: Vec<&str> = model.tools.iter().map(|t| t.name.as_str()).collect();
         let ends = if options.get(Options::PROCESS_ENDS) == Some("true") { " (the process ends after)" } else { "" };
+        let tunables = std::env::var("GLIBC_TUNABLES").map(|t| format!(" [GLIBC_TUNABLES={t}]")).unwrap_or_default();
         let file = format!("{}.txt", options.output_name("tools"));
-        Outcome::ok(Bundle::single(file, format!("written {}: {}{ends}\n", self.0, names.join(" "))), vec![])
+        let text = format!("written {}: {}{ends}{tunables}\n", self.0, names.join(" "));
+        Outcome::ok(Bundle::single(file, text), vec![])
     }
 }
 
