@@ -308,7 +308,9 @@ impl Registry {
         // their first keys, and a full text would be copied to and parsed by every plugin.
         // A JSON object whose telling keys come late (Stripe's `openapi` follows 4 MB of
         // `components`) is then shown as its outline: one scan here instead of one per format.
-        for partial in [prefix_of(bundle), outline_of(bundle)].into_iter().flatten() {
+        // Each view is made only if the one before settled nothing.
+        let views: [fn(&Bundle) -> Option<Bundle>; 2] = [prefix_of, outline_of];
+        for partial in views.into_iter().filter_map(|view| view(bundle)) {
             let found = rank(&candidates, &partial);
             if found.first().is_some_and(|(_, confidence)| *confidence >= CONFIDENT) {
                 return found;
