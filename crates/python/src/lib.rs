@@ -129,12 +129,13 @@ fn on_conversion_stack<T>(f: impl FnOnce() -> T) -> Result<T, String> {
 /// `serde_json::Value` in between. What JSON cannot hold is a TypeError naming it; a document
 /// nested deeper than every input may be ([`MAX_NESTING`]), or one that holds itself, is the
 /// `input/syntax` refusal a text nested as deep gets, located by the path of the first level
-/// too deep. The walk recurses at most that deep, so the caller's stack suffices.
+/// too deep. The walk recurses at most that deep, on a stack of its own when the caller's has
+/// less than a mebibyte left (a Python thread may be given 256 KiB).
 ///
 /// [`MAX_NESTING`]: toolport_core::limits::MAX_NESTING
 fn document_json(document: &Bound<'_, PyAny>) -> PyResult<Result<Vec<u8>, Refusal>> {
     let mut out = Vec::with_capacity(4096);
-    match write_json(document, 1, &mut out) {
+    match stacker::maybe_grow(1 << 20, 16 << 20, || write_json(document, 1, &mut out)) {
         Ok(()) => Ok(Ok(out)),
         Err(NotWritten::NotJson(what)) => Err(pyo3::exceptions::PyTypeError::new_err(format!(
             "the document is not JSON data (dicts with str keys, lists, str, int, float, bool, None): {what}"
