@@ -11,7 +11,7 @@ use serde_json::Value;
 use toolport_core::{Bundle, Options, ToolSet};
 use toolport_host::Registry;
 use toolport_host::discovery::DiscoveryConfig;
-use toolport_testkit::{corpus, expect_ok, files_in, load};
+use toolport_testkit::{check_detail_folds, corpus, expect_ok, files_in, load};
 
 fn registry() -> Registry {
     support::require_plugins();
@@ -330,6 +330,20 @@ fn every_openapi_document_converts_to_every_function_tool_format_within_its_rule
     }
     let shown: Vec<&String> = problems.iter().take(40).collect();
     assert!(problems.is_empty(), "{} problems, first ones:\n{shown:#?}", problems.len());
+}
+
+/// Asked for less than every diagnostic (the default summary, `-q`), each function-tool writer
+/// keeps in full and counts exactly what writing them all and folding gives, with the same
+/// document: the losses it only counts are never made (core's `uncarried_as_asked`).
+#[test]
+fn a_detail_asked_for_keeps_and_counts_as_folding_all_would() {
+    let registry = registry();
+    let openapi = registry.format("openapi").unwrap();
+    let path = corpus("openapi/twilio/twilio_verify_v2.json");
+    let (model, _) = expect_ok(openapi.format.read(&load(&path), &Options::default()), "twilio verify");
+    for format in ["mcp", "openai", "anthropic", "gemini", "bedrock", "mcp-prompts"] {
+        check_detail_folds(&*registry.format(format).unwrap().format, &model, 100, format);
+    }
 }
 
 /// Tool lists of one function format: an Anthropic list, a legacy OpenAI `functions` list, an

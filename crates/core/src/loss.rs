@@ -16,7 +16,8 @@ use crate::json_kind::kind_in_plain_words;
 use crate::model::SchemaAt;
 use crate::source::child;
 use crate::{
-    AdditionalProperties, Detail, Diagnostic, Example, Extras, Parameter, Said, Schema, Severity, Tool, ToolSet, codes,
+    AdditionalProperties, Detail, Diagnostic, Example, Extras, Options, Parameter, Said, Schema, Severity, Tally, Tool,
+    ToolSet, codes,
 };
 
 /// The model fields (by their JSON names) a writer carries, per level of the model.
@@ -66,6 +67,21 @@ pub fn uncarried(model: &ToolSet, format_id: &str, carried: &Carried) -> Vec<Dia
     let mut said = Said::new(Detail::All);
     uncarried_said(model, format_id, carried, &mut said);
     said.into_parts().0
+}
+
+/// [`uncarried`] kept to the detail the caller asked for ([`Options::DIAGNOSTIC_DETAIL`]): the
+/// losses it keeps in full, in their order, and the count of the others, whose messages are
+/// never formatted. A writer that says every other diagnostic after these returns both, and the
+/// SDK's fold of the rest keeps and counts what it would have of all of them made.
+pub fn uncarried_as_asked(
+    model: &ToolSet,
+    format_id: &str,
+    carried: &Carried,
+    options: &Options,
+) -> (Vec<Diagnostic>, Tally) {
+    let mut said = Said::new(Detail::parse(options.get(Options::DIAGNOSTIC_DETAIL)));
+    uncarried_said(model, format_id, carried, &mut said);
+    said.into_parts()
 }
 
 /// [`uncarried`], said to `out`: what its detail only counts is counted, its message never

@@ -9,7 +9,7 @@ use indexmap::IndexMap;
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::{Map, Value};
 use toolport_core::source::child;
-use toolport_core::{Bundle, Diagnostic, Options, Outcome, Output, ToolSet, codes};
+use toolport_core::{Bundle, Diagnostic, Options, Outcome, Output, Tally, ToolSet, codes};
 
 use crate::common::Shape;
 
@@ -238,18 +238,24 @@ pub fn pretty(value: &(impl Serialize + ?Sized)) -> String {
     text
 }
 
+/// What a function-tool format's `document` makes: the document, the diagnostics said in full,
+/// and those only counted: the losses its caller's detail counts
+/// ([`loss::uncarried_as_asked`](toolport_core::loss::uncarried_as_asked), said first) are never
+/// formatted.
+pub type Made<D> = (D, Vec<Diagnostic>, Tally);
+
 /// A function-tool format's `Format::write`: the format's own `document` (a `Value` or a
 /// [`Written`] document borrowing from the model), as one JSON file named after the output
 /// ([`json_bundle`]).
 pub fn write_entry<'m, D: Document>(
     model: &'m ToolSet,
     options: &Options,
-    document: fn(&'m ToolSet, &Options) -> (D, Vec<Diagnostic>),
+    document: fn(&'m ToolSet, &Options) -> Made<D>,
 ) -> Outcome<Bundle> {
-    let (written, diagnostics) = document(model, options);
+    let (written, diagnostics, counted) = document(model, options);
     let bundle = json_bundle(&written, options);
     options.free(written);
-    Outcome::ok(bundle, diagnostics)
+    Outcome::with(Some(bundle), diagnostics, counted)
 }
 
 #[cfg(test)]

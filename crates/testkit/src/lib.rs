@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use toolport_core::{Bundle, Diagnostic, Format, Options, Outcome, ToolSet};
+use toolport_core::{Bundle, Detail, Diagnostic, Format, Options, Outcome, Tally, ToolSet};
 
 /// The workspace root (where the top Cargo.toml is).
 pub fn workspace_root() -> PathBuf {
@@ -108,6 +108,26 @@ pub fn read_ok(format: &dyn Format, bundle: &Bundle) -> (ToolSet, Vec<Diagnostic
 /// Writes with `format`, failing the test on errors.
 pub fn write_ok(format: &dyn Format, model: &ToolSet) -> (Bundle, Vec<Diagnostic>) {
     expect_ok(format.write(model, &Options::default()), "write")
+}
+
+/// Asked for less than every diagnostic (the default summary, `-q`), `format` writes `model`
+/// keeping in full and counting exactly what writing them all and folding gives
+/// ([`Detail::fold`]), with the same output: what a writer says through core's `Said` (counted,
+/// never made) must agree with the rule the SDK folds by. `all_at_least` is how many diagnostics
+/// writing all must give, so the check is not vacuous.
+pub fn check_detail_folds(format: &dyn Format, model: &ToolSet, all_at_least: usize, context: &str) {
+    let all = format.write(model, &Options::default());
+    assert!(all.tally.is_empty() && all.diagnostics.len() >= all_at_least, "{context}: {:?}", all.diagnostics);
+    for detail in [Detail::Summary, Detail::Errors] {
+        let mut options = Options::default();
+        options.set(Options::DIAGNOSTIC_DETAIL, detail.as_str());
+        let said = format.write(model, &options);
+        let (mut folded, mut tally) = (all.diagnostics.clone(), Tally::default());
+        detail.fold(&mut folded, &mut tally);
+        assert_eq!(said.diagnostics, folded, "{context} {detail:?}");
+        assert_eq!(said.tally, tally, "{context} {detail:?}");
+        assert_eq!(said.value, all.value, "{context} {detail:?}");
+    }
 }
 
 /// Options naming the output as the host does for an input called `name` (its stem).

@@ -11,8 +11,8 @@ use toolport_plugin::function_tools::common::{Shape, extras_object};
 use toolport_plugin::function_tools::descriptions::{Need, borrowed_descriptions};
 use toolport_plugin::function_tools::names::tool_names;
 use toolport_plugin::function_tools::schema::{self, Expansion, SchemaWriter};
-use toolport_plugin::function_tools::write::{self, WrittenObject, by_shape, give_back_kept};
-use toolport_plugin::loss::{Carried, uncarried};
+use toolport_plugin::function_tools::write::{self, Made, WrittenObject, by_shape, give_back_kept};
+use toolport_plugin::loss::{Carried, uncarried_as_asked};
 use toolport_plugin::source::child;
 use toolport_plugin::{Diagnostic, Options, Tool, ToolSet};
 
@@ -28,8 +28,8 @@ const CARRIED: Carried = Carried {
 };
 
 /// The Anthropic document of `model`, in the shape its source had (else an array of tools).
-pub fn document<'m>(model: &'m ToolSet, options: &Options) -> (write::Written<'m>, Vec<Diagnostic>) {
-    let mut diagnostics = uncarried(model, ID, &CARRIED);
+pub fn document<'m>(model: &'m ToolSet, options: &Options) -> Made<write::Written<'m>> {
+    let (mut diagnostics, counted) = uncarried_as_asked(model, ID, &CARRIED, options);
     carry::name_foreign_losses(model, ID, Holds { strict: true, closed: true }, &mut diagnostics);
     let expansion = Expansion::for_model(model);
     let writer = SchemaWriter::for_model(DIALECT, model, &expansion);
@@ -51,7 +51,7 @@ pub fn document<'m>(model: &'m ToolSet, options: &Options) -> (write::Written<'m
             write_tool(tool, name, written, &path, (writer, &mut recursion), options, &mut diagnostics)
         })
         .collect();
-    (by_shape(tools, &set_extras, Shape::Array, "tools"), diagnostics)
+    (by_shape(tools, &set_extras, Shape::Array, "tools"), diagnostics, counted)
 }
 
 /// What a tool is written with besides itself: its description (its own or the best

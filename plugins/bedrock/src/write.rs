@@ -9,8 +9,8 @@ use toolport_plugin::function_tools::descriptions::{Need, descriptions};
 use toolport_plugin::function_tools::names::tool_names;
 use toolport_plugin::function_tools::other_tools;
 use toolport_plugin::function_tools::schema::{self, Expansion, SchemaWriter};
-use toolport_plugin::function_tools::write::{by_shape, give_back_kept};
-use toolport_plugin::loss::{Carried, uncarried};
+use toolport_plugin::function_tools::write::{Made, by_shape, give_back_kept};
+use toolport_plugin::loss::{Carried, uncarried_as_asked};
 use toolport_plugin::source::child;
 use toolport_plugin::{Diagnostic, Options, Tool, ToolSet, codes};
 
@@ -26,8 +26,8 @@ const CARRIED: Carried = Carried {
 
 /// The Bedrock document of `model`: in the shape its source had, else a tool configuration
 /// `{"tools": [...]}` (what boto3's `converse(toolConfig=...)` takes).
-pub fn document(model: &ToolSet, _options: &Options) -> (Value, Vec<Diagnostic>) {
-    let mut diagnostics = uncarried(model, ID, &CARRIED);
+pub fn document(model: &ToolSet, options: &Options) -> Made<Value> {
+    let (mut diagnostics, counted) = uncarried_as_asked(model, ID, &CARRIED, options);
     carry::name_foreign_losses(model, ID, Holds { strict: true, closed: true }, &mut diagnostics);
     let expansion = Expansion::for_model(model);
     let writer = SchemaWriter::for_model(DIALECT, model, &expansion);
@@ -50,7 +50,7 @@ pub fn document(model: &ToolSet, _options: &Options) -> (Value, Vec<Diagnostic>)
         .collect();
     let tools = other_tools::put_back(tools, &set_extras);
     let config = by_shape(tools, &set_extras, Shape::Wrapped, "tools");
-    (in_request(config, &set_extras), diagnostics)
+    (in_request(config, &set_extras), diagnostics, counted)
 }
 
 /// Why `model` cannot be written at all: Bedrock refuses a tool configuration without tools

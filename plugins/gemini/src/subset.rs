@@ -43,23 +43,27 @@ pub fn format_allowed(kind: &str, format: &str) -> bool {
 
 /// Rewrites `schema` into the subset; one diagnostic per dropped keyword, at `path`.
 pub fn enforce(schema: &mut Value, path: &str, diagnostics: &mut Vec<Diagnostic>) {
-    visit(schema, "#", path, diagnostics);
+    visit(schema, &mut String::from("#"), path, diagnostics);
 }
 
-fn visit(node: &mut Value, at: &str, path: &str, diagnostics: &mut Vec<Diagnostic>) {
+/// Enforces the subset on `node`, found at `at` inside the schema: one buffer, grown and cut
+/// back around each child, so a schema without losses formats no place.
+fn visit(node: &mut Value, at: &mut String, path: &str, diagnostics: &mut Vec<Diagnostic>) {
     let Value::Object(map) = node else { return };
-    let unknown: Vec<String> = map.keys().filter(|k| !KEYWORDS.contains(&k.as_str())).cloned().collect();
-    for key in unknown {
-        map.shift_remove(&key);
-        diagnostics.push(Diagnostic::loss(
-            codes::LOSS_SCHEMA,
-            path,
-            format!("Gemini schemas have no `{key}`; it was left out at {at}"),
-        ));
+    if map.keys().any(|k| !KEYWORDS.contains(&k.as_str())) {
+        let unknown: Vec<String> = map.keys().filter(|k| !KEYWORDS.contains(&k.as_str())).cloned().collect();
+        for key in unknown {
+            map.shift_remove(&key);
+            diagnostics.push(Diagnostic::loss(
+                codes::LOSS_SCHEMA,
+                path,
+                format!("Gemini schemas have no `{key}`; it was left out at {at}"),
+            ));
+        }
     }
-    let kind = map.get("type").and_then(Value::as_str).unwrap_or_default().to_owned();
+    let kind = map.get("type").and_then(Value::as_str).unwrap_or_default();
     if let Some(Value::String(format)) = map.get("format")
-        && !format_allowed(&kind, format)
+        && !format_allowed(kind, format)
     {
         diagnostics.push(Diagnostic::loss(
             codes::LOSS_SCHEMA,
@@ -71,18 +75,27 @@ fn visit(node: &mut Value, at: &str, path: &str, diagnostics: &mut Vec<Diagnosti
     children(map, at, path, diagnostics);
 }
 
-fn children(map: &mut Map<String, Value>, at: &str, path: &str, diagnostics: &mut Vec<Diagnostic>) {
+fn children(map: &mut Map<String, Value>, at: &mut String, path: &str, diagnostics: &mut Vec<Diagnostic>) {
+    let parent = at.len();
     if let Some(Value::Object(properties)) = map.get_mut("properties") {
         for (name, property) in properties.iter_mut() {
-            visit(property, &format!("{at}/properties/{name}"), path, diagnostics);
+            at.push_str("/properties/");
+            at.push_str(name);
+            visit(property, at, path, diagnostics);
+            at.truncate(parent);
         }
     }
     if let Some(items) = map.get_mut("items") {
-        visit(items, &format!("{at}/items"), path, diagnostics);
+        at.push_str("/items");
+        visit(items, at, path, diagnostics);
+        at.truncate(parent);
     }
     if let Some(Value::Array(members)) = map.get_mut("anyOf") {
         for (i, member) in members.iter_mut().enumerate() {
-            visit(member, &format!("{at}/anyOf/{i}"), path, diagnostics);
+            use std::fmt::Write;
+            let _ = write!(at, "/anyOf/{i}");
+            visit(member, at, path, diagnostics);
+            at.truncate(parent);
         }
     }
 }

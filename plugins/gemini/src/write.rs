@@ -13,10 +13,10 @@ use toolport_plugin::function_tools::output::{Mode, Shortened};
 use toolport_plugin::function_tools::properties::sanitize_property_names;
 use toolport_plugin::function_tools::schema::{self, Expansion, SchemaWriter};
 use toolport_plugin::function_tools::write::{
-    Written, WrittenObject, by_shape, give_back_kept, report_output_fields, wrapped,
+    Made, Written, WrittenObject, by_shape, give_back_kept, report_output_fields, wrapped,
 };
 use toolport_plugin::jsonschema::Dialect;
-use toolport_plugin::loss::{Carried, uncarried};
+use toolport_plugin::loss::{Carried, uncarried_as_asked};
 use toolport_plugin::source::child;
 use toolport_plugin::{Diagnostic, Options, Output, Tool, ToolSet};
 
@@ -33,8 +33,8 @@ const CARRIED: Carried = Carried {
 
 /// The Gemini document of `model`, in the shape its source had (else
 /// `{"functionDeclarations": [...]}`).
-pub fn document<'m>(model: &'m ToolSet, options: &Options) -> (Written<'m>, Vec<Diagnostic>) {
-    let mut diagnostics = uncarried(model, ID, &CARRIED);
+pub fn document<'m>(model: &'m ToolSet, options: &Options) -> Made<Written<'m>> {
+    let (mut diagnostics, counted) = uncarried_as_asked(model, ID, &CARRIED, options);
     let json_form = options.get("schema") == Some("json");
     carry::name_foreign_losses(model, ID, Holds { strict: false, closed: json_form }, &mut diagnostics);
     let names = tool_names(model, NAME_RULES, ID, &mut diagnostics);
@@ -62,7 +62,7 @@ pub fn document<'m>(model: &'m ToolSet, options: &Options) -> (Written<'m>, Vec<
             by_shape(declarations, &set_extras, Shape::Wrapped, written(DECLARATIONS, snake))
         }
     };
-    (document, diagnostics)
+    (document, diagnostics, counted)
 }
 
 /// The `tools` entries of a document read in that shape: each group's declarations, in order,

@@ -5,11 +5,11 @@ use indexmap::IndexMap;
 use serde_json::{Value, json};
 use toolport_format_gloodata::Gloodata;
 use toolport_plugin::{
-    Auth, AuthKind, Bundle, ConstraintFields, Detail, Diagnostic, EnumValue, Example, Expectation, Format, HttpBinding,
-    Matcher, ModelSettings, Options, ParamLocation, Parameter, Property, Schema, SchemaType, Server, Tally, Tool,
-    ToolCall, ToolSet, ValueSet,
+    Auth, AuthKind, Bundle, ConstraintFields, Diagnostic, EnumValue, Example, Expectation, Format, HttpBinding,
+    Matcher, ModelSettings, Options, ParamLocation, Parameter, Property, Schema, SchemaType, Server, Tool, ToolCall,
+    ToolSet, ValueSet,
 };
-use toolport_testkit::{read_ok, render, write_ok};
+use toolport_testkit::{check_detail_folds, read_ok, render, write_ok};
 
 fn calls(tool: &str) -> Expectation {
     Expectation::CallsTool(ToolCall { tool: tool.into(), ..ToolCall::default() })
@@ -262,16 +262,5 @@ fn tool_names_that_are_not_identifiers_are_written_as_ids_with_the_way_back() {
 fn a_detail_asked_for_keeps_and_counts_as_folding_all_would() {
     let mut model = foreign_model();
     model.tools.push(Tool::new("get-forecast"));
-    let all = Gloodata.write(&model, &Options::default());
-    assert!(all.tally.is_empty() && all.diagnostics.len() > 10, "{:?}", all.diagnostics);
-    for detail in [Detail::Summary, Detail::Errors] {
-        let mut options = Options::default();
-        options.set(Options::DIAGNOSTIC_DETAIL, detail.as_str());
-        let said = Gloodata.write(&model, &options);
-        let (mut folded, mut tally) = (all.diagnostics.clone(), Tally::default());
-        detail.fold(&mut folded, &mut tally);
-        assert_eq!(said.diagnostics, folded, "{detail:?}");
-        assert_eq!(said.tally, tally, "{detail:?}");
-        assert_eq!(said.value, all.value, "{detail:?}");
-    }
+    check_detail_folds(&Gloodata, &model, 11, "gloodata");
 }

@@ -8,8 +8,8 @@ use serde_json::{Map, Value, json};
 use toolport_plugin::function_tools::common::extras_object;
 use toolport_plugin::function_tools::descriptions::{Need, descriptions};
 use toolport_plugin::function_tools::names::tool_names;
-use toolport_plugin::function_tools::write::{give_back_kept, in_envelope};
-use toolport_plugin::loss::{Carried, uncarried};
+use toolport_plugin::function_tools::write::{Made, give_back_kept, in_envelope};
+use toolport_plugin::loss::{Carried, uncarried_as_asked};
 use toolport_plugin::source::child;
 use toolport_plugin::template::placeholders;
 use toolport_plugin::{Diagnostic, Options, Parameter, SchemaType, ToolSet, codes};
@@ -26,8 +26,8 @@ const CARRIED: Carried = Carried {
 };
 
 /// The `prompts/list` result of `model`, in the JSON-RPC response its source came in, if any.
-pub fn document(model: &ToolSet, _options: &Options) -> (Value, Vec<Diagnostic>) {
-    let mut diagnostics = uncarried(model, ID, &CARRIED);
+pub fn document(model: &ToolSet, options: &Options) -> Made<Value> {
+    let (mut diagnostics, counted) = uncarried_as_asked(model, ID, &CARRIED, options);
     let names = tool_names(model, NAME_RULES, ID, &mut diagnostics);
     let descriptions = descriptions(model, ID, Need::Optional, &mut diagnostics);
     let set_extras = extras_object(&model.extras, ID);
@@ -85,7 +85,7 @@ pub fn document(model: &ToolSet, _options: &Options) -> (Value, Vec<Diagnostic>)
     if let Some(Value::Object(others)) = set_extras.get("document") {
         list.extend(others.iter().map(|(k, v)| (k.clone(), v.clone())));
     }
-    (in_envelope(Value::Object(list), &set_extras), diagnostics)
+    (in_envelope(Value::Object(list), &set_extras), diagnostics, counted)
 }
 
 /// The names the template's placeholders use that no parameter has, each once, in order: a

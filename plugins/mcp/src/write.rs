@@ -11,8 +11,10 @@ use toolport_plugin::function_tools::descriptions::{Need, borrowed_descriptions}
 use toolport_plugin::function_tools::names::tool_names;
 use toolport_plugin::function_tools::output::{self as outputs, Shortened};
 use toolport_plugin::function_tools::schema::{self, Expansion, SchemaWriter};
-use toolport_plugin::function_tools::write::{Written, WrittenObject, by_shape, give_back_kept, report_output_fields};
-use toolport_plugin::loss::{Carried, uncarried};
+use toolport_plugin::function_tools::write::{
+    Made, Written, WrittenObject, by_shape, give_back_kept, report_output_fields,
+};
+use toolport_plugin::loss::{Carried, uncarried_as_asked};
 use toolport_plugin::source::child;
 use toolport_plugin::{Diagnostic, Options, Output, Tool, ToolSet, codes};
 
@@ -38,8 +40,8 @@ struct Context<'a> {
 
 /// The MCP document of `model`, in the shape its source had (else `{"tools": [...]}`), its
 /// descriptions borrowed from the model.
-pub fn document<'m>(model: &'m ToolSet, options: &Options) -> (Written<'m>, Vec<Diagnostic>) {
-    let mut diagnostics = uncarried(model, ID, &CARRIED);
+pub fn document<'m>(model: &'m ToolSet, options: &Options) -> Made<Written<'m>> {
+    let (mut diagnostics, counted) = uncarried_as_asked(model, ID, &CARRIED, options);
     carry::name_foreign_losses(model, ID, Holds { strict: false, closed: true }, &mut diagnostics);
     let mode = outputs::Mode::from_options(options, outputs::Mode::by_source(model, ID), &mut diagnostics);
     let names = tool_names(model, MCP_NAME, ID, &mut diagnostics);
@@ -55,7 +57,7 @@ pub fn document<'m>(model: &'m ToolSet, options: &Options) -> (Written<'m>, Vec<
     }
     context.outputs.report(&mut diagnostics);
     report_wrapped(&context, &mut diagnostics);
-    (by_shape(tools, &set_extras, Shape::Wrapped, "tools"), diagnostics)
+    (by_shape(tools, &set_extras, Shape::Wrapped, "tools"), diagnostics, counted)
 }
 
 /// The results wrapped as `{result}`, said once for all of them.
