@@ -7,7 +7,7 @@ use indexmap::IndexMap;
 use serde_json::{Map, Value};
 use toolport_core::definitions::{Budget, value_set_weight};
 use toolport_core::source::child;
-use toolport_core::{AdditionalProperties, Diagnostic, EnumValue, Schema, SchemaType, ValueSet, codes};
+use toolport_core::{AdditionalProperties, Diagnostic, EnumValue, Schema, SchemaAt, SchemaType, ValueSet, codes};
 
 use crate::dialect::OPENAPI_30_KEYWORDS;
 use crate::{Dialect, ENUM_LABELS, EXTRAS_KEY, MULTILINE, ONE_OF_MARK, VALUE_SET, reference_prefix, reference_to};
@@ -79,15 +79,16 @@ impl<'a> Writer<'a> {
             let none = IndexMap::new();
             let (inlined, cuts) = toolport_core::definitions::inline(schema, self.definitions.unwrap_or(&none), path);
             diagnostics.extend(cuts);
-            let value = Value::Object(self.object(&inlined, path, &mut diagnostics));
+            let value = Value::Object(self.object(&inlined, &SchemaAt::Root(path), &mut diagnostics));
             return (value, diagnostics);
         }
-        let value = Value::Object(self.object(schema, path, &mut diagnostics));
+        let value = Value::Object(self.object(schema, &SchemaAt::Root(path), &mut diagnostics));
         (value, diagnostics)
     }
 
-    fn object(&self, s: &Schema, path: &str, out: &mut Vec<Diagnostic>) -> Map<String, Value> {
-        let mut o = self.start(s, path, out);
+    /// `s` as a JSON Schema object; `at` is its place, written out only for a diagnostic.
+    fn object(&self, s: &Schema, at: &SchemaAt, out: &mut Vec<Diagnostic>) -> Map<String, Value> {
+        let mut o = self.start(s, at, out);
         let any_of_written = self.write_type(&mut o, out);
         self.write_annotations(&mut o, out);
         self.write_bounds(&mut o, out);
@@ -96,11 +97,11 @@ impl<'a> Writer<'a> {
         if !s.any_of.is_empty() && !any_of_written {
             self.write_alternatives(&mut o, out);
         }
-        self.extras(o.kept, &mut o.m, path, out);
+        self.extras(o.kept, &mut o.m, at, out);
         for format_id in s.extras.keys().filter(|k| k.as_str() != EXTRAS_KEY) {
             out.push(Diagnostic::loss(
                 codes::LOSS_EXTRAS,
-                child(&child(path, "extras"), format_id),
+                child(&child(&at.path(), "extras"), format_id),
                 format!("a schema cannot hold data only {format_id} has; it was left out"),
             ));
         }
@@ -109,7 +110,7 @@ impl<'a> Writer<'a> {
 
     /// Starts writing `s` (its `$ref` first), deciding the enum and the type written: Gemini's
     /// string-only enums force both.
-    fn start<'s>(&self, s: &'s Schema, path: &'s str, out: &mut Vec<Diagnostic>) -> Object<'s> {
+    fn start<'s>(&self, s: &'s Schema, at: &'s SchemaAt<'s>, out: &mut Vec<Diagnostic>) -> Object<'s> {
         let d = self.dialect;
         let kept = s.extras.get(EXTRAS_KEY).and_then(Value::as_object);
         let mut m = Map::with_capacity(keyword_estimate(s, kept.map_or(0, Map::len)));
@@ -127,7 +128,7 @@ impl<'a> Writer<'a> {
                     values_cut = true;
                     out.push(Diagnostic::loss(
                         codes::LOSS_SCHEMA,
-                        child(path, "value_set"),
+                        child(&at.path(), "value_set"),
                         format!(
                             "{}; the {} values of value set `{id}` were left out of this schema (it accepts any value)",
                             budget.describe(),
@@ -151,12 +152,12 @@ impl<'a> Writer<'a> {
         } else if stringify_enum {
             out.push(Diagnostic::warning(
                 codes::CHANGED_SCHEMA,
-                child(path, "enum"),
+                child(&at.path(), "enum"),
                 format!("{} allows only string enums: the values were written as strings of type string", d.name()),
             ));
             kind = Some(SchemaType::String);
         }
-        Object { s, path, m, kept, one_of, enumeration, values_cut, stringify_enum, enum_has_null, kind }
+        Object { s, at, m, kept, one_of, enumeration, values_cut, stringify_enum, enum_has_null, kind }
     }
 
     /// `type` and nullability; says whether the alternatives were written as a type array.
@@ -174,7 +175,7 @@ impl<'a> Writer<'a> {
                 o.m.insert("nullable".into(), Value::Bool(true));
                 out.push(Diagnostic::warning(
                     codes::CHANGED_SCHEMA,
-                    child(o.path, "type"),
+                    child(&o.at.path(), "type"),
                     format!("{} has no `null` type: written as `nullable: true` without a type", d.name()),
                 ));
             }
@@ -225,7 +226,7 @@ impl<'a> Writer<'a> {
                     let more = s.examples.len() - 1;
                     out.push(Diagnostic::loss(
                         codes::LOSS_SCHEMA,
-                        child(o.path, "examples"),
+                        child(&o.at.path(), "examples"),
                         format!("{} holds one example per schema; {more} more were left out", d.name()),
                     ));
                 }
@@ -237,7 +238,7 @@ impl<'a> Writer<'a> {
             } else {
                 out.push(Diagnostic::loss(
                     codes::LOSS_SCHEMA,
-                    child(o.path, "multiline"),
+                    child(&o.at.path(), "multiline"),
                     format!("{} cannot mark a string as multi-line; the hint was left out", d.name()),
                 ));
             }
@@ -265,7 +266,7 @@ impl<'a> Writer<'a> {
                 } else {
                     out.push(Diagnostic::loss(
                         codes::LOSS_SCHEMA,
-                        child(o.path, "enum"),
+                        child(&o.at.path(), "enum"),
                         format!("{} has no labels for enum values; they were left out", d.name()),
                     ));
                 }
@@ -277,7 +278,7 @@ impl<'a> Writer<'a> {
             } else if o.enumeration.is_none() && !o.values_cut {
                 out.push(Diagnostic::loss(
                     codes::LOSS_SCHEMA,
-                    child(o.path, "value_set"),
+                    child(&o.at.path(), "value_set"),
                     format!("{} cannot name the value set `{id}`; it was left out", d.name()),
                 ));
             }
@@ -326,7 +327,7 @@ impl<'a> Writer<'a> {
                 }
                 Dialect::OpenApi30 => out.push(Diagnostic::loss(
                     codes::LOSS_SCHEMA,
-                    child(o.path, model_key),
+                    child(&o.at.path(), model_key),
                     format!(
                         "{} cannot hold both an inclusive and an exclusive bound; the exclusive one was left out",
                         d.name()
@@ -338,7 +339,7 @@ impl<'a> Writer<'a> {
                     }
                     out.push(Diagnostic::warning(
                         codes::CHANGED_SCHEMA,
-                        child(o.path, model_key),
+                        child(&o.at.path(), model_key),
                         format!("{} has no exclusive bounds: written as the inclusive `{inclusive_key}`", d.name()),
                     ));
                 }
@@ -367,7 +368,7 @@ impl<'a> Writer<'a> {
             if self.dialect == Dialect::Gemini {
                 out.push(Diagnostic::loss(
                     codes::LOSS_SCHEMA,
-                    child(o.path, "unique_items"),
+                    child(&o.at.path(), "unique_items"),
                     format!("{} has no `uniqueItems`; it was left out", self.dialect.name()),
                 ));
             } else {
@@ -378,17 +379,15 @@ impl<'a> Writer<'a> {
 
     /// Items, properties and the names they require, additional properties.
     fn write_structure(&self, o: &mut Object, out: &mut Vec<Diagnostic>) {
-        let (d, s, path) = (self.dialect, o.s, o.path);
+        let (d, s, at) = (self.dialect, o.s, o.at);
         if let Some(items) = &s.items {
-            o.m.insert("items".into(), Value::Object(self.object(items, &format!("{path}/items"), out)));
+            o.m.insert("items".into(), Value::Object(self.object(items, &SchemaAt::Items(at), out)));
         }
         let mut required: Vec<Value> = Vec::new();
         if !s.properties.is_empty() {
             let mut properties = Map::new();
-            // Pointers built whole: these segments need no escaping, and every property of
-            // every schema written gets one.
             for (i, property) in s.properties.iter().enumerate() {
-                let schema = self.object(&property.schema, &format!("{path}/properties/{i}/schema"), out);
+                let schema = self.object(&property.schema, &SchemaAt::Property(at, i), out);
                 properties.insert(property.name.clone(), Value::Object(schema));
                 if property.required {
                     required.push(Value::from(property.name.as_str()));
@@ -402,7 +401,7 @@ impl<'a> Writer<'a> {
             } else {
                 out.push(Diagnostic::loss(
                     codes::LOSS_SCHEMA,
-                    child(path, "extras/jsonschema/required"),
+                    child(&at.path(), "extras/jsonschema/required"),
                     format!("{} cannot require properties the schema does not list; left out", d.name()),
                 ));
             }
@@ -415,8 +414,8 @@ impl<'a> Writer<'a> {
                 o.m.insert("additionalProperties".into(), Value::Bool(*allowed));
             }
             Some(AdditionalProperties::Schema(schema)) => {
-                let at = format!("{path}/additional_properties");
-                o.m.insert("additionalProperties".into(), Value::Object(self.object(schema, &at, out)));
+                let written = self.object(schema, &SchemaAt::AdditionalProperties(at), out);
+                o.m.insert("additionalProperties".into(), Value::Object(written));
             }
             None => {}
         }
@@ -433,7 +432,7 @@ impl<'a> Writer<'a> {
             .any_of
             .iter()
             .enumerate()
-            .map(|(i, member)| Value::Object(self.object(member, &format!("{}/any_of/{i}", o.path), out)))
+            .map(|(i, member)| Value::Object(self.object(member, &SchemaAt::AnyOf(o.at, i), out)))
             .collect();
         if s.nullable && o.kind.is_none() && d.is_2020() {
             members.push(Value::Object(Map::from_iter([("type".to_owned(), Value::from("null"))])));
@@ -442,7 +441,7 @@ impl<'a> Writer<'a> {
         if o.one_of && !d.is_rich() {
             out.push(Diagnostic::warning(
                 codes::CHANGED_SCHEMA,
-                child(o.path, "any_of"),
+                child(&o.at.path(), "any_of"),
                 format!("{} has no `oneOf`: the alternatives were written as `anyOf`", d.name()),
             ));
         }
@@ -484,7 +483,7 @@ impl<'a> Writer<'a> {
                 }
                 // The model path of the member as read: the null branches are not counted.
                 let at = s.any_of.iter().position(|m| std::ptr::eq(m, *member)).unwrap_or(i);
-                self.object(&nullable, &format!("{}/any_of/{at}", o.path), out)
+                self.object(&nullable, &SchemaAt::AnyOf(o.at, at), out)
             })
             .collect();
         if let [member] = written.as_slice()
@@ -527,7 +526,7 @@ impl<'a> Writer<'a> {
         &self,
         extras: Option<&Map<String, Value>>,
         m: &mut Map<String, Value>,
-        path: &str,
+        at: &SchemaAt,
         out: &mut Vec<Diagnostic>,
     ) {
         let Some(extras) = extras else { return };
@@ -547,7 +546,7 @@ impl<'a> Writer<'a> {
             if allowed && names_schemas && self.reference_prefix.is_none() {
                 out.push(Diagnostic::loss(
                     codes::LOSS_SCHEMA,
-                    child(&child(&child(path, "extras"), EXTRAS_KEY), key),
+                    child(&child(&child(&at.path(), "extras"), EXTRAS_KEY), key),
                     format!("`{key}` refers to named schemas, which are inlined here; it was left out"),
                 ));
             } else if allowed {
@@ -555,7 +554,7 @@ impl<'a> Writer<'a> {
             } else {
                 out.push(Diagnostic::loss(
                     codes::LOSS_SCHEMA,
-                    child(&child(&child(path, "extras"), EXTRAS_KEY), key),
+                    child(&child(&child(&at.path(), "extras"), EXTRAS_KEY), key),
                     format!("{} has no `{key}`; it was left out", d.name()),
                 ));
             }
@@ -567,7 +566,7 @@ impl<'a> Writer<'a> {
 /// and what [`Writer::start`] decided before writing them.
 struct Object<'s> {
     s: &'s Schema,
-    path: &'s str,
+    at: &'s SchemaAt<'s>,
     m: Map<String, Value>,
     /// `extras["jsonschema"]`: the keywords kept verbatim.
     kept: Option<&'s Map<String, Value>>,

@@ -394,3 +394,23 @@ fn a_null_alternative_is_folded_into_nullable_for_openapi_30() {
         &["changed/schema"],
     );
 }
+
+/// A loss deep in a schema is said at its model path, through every kind of nesting (property,
+/// items, additional properties, an alternative); the writer writes a place out only for a
+/// diagnostic.
+#[test]
+fn a_loss_deep_in_a_schema_names_its_model_path() {
+    let input = json!({"type": "object", "properties": {"keep": {"type": "string"}, "list": {"type": "array",
+        "items": {"type": "object", "additionalProperties": {"anyOf": [{"type": "string"},
+            {"type": "array", "items": {"type": "string"}, "uniqueItems": true}]}}}}});
+    let (schema, _) = read(&input, J);
+    let (_, diagnostics) = write(&schema, Gemini, "/tools/0/parameters/1/schema");
+    let got: Vec<(&str, &str)> = diagnostics.iter().map(|d| (d.code.as_str(), d.path.as_str())).collect();
+    assert_eq!(
+        got,
+        [(
+            "loss/schema",
+            "/tools/0/parameters/1/schema/properties/1/schema/items/additional_properties/any_of/1/unique_items"
+        )]
+    );
+}

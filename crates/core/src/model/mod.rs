@@ -36,7 +36,7 @@ pub use extras::{Extras, ExtrasMap};
 pub use http::{Auth, AuthKind, HttpBinding, ParamLocation, Server};
 pub use metadata::{Creator, Icon, Timestamps, Version};
 pub use schema::{AdditionalProperties, EnumValue, Property, Schema, SchemaType, ValueSet};
-pub(crate) use schema_at::SchemaAt;
+pub use schema_at::SchemaAt;
 pub use tool::{
     ArgDisplay, Confirmation, ConfirmationInfo, Display, Hints, ModelSettings, Output, Parameter, PinnedArgument, Tool,
 };

@@ -3,7 +3,8 @@
 //! diagnostic needs it, which most schema nodes never do.
 
 /// A schema's place: a model path, or a part of the schema at its parent's place.
-pub(crate) enum SchemaAt<'p> {
+#[derive(Debug)]
+pub enum SchemaAt<'p> {
     Root(&'p str),
     Items(&'p SchemaAt<'p>),
     Property(&'p SchemaAt<'p>, usize),
@@ -13,7 +14,7 @@ pub(crate) enum SchemaAt<'p> {
 
 impl SchemaAt<'_> {
     /// How many schemas enclose this one.
-    pub(crate) fn depth(&self) -> usize {
+    pub fn depth(&self) -> usize {
         match self {
             SchemaAt::Root(_) => 0,
             SchemaAt::Items(parent) | SchemaAt::AdditionalProperties(parent) => 1 + parent.depth(),
@@ -22,7 +23,7 @@ impl SchemaAt<'_> {
     }
 
     /// The model path (the fields' JSON names, as `Schema` serializes them).
-    pub(crate) fn path(&self) -> String {
+    pub fn path(&self) -> String {
         match self {
             SchemaAt::Root(path) => (*path).to_owned(),
             SchemaAt::Items(parent) => format!("{}/items", parent.path()),
