@@ -103,9 +103,10 @@ def test_conversions_from_many_threads_at_once_each_get_their_own_result():
 
 def test_a_schema_nested_to_the_limit_converts_from_a_thread_with_a_small_stack():
     # A conversion runs on a stack of the size `convert` gives its threads, whatever the calling
-    # thread's, and the walk of the Python objects into JSON text on one of its own when the
-    # caller's is short: a schema nested as deep as an input may be converts from a thread given
-    # 256 KiB (which the walk alone overflowed when it ran on the caller's stack).
+    # thread's (mapped at its first call and kept for the next: the four below share it), and
+    # the walk of the Python objects into JSON text on one of its own when the caller's is
+    # short: a schema nested as deep as an input may be converts from a thread given 256 KiB
+    # (which the walk alone overflowed when it ran on the caller's stack).
     import threading
 
     schema = {"type": "string"}
