@@ -29,14 +29,17 @@ pub fn make_strict(schema: &mut Value, path: &str) -> Result<Vec<Diagnostic>, St
         return Err(format!("its schema is recursive (through `{name}`), which strict mode forbids"));
     }
     let mut changes = Vec::new();
-    drop_constraints(schema, "#", &mut changes);
+    drop_constraints(schema, &mut String::from("#"), &mut changes);
     Ok(changes
         .into_iter()
         .map(|message| Diagnostic::warning(codes::CHANGED_SCHEMA, path, format!("strict mode: {message}")))
         .collect())
 }
 
-fn drop_constraints(node: &mut Value, at: &str, changes: &mut Vec<String>) {
+/// Drops the constraint keywords from `node`, found at `at` inside the schema: one buffer, grown
+/// and cut back around each child, so a schema without constraints formats no place.
+fn drop_constraints(node: &mut Value, at: &mut String, changes: &mut Vec<String>) {
+    let parent = at.len();
     match node {
         Value::Object(map) => {
             for keyword in CONSTRAINTS {
@@ -47,23 +50,32 @@ fn drop_constraints(node: &mut Value, at: &str, changes: &mut Vec<String>) {
                 }
             }
             for (key, child) in map.iter_mut() {
-                let at = format!("{at}/{key}");
+                at.push('/');
+                at.push_str(key);
                 if matches!(key.as_str(), "properties" | "$defs" | "definitions") {
                     if let Value::Object(members) = child {
+                        let members_at = at.len();
                         for (name, member) in members.iter_mut() {
-                            drop_constraints(member, &format!("{at}/{name}"), changes);
+                            at.push('/');
+                            at.push_str(name);
+                            drop_constraints(member, at, changes);
+                            at.truncate(members_at);
                         }
                     }
                 } else if matches!(key.as_str(), "enum" | "const" | "default" | "examples") {
                     // Values, not schemas.
                 } else {
-                    drop_constraints(child, &at, changes);
+                    drop_constraints(child, at, changes);
                 }
+                at.truncate(parent);
             }
         }
         Value::Array(items) => {
             for (i, item) in items.iter_mut().enumerate() {
-                drop_constraints(item, &format!("{at}/{i}"), changes);
+                use std::fmt::Write;
+                let _ = write!(at, "/{i}");
+                drop_constraints(item, at, changes);
+                at.truncate(parent);
             }
         }
         _ => {}

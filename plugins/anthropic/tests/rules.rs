@@ -145,3 +145,26 @@ fn input_examples_are_written_only_when_the_schema_accepts_them() {
         }
     }
 }
+
+/// Each dropped constraint names its place in the schema, through properties, definitions,
+/// items and alternatives; a property named like a keyword is a property, not a constraint.
+#[test]
+fn a_dropped_constraint_names_its_place_at_any_depth() {
+    let mut schema = json!({"type": "object", "properties": {
+        "list": {"type": "array", "items": {"anyOf": [{"type": "string", "maxLength": 3}, {"$ref": "#/$defs/n"}]}},
+        "minimum": {"type": "string"}},
+        "$defs": {"n": {"type": "integer", "minimum": 1}}});
+    let said: Vec<String> = toolport_format_anthropic::strict::make_strict(&mut schema, "/tools/0/parameters")
+        .unwrap()
+        .into_iter()
+        .map(|d| d.message)
+        .collect();
+    assert_eq!(
+        said,
+        [
+            "strict mode: `maxLength` is not supported and was dropped at #/properties/list/items/anyOf/0",
+            "strict mode: `minimum` is not supported and was dropped at #/$defs/n",
+        ]
+    );
+    assert_eq!(schema["properties"]["minimum"], json!({"type": "string"}));
+}
