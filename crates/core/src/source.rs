@@ -271,7 +271,7 @@ pub fn escape_pointer_segment(segment: &str) -> String {
 }
 
 /// Appends `segment` escaped (RFC 6901) to `out`, without a temporary string.
-fn push_segment(out: &mut String, segment: &str) {
+pub fn push_segment(out: &mut String, segment: &str) {
     if !segment.contains(['~', '/']) {
         out.push_str(segment);
         return;

@@ -9,7 +9,7 @@
 //! ([`put_back`]). A document from elsewhere has no section and gets none back.
 
 use serde_json::{Map, Value};
-use toolport_plugin::source::child;
+use toolport_plugin::source::{child, push_segment};
 use toolport_plugin::{Diagnostic, codes};
 
 /// Prefix of the keys toolport writes for model fields OpenAPI has no place for.
@@ -28,7 +28,9 @@ pub(crate) const AUTH_MARK: &str = "x-toolport-auth";
 /// object that held it, and with `no_false_nullable` removes `nullable: false`. Values a user
 /// wrote (other `x-` extensions, examples, defaults, enums) are not searched.
 pub(crate) fn move_into_section(doc: &mut Map<String, Value>, no_false_nullable: bool) {
-    fn walk(map: &mut Map<String, Value>, at: &str, section: &mut Map<String, Value>, no_false_nullable: bool) {
+    /// `at` is the pointer of `map`: one buffer, grown and cut back around each member, so an
+    /// object's pointer is written out only when it holds bookkeeping.
+    fn walk(map: &mut Map<String, Value>, at: &mut String, section: &mut Map<String, Value>, no_false_nullable: bool) {
         if no_false_nullable && map.get("nullable") == Some(&Value::Bool(false)) {
             map.shift_remove("nullable");
         }
@@ -43,28 +45,35 @@ pub(crate) fn move_into_section(doc: &mut Map<String, Value>, no_false_nullable:
                 }
             }
             *map = kept;
-            section.insert(at.to_owned(), Value::Object(moved));
+            section.insert(at.clone(), Value::Object(moved));
         }
+        let parent = at.len();
         for (key, value) in map.iter_mut() {
             if key.starts_with("x-") || matches!(key.as_str(), "example" | "examples" | "default" | "enum" | "const") {
                 continue;
             }
-            let at = child(at, key);
+            at.push('/');
+            push_segment(at, key);
             match value {
-                Value::Object(inner) => walk(inner, &at, section, no_false_nullable),
+                Value::Object(inner) => walk(inner, at, section, no_false_nullable),
                 Value::Array(items) => {
+                    let items_at = at.len();
                     for (i, item) in items.iter_mut().enumerate() {
                         if let Value::Object(inner) = item {
-                            walk(inner, &child(&at, i.to_string()), section, no_false_nullable);
+                            use std::fmt::Write;
+                            let _ = write!(at, "/{i}");
+                            walk(inner, at, section, no_false_nullable);
+                            at.truncate(items_at);
                         }
                     }
                 }
                 _ => {}
             }
+            at.truncate(parent);
         }
     }
     let mut section = Map::new();
-    walk(doc, "", &mut section, no_false_nullable);
+    walk(doc, &mut String::new(), &mut section, no_false_nullable);
     if !section.is_empty() {
         doc.insert(SECTION.into(), Value::Object(section));
     }

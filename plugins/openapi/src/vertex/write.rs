@@ -47,6 +47,8 @@ pub(super) fn write_body(set: &ToolSet, options: &Options) -> Result<(Value, Vec
     let written = write::document(&without_runtime_defaults(set), Mode::Vertex, &parts);
     out.extend(written.diagnostics);
     let yaml = toolport_plugin::yaml::value_to_string(&written.document);
+    // The document lives on only as its YAML text.
+    options.free(written.document);
 
     let mut body = Map::new();
     let body_ext = vx.get("body").and_then(Value::as_object).unwrap_or(&empty);
