@@ -51,7 +51,7 @@ pub fn schema_weight(schema: &Schema) -> usize {
 /// once, in the set: they were not in the input, and counting each copy let a reader's
 /// expansion raise the writer's budget in turn (a 0.56 MB document's to 36 MB).
 pub fn model_weight(model: &ToolSet) -> usize {
-    let weigh = |schema: &Schema| schema_weight(schema) - copied_values_weight(schema, &model.value_sets);
+    let weigh = |schema: &Schema| weight_without_copies(schema, &model.value_sets);
     let tools: usize = model
         .tools
         .iter()
@@ -63,16 +63,17 @@ pub fn model_weight(model: &ToolSet) -> usize {
         + model.value_sets.values().map(value_set_weight).sum::<usize>()
 }
 
-/// The weight of the enums in `schema` that list all of the values of the value set their
-/// schema names: copies of the set ([`model_weight`]).
-fn copied_values_weight(schema: &Schema, sets: &IndexMap<String, ValueSet>) -> usize {
-    let own = match (&schema.value_set, &schema.enumeration) {
+/// [`schema_weight`] less the enums in `schema` that list all of the values of the value set
+/// their schema names: copies of the set ([`model_weight`]), in one walk.
+fn weight_without_copies(schema: &Schema, sets: &IndexMap<String, ValueSet>) -> usize {
+    let copied = match (&schema.value_set, &schema.enumeration) {
         (Some(id), Some(values)) if sets.get(id).is_some_and(|set| set.entries.len() == values.len()) => {
             enumeration_weight(values)
         }
         _ => 0,
     };
-    own + children(schema).map(|child| copied_values_weight(child, sets)).sum::<usize>()
+    // A node's weight holds its enum's, so the copy is never more than the node.
+    node_weight(schema) - copied + children(schema).map(|child| weight_without_copies(child, sets)).sum::<usize>()
 }
 
 /// The bytes a value set's values and labels take as an `enum` (and its labels) written
