@@ -66,6 +66,10 @@ pub struct Source {
     /// What parsing tolerated (repeated keys, rounded integers), for the reader's diagnostics.
     pub tolerated: Vec<Diagnostic>,
     pub definitions: std::cell::RefCell<IndexMap<String, toolport_core::Schema>>,
+    /// Whether the schemas are kept as written when the model cannot give them back
+    /// ([`crate::schema::read_input`]): only this format's writer uses them, so a conversion
+    /// to another format (`Options::TARGET_FORMAT`) keeps only what the model lacks.
+    pub keeps_as_written: bool,
 }
 
 impl Source {
@@ -81,6 +85,7 @@ impl Source {
             value: parsed.value,
             tolerated: parsed.tolerated,
             definitions: Default::default(),
+            keeps_as_written: true,
         })
     }
 

@@ -8,7 +8,7 @@ use std::collections::HashSet;
 use serde_json::{Map, Value};
 use toolport_core::names::NameRules;
 use toolport_core::source::child;
-use toolport_core::{Bundle, Diagnostic, Outcome, Tool, ToolSet, codes};
+use toolport_core::{Bundle, Diagnostic, Options, Outcome, Tool, ToolSet, codes};
 
 use crate::common::{Shape, Source, json_rpc_result};
 
@@ -357,10 +357,17 @@ fn foreign_schema_key(key: &str, keys: &ToolKeys, path: &str) -> Option<Diagnost
 }
 
 /// A function-tool format's `Format::read`: its entry file parsed (a located error if it is not
-/// JSON), then read by the format's own `document`.
-pub fn read_entry(input: &Bundle, format_id: &str, document: fn(&Source) -> Outcome<ToolSet>) -> Outcome<ToolSet> {
+/// JSON), then read by the format's own `document`; schemas are kept as written only toward
+/// this format or an unnamed target ([`Source::keeps_as_written`]).
+pub fn read_entry(
+    input: &Bundle,
+    options: &Options,
+    format_id: &str,
+    document: fn(&Source) -> Outcome<ToolSet>,
+) -> Outcome<ToolSet> {
     match Source::parse(input, format_id) {
-        Ok(source) => {
+        Ok(mut source) => {
+            source.keeps_as_written = options.may_target(&[format_id]);
             let mut outcome = document(&source);
             outcome.diagnostics.splice(0..0, source.tolerated);
             outcome

@@ -157,6 +157,22 @@ pub fn read_input(
     let parameters = read_parameters(source, value, dialect, path, diagnostics);
     let changed = changed_since(diagnostics, start);
     let mut residue = root_residue(value);
+    if !source.keeps_as_written {
+        // Toward another format only the root's keys the model lacks are kept (and reported
+        // lost by the writer); the schema as written serves only this format's writer, and
+        // regenerating it to compare is a third of reading a tool. Definitions the model holds
+        // (read where referenced) are not among them.
+        let read = source.definitions.borrow();
+        for defs in ["$defs", "definitions"] {
+            if residue.get(defs).and_then(Value::as_object).is_some_and(|d| d.keys().all(|n| read.contains_key(n))) {
+                residue.shift_remove(defs);
+            }
+        }
+        if !residue.is_empty() {
+            extras.insert(format!("{key}Root"), Value::Object(residue));
+        }
+        return parameters;
+    }
     let none = IndexMap::new();
     let definitions = source.definitions.borrow();
     let expansion = Expansion::unlimited();

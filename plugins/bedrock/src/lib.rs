@@ -71,8 +71,8 @@ impl Format for Bedrock {
         common::detect_tool_list(input, read::is_tool)
     }
 
-    fn read(&self, input: &Bundle, _options: &Options) -> Outcome<ToolSet> {
-        function_tools::read::read_entry(input, ID, read::document)
+    fn read(&self, input: &Bundle, options: &Options) -> Outcome<ToolSet> {
+        function_tools::read::read_entry(input, options, ID, read::document)
     }
 
     fn write(&self, model: &ToolSet, options: &Options) -> Outcome<Bundle> {

@@ -29,10 +29,11 @@ pub fn folder(input: &Bundle, options: &Options) -> Outcome<ToolSet> {
         Ok(found) => found,
         Err(error) => return Outcome::fail(error),
     };
-    let source = match Source::parse(&Bundle::single(file, text), ID) {
+    let mut source = match Source::parse(&Bundle::single(file, text), ID) {
         Ok(source) => source,
         Err(error) => return Outcome::fail(error),
     };
+    source.keeps_as_written = options.may_target(&[ID]);
     let mut diagnostics = source.tolerated.clone();
     let manifest = source.value.as_object().cloned().unwrap_or_default();
     let spec = match the_spec(&source, &manifest, input, &mut diagnostics) {

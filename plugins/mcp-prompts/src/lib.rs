@@ -57,8 +57,8 @@ impl Format for McpPrompts {
         }
     }
 
-    fn read(&self, input: &Bundle, _options: &Options) -> Outcome<ToolSet> {
-        function_tools::read::read_entry(input, ID, read::document)
+    fn read(&self, input: &Bundle, options: &Options) -> Outcome<ToolSet> {
+        function_tools::read::read_entry(input, options, ID, read::document)
     }
 
     fn write(&self, model: &ToolSet, options: &Options) -> Outcome<Bundle> {

@@ -80,8 +80,8 @@ impl Format for Mcpb {
         }
     }
 
-    fn read(&self, input: &Bundle, _options: &Options) -> Outcome<ToolSet> {
-        toolport_plugin::function_tools::read::read_entry(input, MCPB, read::document)
+    fn read(&self, input: &Bundle, options: &Options) -> Outcome<ToolSet> {
+        toolport_plugin::function_tools::read::read_entry(input, options, MCPB, read::document)
     }
 
     fn write(&self, model: &ToolSet, options: &Options) -> Outcome<Bundle> {

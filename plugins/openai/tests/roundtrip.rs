@@ -47,3 +47,33 @@ fn bad_input_gives_located_diagnostics() {
     assert_eq!(outcome.value.as_ref().expect("the valid tool is read").tools.len(), 1);
     insta::assert_snapshot!("bad-input", render(&outcome.diagnostics));
 }
+
+/// A schema the model cannot give back as spelled (here through `allOf`) is kept as written
+/// only when the conversion may go back to openai (`Options::TARGET_FORMAT` openai, or none);
+/// toward another format the reader keeps only the root's keys the model lacks, and the same
+/// parameters are read either way.
+#[test]
+fn a_schema_is_kept_as_written_only_toward_openai() {
+    use toolport_plugin::{Bundle, Format, Options};
+    let tools = serde_json::json!([{"type": "function", "function": {"name": "f", "parameters": {
+        "type": "object", "additionalProperties": false,
+        "properties": {"a": {"allOf": [{"type": "string"}, {"maxLength": 3}]}}}}}]);
+    let input = Bundle::single("tools.json", tools.to_string());
+    let read = |target: Option<&str>| {
+        let mut options = Options::default();
+        if let Some(target) = target {
+            options.set(Options::TARGET_FORMAT, target);
+        }
+        let (model, _) = toolport_testkit::expect_ok(toolport_format_openai::OpenAi.read(&input, &options), "read");
+        model
+    };
+    let kept = |model: &toolport_plugin::ToolSet| {
+        let extras = model.tools[0].extras.get("openai").and_then(|e| e.as_object()).cloned().unwrap_or_default();
+        (extras.contains_key("parameters"), extras.get("parametersRoot").cloned())
+    };
+    let (back, elsewhere, unnamed) = (read(Some("openai")), read(Some("anthropic")), read(None));
+    assert_eq!(kept(&back), (true, None));
+    assert_eq!(kept(&unnamed), (true, None));
+    assert_eq!(kept(&elsewhere), (false, Some(serde_json::json!({"additionalProperties": false}))));
+    assert_eq!(elsewhere.tools[0].parameters, back.tools[0].parameters);
+}

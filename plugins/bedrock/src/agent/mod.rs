@@ -126,8 +126,8 @@ impl Format for BedrockAgent {
         read::detect(text)
     }
 
-    fn read(&self, input: &Bundle, _options: &Options) -> Outcome<ToolSet> {
-        function_tools::read::read_entry(input, AGENT_ID, read::document)
+    fn read(&self, input: &Bundle, options: &Options) -> Outcome<ToolSet> {
+        function_tools::read::read_entry(input, options, AGENT_ID, read::document)
     }
 
     fn write(&self, model: &ToolSet, options: &Options) -> Outcome<Bundle> {
