@@ -58,10 +58,11 @@ impl Shape {
 /// `definitions`) its tool schemas brought, collected while reading them
 /// (`crate::schema::read_input`, `crate::schema::read_single`).
 #[derive(Debug)]
-pub struct Source {
+pub struct Source<'t> {
     pub file: String,
-    /// The text, indexed once for locating every diagnostic.
-    pub locator: Locator<'static>,
+    /// The text, borrowed from the bundle (a copy of a large list was its size again while
+    /// reading), indexed once for locating every diagnostic.
+    pub locator: Locator<'t>,
     pub value: Value,
     /// What parsing tolerated (repeated keys, rounded integers), for the reader's diagnostics.
     pub tolerated: Vec<Diagnostic>,
@@ -72,16 +73,16 @@ pub struct Source {
     pub keeps_as_written: bool,
 }
 
-impl Source {
+impl<'t> Source<'t> {
     /// Parses the bundle's entry file; the error is ready to return as a failed read.
-    pub fn parse(input: &Bundle, format: &str) -> Result<Source, Diagnostic> {
+    pub fn parse(input: &'t Bundle, format: &str) -> Result<Source<'t>, Diagnostic> {
         let Some((file, text)) = input.entry_file() else {
             return Err(Diagnostic::error(codes::INPUT_INVALID, "", format!("{format} reads one JSON file")));
         };
         let parsed = parse_json(file, text)?;
         Ok(Source {
             file: file.to_owned(),
-            locator: Locator::new(text.to_owned()),
+            locator: Locator::new(text),
             value: parsed.value,
             tolerated: parsed.tolerated,
             definitions: Default::default(),

@@ -99,7 +99,7 @@ pub fn read_tool_list<'s>(
 /// A model being read from one source, with what the reader said so far.
 #[derive(Debug)]
 pub struct Reading<'s> {
-    pub source: &'s Source,
+    pub source: &'s Source<'s>,
     pub model: ToolSet,
     /// The tool set's extras (the document's shape, …), stored under the format at the end.
     pub set_extras: Map<String, Value>,

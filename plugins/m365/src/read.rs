@@ -29,7 +29,8 @@ pub fn folder(input: &Bundle, options: &Options) -> Outcome<ToolSet> {
         Ok(found) => found,
         Err(error) => return Outcome::fail(error),
     };
-    let mut source = match Source::parse(&Bundle::single(file, text), ID) {
+    let manifest_file = Bundle::single(file, text);
+    let mut source = match Source::parse(&manifest_file, ID) {
         Ok(source) => source,
         Err(error) => return Outcome::fail(error),
     };
@@ -353,7 +354,7 @@ fn mcp_tools(
 
 /// The manifest merged into the model the spec gave.
 struct Merge<'a> {
-    source: &'a Source,
+    source: &'a Source<'a>,
     model: &'a mut ToolSet,
     /// Model fields as the spec had them, where the manifest says otherwise.
     spec_values: Map<String, Value>,
