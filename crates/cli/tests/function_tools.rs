@@ -415,3 +415,33 @@ fn a_strict_conversion_with_the_wrong_from_fails_naming_the_format() {
     assert!(run.stderr.contains("looks like anthropic") && run.stderr.contains("--from anthropic"), "{}", run.stderr);
     assert!(!dir.path().join("out.json").exists(), "nothing is written");
 }
+
+/// An input schema the model cannot give back as spelled (an unused definition beside the
+/// used one) converted to another format: what the target cannot hold of its root is said,
+/// as for any other schema (the schema kept whole for an openai round trip once hid it), and
+/// the definitions, which the model holds, are not.
+#[test]
+fn a_root_key_the_target_cannot_hold_is_said_whatever_the_schema_spelling() {
+    let dir = tempfile::tempdir().unwrap();
+    let tools = serde_json::json!([{"type": "function", "function": {"name": "book", "description": "Books a room.",
+        "parameters": {"type": "object", "additionalProperties": false,
+            "properties": {"guest": {"$ref": "#/$defs/Person"}}, "required": ["guest"],
+            "$defs": {"Person": {"type": "object", "properties": {"name": {"type": "string"}}},
+                "Unused": {"type": "string"}}}}}]);
+    std::fs::write(dir.path().join("tools.json"), tools.to_string()).unwrap();
+    let run =
+        support::run_in(dir.path(), &["-v", "--from", "openai", "--to", "gemini", "tools.json", "-o", "out.json"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("gemini cannot hold openai's input schema root keys `additionalProperties`"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("`$defs`"), "{}", run.stderr);
+    // Back to openai the schema is written as it was read.
+    let run = support::run_in(dir.path(), &["--from", "openai", "--to", "openai", "tools.json", "-o", "back.json"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let back: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("back.json")).unwrap()).unwrap();
+    assert_eq!(back, tools);
+}
