@@ -7,7 +7,9 @@ use indexmap::IndexMap;
 use serde_json::{Map, Value};
 use toolport_core::definitions::{Budget, value_set_weight};
 use toolport_core::source::child;
-use toolport_core::{AdditionalProperties, Diagnostic, EnumValue, Schema, SchemaAt, SchemaType, ValueSet, codes};
+use toolport_core::{
+    AdditionalProperties, Diagnostic, EnumValue, Parameter, Property, Schema, SchemaAt, SchemaType, ValueSet, codes,
+};
 
 use crate::dialect::OPENAPI_30_KEYWORDS;
 use crate::{Dialect, ENUM_LABELS, EXTRAS_KEY, MULTILINE, ONE_OF_MARK, VALUE_SET, reference_prefix, reference_to};
@@ -87,8 +89,36 @@ impl<'a> Writer<'a> {
     }
 
     /// `s` as a JSON Schema object; `at` is its place, written out only for a diagnostic.
+    /// The object schema of a parameter list, `{"type": "object", "properties": …, "required":
+    /// […]}`, as [`Writer::write`] writes a schema of that type with those properties, written
+    /// from the parameters where they are instead of a schema made of copies of theirs. A list
+    /// whose schemas use references when this writer inlines them is written through such a
+    /// schema (inlining copies them anyway).
+    pub fn write_parameters(&self, parameters: &[Parameter], path: &str) -> (Value, Vec<Diagnostic>) {
+        if self.reference_prefix.is_none()
+            && parameters.iter().any(|p| toolport_core::definitions::uses_references(&p.schema))
+        {
+            let properties = parameters
+                .iter()
+                .map(|p| Property { name: p.name.clone(), required: p.required, schema: p.schema.clone() })
+                .collect();
+            return self.write(&Schema { properties, ..Schema::of(SchemaType::Object) }, path);
+        }
+        let mut diagnostics = Vec::new();
+        let root = Schema::of(SchemaType::Object);
+        let members = Members::Parameters(parameters);
+        let value = Value::Object(self.object_of(&root, members, &SchemaAt::Root(path), &mut diagnostics));
+        (value, diagnostics)
+    }
+
+    /// `s` as a JSON Schema object; `at` is its place, written out only for a diagnostic.
     fn object(&self, s: &Schema, at: &SchemaAt, out: &mut Vec<Diagnostic>) -> Map<String, Value> {
-        let mut o = self.start(s, at, out);
+        self.object_of(s, Members::Properties(&s.properties), at, out)
+    }
+
+    /// [`Writer::object`] with its properties given apart (a parameter list's, [`Members`]).
+    fn object_of(&self, s: &Schema, members: Members, at: &SchemaAt, out: &mut Vec<Diagnostic>) -> Map<String, Value> {
+        let mut o = self.start(s, members, at, out);
         let any_of_written = self.write_type(&mut o, out);
         self.write_annotations(&mut o, out);
         self.write_bounds(&mut o, out);
@@ -110,10 +140,16 @@ impl<'a> Writer<'a> {
 
     /// Starts writing `s` (its `$ref` first), deciding the enum and the type written: Gemini's
     /// string-only enums force both.
-    fn start<'s>(&self, s: &'s Schema, at: &'s SchemaAt<'s>, out: &mut Vec<Diagnostic>) -> Object<'s> {
+    fn start<'s>(
+        &self,
+        s: &'s Schema,
+        members: Members<'s>,
+        at: &'s SchemaAt<'s>,
+        out: &mut Vec<Diagnostic>,
+    ) -> Object<'s> {
         let d = self.dialect;
         let kept = s.extras.get(EXTRAS_KEY).and_then(Value::as_object);
-        let mut m = Map::with_capacity(keyword_estimate(s, kept.map_or(0, Map::len)));
+        let mut m = Map::with_capacity(keyword_estimate(s, &members, kept.map_or(0, Map::len)));
         if let (Some(name), Some(prefix)) = (&s.reference, self.reference_prefix) {
             m.insert("$ref".into(), Value::String(reference_to(prefix, name)));
         }
@@ -157,7 +193,7 @@ impl<'a> Writer<'a> {
             ));
             kind = Some(SchemaType::String);
         }
-        Object { s, at, m, kept, one_of, enumeration, values_cut, stringify_enum, enum_has_null, kind }
+        Object { s, members, at, m, kept, one_of, enumeration, values_cut, stringify_enum, enum_has_null, kind }
     }
 
     /// `type` and nullability; says whether the alternatives were written as a type array.
@@ -384,13 +420,15 @@ impl<'a> Writer<'a> {
             o.m.insert("items".into(), Value::Object(self.object(items, &SchemaAt::Items(at), out)));
         }
         let mut required: Vec<Value> = Vec::new();
-        if !s.properties.is_empty() {
+        let members = o.members;
+        if members.len() > 0 {
             let mut properties = Map::new();
-            for (i, property) in s.properties.iter().enumerate() {
-                let schema = self.object(&property.schema, &SchemaAt::Property(at, i), out);
-                properties.insert(property.name.clone(), Value::Object(schema));
-                if property.required {
-                    required.push(Value::from(property.name.as_str()));
+            for i in 0..members.len() {
+                let (name, is_required, schema) = members.get(i);
+                let schema = self.object(schema, &SchemaAt::Property(at, i), out);
+                properties.insert(name.to_owned(), Value::Object(schema));
+                if is_required {
+                    required.push(Value::from(name));
                 }
             }
             o.m.insert("properties".into(), Value::Object(properties));
@@ -566,6 +604,8 @@ impl<'a> Writer<'a> {
 /// and what [`Writer::start`] decided before writing them.
 struct Object<'s> {
     s: &'s Schema,
+    /// Its properties: the schema's own, or a parameter list's ([`Writer::write_parameters`]).
+    members: Members<'s>,
     at: &'s SchemaAt<'s>,
     m: Map<String, Value>,
     /// `extras["jsonschema"]`: the keywords kept verbatim.
@@ -586,7 +626,7 @@ struct Object<'s> {
 /// About how many keywords `s` is written with: one per field set, and the keywords kept for
 /// it. Its map is made that size rather than grown by inserting, which leaves room for 3, 7
 /// or 14 entries: in a document of many small schemas that room is most of their memory.
-fn keyword_estimate(s: &Schema, kept: usize) -> usize {
+fn keyword_estimate(s: &Schema, members: &Members, kept: usize) -> usize {
     let set = [
         s.reference.is_some(),
         s.kind.is_some() || s.nullable,
@@ -608,10 +648,34 @@ fn keyword_estimate(s: &Schema, kept: usize) -> usize {
         s.constraints.max_items.is_some(),
         s.constraints.unique_items,
         s.items.is_some(),
-        !s.properties.is_empty(),
-        s.properties.iter().any(|p| p.required),
+        members.len() > 0,
+        (0..members.len()).any(|i| members.get(i).1),
         s.additional_properties.is_some(),
         !s.any_of.is_empty(),
     ];
     set.into_iter().filter(|&is_set| is_set).count() + kept
+}
+
+/// The properties an object schema is written with: its own, or a parameter list's, each as
+/// its name, whether it is required, and its schema.
+#[derive(Clone, Copy)]
+enum Members<'s> {
+    Properties(&'s [Property]),
+    Parameters(&'s [Parameter]),
+}
+
+impl<'s> Members<'s> {
+    fn len(&self) -> usize {
+        match self {
+            Members::Properties(list) => list.len(),
+            Members::Parameters(list) => list.len(),
+        }
+    }
+
+    fn get(&self, i: usize) -> (&'s str, bool, &'s Schema) {
+        match *self {
+            Members::Properties(list) => (&list[i].name, list[i].required, &list[i].schema),
+            Members::Parameters(list) => (&list[i].name, list[i].required, &list[i].schema),
+        }
+    }
 }

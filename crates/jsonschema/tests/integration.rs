@@ -414,3 +414,30 @@ fn a_loss_deep_in_a_schema_names_its_model_path() {
         )]
     );
 }
+
+/// A parameter list is written, in every dialect, as the object schema of its parameters
+/// would be, diagnostics and their places included (a reference among them too, through the
+/// copies inlining makes).
+#[test]
+fn a_parameter_list_is_written_as_its_object_schema() {
+    use toolport_core::{Parameter, Property};
+    let (city, _) = read(&json!({"type": "string", "format": "uri-template", "description": "a city"}), J);
+    let (days, _) = read(&json!({"type": "array", "items": {"type": "integer"}, "uniqueItems": true}), J);
+    let named = Schema { reference: Some("Place".into()), ..Schema::default() };
+    for list in [vec![("city", true, city.clone()), ("days", false, days.clone())], vec![("at", true, named)], vec![]] {
+        let parameters: Vec<Parameter> = list
+            .iter()
+            .map(|(name, required, schema)| Parameter { required: *required, ..Parameter::new(*name, schema.clone()) })
+            .collect();
+        let properties = list.iter().map(|(name, required, schema)| Property {
+            name: (*name).into(),
+            required: *required,
+            schema: schema.clone(),
+        });
+        let object = Schema { properties: properties.collect(), ..Schema::of(SchemaType::Object) };
+        for dialect in [J, O30, O31, Gemini] {
+            let writer = Writer::new(dialect);
+            assert_eq!(writer.write_parameters(&parameters, "/p"), writer.write(&object, "/p"), "{dialect:?} {list:?}");
+        }
+    }
+}

@@ -228,17 +228,19 @@ impl<'a> SchemaWriter<'a> {
     }
 
     /// Writes `root` at model path `path`: inlined, or with the `$defs` of the definitions it
-    /// reaches (returned apart). A `parameters` root is a parameter list's object schema, whose
-    /// diagnostics are rebased onto the parameters ([`on_parameter`]).
+    /// reaches (returned apart). The root of `parameters` is their object schema, whose
+    /// diagnostics are rebased onto them ([`on_parameter`]).
     fn write_root(
         &self,
         root: &Schema,
         path: &str,
-        parameters: bool,
+        parameters: Option<&[Parameter]>,
         diagnostics: &mut Vec<Diagnostic>,
     ) -> (Value, Option<Map<String, Value>>) {
-        let rebase =
-            |diagnostic: Diagnostic| if parameters { on_parameter(diagnostic, path, root) } else { diagnostic };
+        let rebase = |diagnostic: Diagnostic| match parameters {
+            Some(parameters) => on_parameter(diagnostic, path, parameters),
+            None => diagnostic,
+        };
         if self.inlines() && uses_references(root) {
             let (inlined, cuts) = inline_within(root, self.definitions, path, &self.expansion.budget);
             let (value, found) = self.write_value(&inlined, path);
@@ -323,7 +325,7 @@ impl<'a> SchemaWriter<'a> {
 
     /// The canonical schema in the dialect; forced changes are reported at `path` in the model.
     pub fn schema(&self, schema: &Schema, path: &str, diagnostics: &mut Vec<Diagnostic>) -> Value {
-        let (mut value, defs) = self.write_root(schema, path, false, diagnostics);
+        let (mut value, defs) = self.write_root(schema, path, None, diagnostics);
         if let (Value::Object(map), Some(defs)) = (&mut value, defs) {
             map.insert("$defs".into(), Value::Object(defs));
         }
@@ -332,8 +334,18 @@ impl<'a> SchemaWriter<'a> {
 
     /// The object schema of a parameter list; diagnostics at `path` (`/tools/0/parameters`).
     pub fn parameters(&self, parameters: &[Parameter], path: &str, diagnostics: &mut Vec<Diagnostic>) -> Value {
-        let root = parameters_schema(parameters);
-        let (mut value, defs) = self.write_root(&root, path, true, diagnostics);
+        let (mut value, defs) = if parameters.iter().any(|p| uses_references(&p.schema)) {
+            self.write_root(&parameters_schema(parameters), path, Some(parameters), diagnostics)
+        } else {
+            // Without references writing the root is writing its object (no definitions to
+            // gather, inline or cut): from the parameters where they are, not from copies.
+            let (mut value, mut found) = self.writer().write_parameters(parameters, path);
+            if self.clean {
+                crate::clean::clean(&mut value, self.dialect, path, &mut found);
+            }
+            diagnostics.extend(found.into_iter().map(|d| on_parameter(d, path, parameters)));
+            (value, None)
+        };
         if let Value::Object(map) = &mut value {
             // Tool APIs want `properties` even when empty: "an object with no parameters".
             map.entry("properties").or_insert_with(|| Value::Object(Map::new()));
@@ -360,11 +372,11 @@ pub fn parameters_schema(parameters: &[Parameter]) -> Schema {
 /// parameter it is about: `…/parameters/properties/3/schema/…` is the schema of parameter 3,
 /// `…/parameters/3/schema/…`, and the message names the parameter (a model path's index says
 /// nothing to a reader of the source, who knows the parameter by its name).
-fn on_parameter(mut diagnostic: Diagnostic, path: &str, root: &Schema) -> Diagnostic {
+fn on_parameter(mut diagnostic: Diagnostic, path: &str, parameters: &[Parameter]) -> Diagnostic {
     let Some(rest) = diagnostic.path.strip_prefix(path).and_then(|rest| rest.strip_prefix("/properties/")) else {
         return diagnostic;
     };
-    let parameter = rest.split('/').next().and_then(|i| i.parse::<usize>().ok()).and_then(|i| root.properties.get(i));
+    let parameter = rest.split('/').next().and_then(|i| i.parse::<usize>().ok()).and_then(|i| parameters.get(i));
     diagnostic.path = format!("{path}/{rest}");
     match parameter {
         Some(parameter) => diagnostic.naming_parameter(&parameter.name),
