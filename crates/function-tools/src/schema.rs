@@ -12,7 +12,7 @@ use crate::common::Source;
 
 mod writer;
 
-pub use writer::{Expansion, SchemaWriter, parameters_schema};
+pub use writer::{Expansion, SchemaWriter};
 
 /// Canonical schema fields carried: all of them, since toolport-jsonschema reports its own
 /// partial losses per dialect.
@@ -206,7 +206,7 @@ pub fn write_input(
     // The kept schema is given back when it still means the parameters: compared with every
     // reference inlined, since names may have changed on reading.
     let same = |kept: &Value| {
-        let (inlined, _) = inline(&parameters_schema(parameters), writer.definitions, "");
+        let (inlined, _) = inline(&Schema::of_parameters(parameters), writer.definitions, "");
         let mine: Vec<Parameter> = parameters
             .iter()
             .zip(inlined.properties)

@@ -98,11 +98,7 @@ impl<'a> Writer<'a> {
         if self.reference_prefix.is_none()
             && parameters.iter().any(|p| toolport_core::definitions::uses_references(&p.schema))
         {
-            let properties = parameters
-                .iter()
-                .map(|p| Property { name: p.name.clone(), required: p.required, schema: p.schema.clone() })
-                .collect();
-            return self.write(&Schema { properties, ..Schema::of(SchemaType::Object) }, path);
+            return self.write(&Schema::of_parameters(parameters), path);
         }
         let mut diagnostics = Vec::new();
         let root = Schema::of(SchemaType::Object);

@@ -8,7 +8,6 @@ use std::collections::{HashMap, HashSet};
 
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
-use toolport_plugin::function_tools::schema::parameters_schema;
 use toolport_plugin::source::child;
 use toolport_plugin::{
     AdditionalProperties, Diagnostic, Example, Expectation, Matcher, Schema, Tool, ToolCall, ToolSet, codes,
@@ -121,7 +120,7 @@ pub fn accepted(
     if examples.is_empty() {
         return Vec::new();
     }
-    let mut schema = parameters_schema(&tool.parameters);
+    let mut schema = Schema::of_parameters(&tool.parameters);
     let closed = input_schema.and_then(|s| s.get("additionalProperties")) == Some(&Value::Bool(false));
     if closed {
         schema.additional_properties = Some(AdditionalProperties::Allowed(false));

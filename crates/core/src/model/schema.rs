@@ -244,6 +244,16 @@ impl Schema {
         Schema { kind: Some(kind), ..Schema::default() }
     }
 
+    /// The object schema of a parameter list: each parameter a property, required as it is.
+    /// A parameter's location is not a schema's (the loss walk reports it).
+    pub fn of_parameters(parameters: &[super::Parameter]) -> Self {
+        let properties = parameters
+            .iter()
+            .map(|p| Property { name: p.name.clone(), required: p.required, schema: p.schema.clone() })
+            .collect();
+        Schema { properties, ..Schema::of(SchemaType::Object) }
+    }
+
     /// Allowed values without labels, when the schema is an enum.
     pub fn enum_values(&self) -> Option<impl Iterator<Item = &Value>> {
         self.enumeration.as_ref().map(|e| e.iter().map(|v| &v.value))

@@ -11,7 +11,7 @@ use toolport_core::definitions::{
     Budget, cut_references, inline_within, referenced_directly, schema_weight, uses_references,
 };
 use toolport_core::source::child;
-use toolport_core::{Diagnostic, Parameter, Property, Schema, SchemaType, ToolSet, ValueSet, codes};
+use toolport_core::{Diagnostic, Parameter, Schema, ToolSet, ValueSet, codes};
 use toolport_jsonschema::{Dialect, Writer};
 
 /// Writes schemas in one dialect, with the tool set's value sets (inlined as enums) and
@@ -335,7 +335,7 @@ impl<'a> SchemaWriter<'a> {
     /// The object schema of a parameter list; diagnostics at `path` (`/tools/0/parameters`).
     pub fn parameters(&self, parameters: &[Parameter], path: &str, diagnostics: &mut Vec<Diagnostic>) -> Value {
         let (mut value, defs) = if parameters.iter().any(|p| uses_references(&p.schema)) {
-            self.write_root(&parameters_schema(parameters), path, Some(parameters), diagnostics)
+            self.write_root(&Schema::of_parameters(parameters), path, Some(parameters), diagnostics)
         } else {
             // Without references writing the root is writing its object (no definitions to
             // gather, inline or cut): from the parameters where they are, not from copies.
@@ -354,17 +354,6 @@ impl<'a> SchemaWriter<'a> {
             }
         }
         value
-    }
-}
-
-/// The object schema of a parameter list. A parameter's location is reported by the loss walk.
-pub fn parameters_schema(parameters: &[Parameter]) -> Schema {
-    Schema {
-        properties: parameters
-            .iter()
-            .map(|p| Property { name: p.name.clone(), required: p.required, schema: p.schema.clone() })
-            .collect(),
-        ..Schema::of(SchemaType::Object)
     }
 }
 
@@ -388,7 +377,7 @@ fn on_parameter(mut diagnostic: Diagnostic, path: &str, parameters: &[Parameter]
 mod tests {
     use serde_json::json;
     use toolport_core::definitions::value_set_weight;
-    use toolport_core::{ConstraintFields, EnumValue, Property};
+    use toolport_core::{ConstraintFields, EnumValue, Property, SchemaType};
 
     use super::*;
 
