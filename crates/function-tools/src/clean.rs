@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use serde_json::Value;
+use toolport_core::source::push_segment;
 use toolport_core::{Diagnostic, codes};
 use toolport_jsonschema::Dialect;
 
@@ -93,7 +94,7 @@ fn visit(node: &mut Value, dialect: Dialect, at: &mut String, found: &mut Found)
                     at.push('/');
                     at.push_str(key);
                     at.push('/');
-                    push_escaped(at, name);
+                    push_segment(at, name);
                     visit(member, dialect, at, found);
                 }
             }
@@ -117,17 +118,6 @@ fn visit(node: &mut Value, dialect: Dialect, at: &mut String, found: &mut Found)
         }
     }
     at.truncate(len);
-}
-
-/// Appends `name` as a JSON pointer segment (`~` as `~0`, `/` as `~1`).
-fn push_escaped(at: &mut String, name: &str) {
-    for c in name.chars() {
-        match c {
-            '~' => at.push_str("~0"),
-            '/' => at.push_str("~1"),
-            c => at.push(c),
-        }
-    }
 }
 
 fn report(found: Found, path: &str, diagnostics: &mut Vec<Diagnostic>) {
