@@ -228,6 +228,11 @@ impl Options {
         }
     }
 
+    /// How much of their diagnostics the caller needs in full ([`Self::DIAGNOSTIC_DETAIL`]).
+    pub fn detail(&self) -> Detail {
+        Detail::parse(self.get(Self::DIAGNOSTIC_DETAIL))
+    }
+
     /// Whether the model read goes to one of `formats` or maybe to any ([`Self::TARGET_FORMAT`]
     /// absent).
     pub fn may_target(&self, formats: &[&str]) -> bool {
@@ -304,7 +309,7 @@ impl<T> Outcome<T> {
 
     /// Folds the diagnostics to the detail `options` ask for ([`Detail::fold`]).
     pub fn folded(mut self, options: &Options) -> Self {
-        Detail::parse(options.get(Options::DIAGNOSTIC_DETAIL)).fold(&mut self.diagnostics, &mut self.tally);
+        options.detail().fold(&mut self.diagnostics, &mut self.tally);
         self
     }
 

@@ -79,7 +79,7 @@ pub fn uncarried_as_asked(
     carried: &Carried,
     options: &Options,
 ) -> (Vec<Diagnostic>, Tally) {
-    let mut said = Said::new(Detail::parse(options.get(Options::DIAGNOSTIC_DETAIL)));
+    let mut said = Said::new(options.detail());
     uncarried_said(model, format_id, carried, &mut said);
     said.into_parts()
 }

@@ -15,7 +15,7 @@ mod value_sets;
 
 use serde_json::{Map, Value};
 use toolport_plugin::loss::{Carried, uncarried_said};
-use toolport_plugin::{Bundle, Detail, Diagnostic, Options, Outcome, Said, Severity, ToolSet};
+use toolport_plugin::{Bundle, Diagnostic, Options, Outcome, Said, Severity, ToolSet};
 
 use crate::FORMAT_ID;
 use names::safe_file_stem;
@@ -49,7 +49,7 @@ pub(crate) fn write(model: &ToolSet, options: &Options) -> Outcome<Bundle> {
     let model = &resolved;
     // Losses the caller only counts are counted, not formatted ([`Said`]); the SDK folds the
     // rest the same way, so what is kept and counted is as if all were made.
-    let mut said = Said::new(Detail::parse(options.get(Options::DIAGNOSTIC_DETAIL)));
+    let mut said = Said::new(options.detail());
     uncarried_said(model, FORMAT_ID, &CARRIED, &mut said);
     let mut writer = Writer { said, fallback_name: options.output_name("").to_owned() };
     writer.push_all(std::mem::take(&mut cuts));
