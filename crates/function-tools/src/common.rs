@@ -5,7 +5,7 @@
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
 use toolport_core::source::{Locator, parse_json};
-use toolport_core::{Bundle, Detection, Diagnostic, FormatInfo, InputShape, codes};
+use toolport_core::{Bundle, Detection, Diagnostic, FormatInfo, InputShape, Options, codes};
 
 /// What the info of every function-tool format says alike: it reads and writes one JSON file.
 /// Each format sets its aliases, description and options over it.
@@ -74,8 +74,9 @@ pub struct Source<'t> {
 }
 
 impl<'t> Source<'t> {
-    /// Parses the bundle's entry file; the error is ready to return as a failed read.
-    pub fn parse(input: &'t Bundle, format: &str) -> Result<Source<'t>, Diagnostic> {
+    /// Parses the bundle's entry file, read as `format` toward the target `options` name; the
+    /// error is ready to return as a failed read.
+    pub fn parse(input: &'t Bundle, format: &str, options: &Options) -> Result<Source<'t>, Diagnostic> {
         let Some((file, text)) = input.entry_file() else {
             return Err(Diagnostic::error(codes::INPUT_INVALID, "", format!("{format} reads one JSON file")));
         };
@@ -86,7 +87,7 @@ impl<'t> Source<'t> {
             value: parsed.value,
             tolerated: parsed.tolerated,
             definitions: Default::default(),
-            keeps_as_written: true,
+            keeps_as_written: options.may_target(&[format]),
         })
     }
 

@@ -365,9 +365,8 @@ pub fn read_entry(
     format_id: &str,
     document: fn(&Source) -> Outcome<ToolSet>,
 ) -> Outcome<ToolSet> {
-    match Source::parse(input, format_id) {
-        Ok(mut source) => {
-            source.keeps_as_written = options.may_target(&[format_id]);
+    match Source::parse(input, format_id, options) {
+        Ok(source) => {
             let mut outcome = document(&source);
             outcome.diagnostics.splice(0..0, source.tolerated);
             outcome

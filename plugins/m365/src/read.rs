@@ -30,11 +30,10 @@ pub fn folder(input: &Bundle, options: &Options) -> Outcome<ToolSet> {
         Err(error) => return Outcome::fail(error),
     };
     let manifest_file = Bundle::single(file, text);
-    let mut source = match Source::parse(&manifest_file, ID) {
+    let source = match Source::parse(&manifest_file, ID, options) {
         Ok(source) => source,
         Err(error) => return Outcome::fail(error),
     };
-    source.keeps_as_written = options.may_target(&[ID]);
     let mut diagnostics = source.tolerated.clone();
     let manifest = source.value.as_object().cloned().unwrap_or_default();
     let spec = match the_spec(&source, &manifest, input, &mut diagnostics) {

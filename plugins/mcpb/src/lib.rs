@@ -122,8 +122,8 @@ impl Format for McpServer {
         }
     }
 
-    fn read(&self, input: &Bundle, _options: &Options) -> Outcome<ToolSet> {
-        server_json::read_folder(input)
+    fn read(&self, input: &Bundle, options: &Options) -> Outcome<ToolSet> {
+        server_json::read_folder(input, options)
     }
 
     fn write(&self, model: &ToolSet, options: &Options) -> Outcome<Bundle> {

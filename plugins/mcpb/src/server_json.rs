@@ -109,7 +109,7 @@ fn shortened(text: &str, key: &str, path: &str, diagnostics: &mut Vec<Diagnostic
 }
 
 /// An `mcp-server` folder: the tools and metadata of its manifest.json, its server.json kept.
-pub fn read_folder(input: &Bundle) -> Outcome<ToolSet> {
+pub fn read_folder(input: &Bundle, options: &Options) -> Outcome<ToolSet> {
     let file = |name: &str| input.get(name).map(|text| Bundle::single(name, text));
     let (Some(manifest), Some(server)) = (file(MANIFEST_FILE), file(SERVER_FILE)) else {
         return Outcome::fail(Diagnostic::error(
@@ -118,12 +118,12 @@ pub fn read_folder(input: &Bundle) -> Outcome<ToolSet> {
             format!("an MCP server folder holds {SERVER_FILE} and the bundle's {MANIFEST_FILE}, which lists its tools"),
         ));
     };
-    let manifest = match Source::parse(&manifest, MCP_SERVER) {
+    let manifest = match Source::parse(&manifest, MCP_SERVER, options) {
         Ok(source) if read::is_manifest(&source.value) => source,
         Ok(source) => return Outcome::fail(source.at(not_a_manifest("", MANIFEST_FILE))),
         Err(error) => return Outcome::fail(error),
     };
-    let server = match Source::parse(&server, MCP_SERVER) {
+    let server = match Source::parse(&server, MCP_SERVER, options) {
         Ok(source) if source.value.is_object() => source,
         Ok(source) => {
             let expected =
