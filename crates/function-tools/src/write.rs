@@ -13,6 +13,10 @@ use toolport_core::{Bundle, Diagnostic, Options, Outcome, Output, Tally, ToolSet
 
 use crate::common::Shape;
 
+mod print;
+
+pub use print::Printed;
+
 /// A written document that may borrow text from the model it was written from: a text copied
 /// verbatim (a description) is serialized from the model itself, so a large one is held once
 /// beside the output's text rather than twice (a `Value` tree owns a copy of every string).
@@ -26,6 +30,17 @@ pub enum Written<'a> {
     Object(WrittenObject<'a>),
     /// An array whose items may borrow.
     Array(Vec<Written<'a>>),
+    /// A part printed already ([`Written::printed`]).
+    Printed(Printed),
+}
+
+impl Written<'_> {
+    /// `self` printed as it will read at nesting `depth` of the document ([`tool_depth`] for
+    /// a tool), its tree dropped: a writer that prints each tool as soon as it is made never
+    /// holds every tool's tree at once.
+    pub fn printed(self, depth: usize) -> Written<'static> {
+        Written::Printed(Printed::new(&self, depth))
+    }
 }
 
 /// The members of a [`Written::Object`], in their order.
@@ -62,6 +77,8 @@ impl Serialize for Written<'_> {
                 }
                 seq.end()
             }
+            // Through serde (not how a document is printed: [`Document::pretty`]), as its value.
+            Written::Printed(printed) => printed.value().serialize(serializer),
         }
     }
 }
@@ -159,17 +176,36 @@ pub fn report_output_fields(output: &Output, path: &str, how: &str, diagnostics:
 /// that is one-tool too). A document read from a JSON-RPC response goes back into it
 /// ([`in_envelope`]).
 pub fn by_shape<T: Node>(mut tools: Vec<T>, set_extras: &Map<String, Value>, default: Shape, key: &str) -> T {
-    let recorded = set_extras.get("shape").and_then(Value::as_str).and_then(Shape::parse);
-    let shape = match recorded.unwrap_or(default) {
-        Shape::Single if tools.len() != 1 => default,
-        shape => shape,
-    };
-    let document = match shape {
-        Shape::Single if tools.len() == 1 => tools.remove(0),
-        Shape::Single | Shape::Array => T::array(tools),
+    let document = match written_shape(tools.len(), set_extras, default) {
+        Shape::Single => tools.remove(0),
+        Shape::Array => T::array(tools),
         Shape::Wrapped => wrapped(key, tools, set_extras),
     };
     in_envelope(document, set_extras)
+}
+
+/// The nesting at which [`by_shape`] puts each of `count` tools (the document itself is 0), for
+/// tools printed before the document is ([`Written::printed`]).
+pub fn tool_depth(count: usize, set_extras: &Map<String, Value>, default: Shape) -> usize {
+    let in_shape = match written_shape(count, set_extras, default) {
+        Shape::Single => 0,
+        Shape::Array => 1,
+        Shape::Wrapped => 2,
+    };
+    in_shape + usize::from(matches!(set_extras.get("envelope"), Some(Value::Object(_))))
+}
+
+/// The shape [`by_shape`] writes `count` tools in: the recorded one, else `default`; a one-tool
+/// shape only for exactly one tool (an array otherwise).
+fn written_shape(count: usize, set_extras: &Map<String, Value>, default: Shape) -> Shape {
+    let recorded = set_extras.get("shape").and_then(Value::as_str).and_then(Shape::parse);
+    match recorded.unwrap_or(default) {
+        Shape::Single if count != 1 => match default {
+            Shape::Single => Shape::Array,
+            other => other,
+        },
+        shape => shape,
+    }
 }
 
 /// `document` as the `result` of the JSON-RPC response the source came in (`envelope` in the
@@ -221,7 +257,9 @@ pub trait Document: Serialize {
 
 impl Document for Written<'_> {
     fn pretty(&self) -> String {
-        pretty(self)
+        let mut text = print::document(self);
+        text.push('\n');
+        text
     }
 }
 
@@ -290,10 +328,42 @@ mod tests {
             let value = pretty(&by_shape(vec![value_tool.clone()], extras, Shape::Wrapped, "tools"));
             for text in [Cow::Borrowed(description.as_str()), Cow::Owned(description.clone())] {
                 let written = by_shape(vec![tool(text)], extras, Shape::Wrapped, "tools");
-                assert_eq!(pretty(&written), value, "{extras:?}");
+                assert_eq!(written.pretty(), value, "{extras:?}");
             }
+            // Printed as each tool is made, at the depth the document puts it.
+            let depth = tool_depth(1, extras, Shape::Wrapped);
+            let printed =
+                by_shape(vec![tool(description.as_str().into()).printed(depth)], extras, Shape::Wrapped, "tools");
+            assert_eq!(printed.pretty(), value, "{extras:?}");
+            // A part printed at another depth than where it lands is printed again there.
+            let elsewhere =
+                by_shape(vec![tool(description.as_str().into()).printed(depth + 1)], extras, Shape::Wrapped, "tools");
+            assert_eq!(elsewhere.pretty(), value, "{extras:?}");
         }
-        assert_eq!(pretty(&Written::Array(vec![])), pretty(&json!([])));
-        assert_eq!(pretty(&Written::Object(WrittenObject::new())), pretty(&json!({})));
+        assert_eq!(Written::Array(vec![]).pretty(), pretty(&json!([])));
+        assert_eq!(Written::Object(WrittenObject::new()).pretty(), pretty(&json!({})));
+    }
+
+    /// The document printer writes what serde_json's pretty printer writes, for every kind of
+    /// value and nesting, empty containers and escapes included; each tool of a list printed
+    /// ahead at its depth gives the same text, in every shape.
+    #[test]
+    fn the_printer_writes_serde_jsons_pretty_text() {
+        let tricky = json!({
+            "empty": {}, "none": [], "nested": [[], {}, [[{}]], {"a": []}],
+            "numbers": [0, -1, 18446744073709551615u64, -9223372036854775808i64, 1.5, -0.0, 1e300, 2.5e-8],
+            "texts": ["", "\"quoted\"\\", "tab\tnew\nline\u{1}", "\u{1F980} é \u{2028}"],
+            "flags": [true, false, null],
+            "": {"": ""}
+        });
+        assert_eq!(Written::Value(tricky.clone()).pretty(), pretty(&tricky));
+        let tools = vec![tricky.clone(), json!({"name": "b"}), json!([])];
+        for shape in [json!({}), json!({"shape": "array"}), json!({"envelope": {"id": 1, "result": null}})] {
+            let extras = shape.as_object().unwrap();
+            let expected = pretty(&by_shape(tools.clone(), extras, Shape::Wrapped, "tools"));
+            let depth = tool_depth(tools.len(), extras, Shape::Wrapped);
+            let printed = tools.iter().map(|t| Written::Value(t.clone()).printed(depth)).collect();
+            assert_eq!(by_shape(printed, extras, Shape::Wrapped, "tools").pretty(), expected, "{extras:?}");
+        }
     }
 }

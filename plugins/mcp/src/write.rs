@@ -12,7 +12,7 @@ use toolport_plugin::function_tools::names::tool_names;
 use toolport_plugin::function_tools::output::{self as outputs, Shortened};
 use toolport_plugin::function_tools::schema::{self, Expansion, SchemaWriter};
 use toolport_plugin::function_tools::write::{
-    Made, Written, WrittenObject, by_shape, give_back_kept, report_output_fields,
+    Made, Written, WrittenObject, by_shape, give_back_kept, report_output_fields, tool_depth,
 };
 use toolport_plugin::loss::{Carried, uncarried_as_asked};
 use toolport_plugin::source::child;
@@ -50,10 +50,12 @@ pub fn document<'m>(model: &'m ToolSet, options: &Options) -> Made<Written<'m>> 
     let expansion = Expansion::for_model(model);
     let writer = SchemaWriter::for_model(DIALECT, model, &expansion);
     let mut context = Context { writer, outputs: Shortened::new(mode), wrapped: 0 };
+    let depth = tool_depth(model.tools.len(), &set_extras, Shape::Wrapped);
     let mut tools = Vec::with_capacity(model.tools.len());
     for (i, ((tool, name), description)) in model.tools.iter().zip(&names).zip(descriptions).enumerate() {
         let path = child("/tools", i.to_string());
-        tools.push(write_tool(tool, name, description, &path, &mut context, &mut diagnostics));
+        let written = write_tool(tool, name, description, &path, &mut context, &mut diagnostics);
+        tools.push(written.printed(depth));
     }
     context.outputs.report(&mut diagnostics);
     report_wrapped(&context, &mut diagnostics);

@@ -1,0 +1,128 @@
+//! Pretty JSON exactly as serde_json's `to_string_pretty` prints it (two-space indent, `": "`
+//! between key and value, `[]` and `{}` when empty), of a [`Written`] document whose parts may
+//! have been printed already ([`Printed`]): a writer prints each tool as soon as it is made and
+//! drops its tree, so a large list never holds every tool's `Value` tree at once (for the
+//! Stripe spec to mcp that tree was 16 MB, more than the output's text).
+
+use serde_json::Value;
+
+use super::Written;
+
+/// A part printed already, as it reads at nesting `depth` (the document itself is 0): its
+/// inner lines carry that depth's indent, so it is copied as it is when it lands there.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Printed {
+    depth: usize,
+    text: String,
+}
+
+impl Printed {
+    /// `part` printed at `depth`, where the document will hold it.
+    pub fn new(part: &Written, depth: usize) -> Self {
+        let mut text = Vec::new();
+        written(part, depth, &mut text);
+        // Only JSON text and escaped strings were written.
+        let text = String::from_utf8(text).unwrap_or_default();
+        Printed { depth, text }
+    }
+
+    /// The part as a value again (to serialize it through serde, or to print it at a depth
+    /// other than its own): it was printed from one, so it reads back.
+    pub fn value(&self) -> Value {
+        serde_json::from_str(&self.text).unwrap_or(Value::Null)
+    }
+}
+
+/// `document` as pretty JSON.
+pub fn document(document: &Written) -> String {
+    let mut out = Vec::with_capacity(4096);
+    written(document, 0, &mut out);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+fn written(part: &Written, depth: usize, out: &mut Vec<u8>) {
+    match part {
+        Written::Value(value) => self::value(value, depth, out),
+        Written::Text(text) => string(text, out),
+        Written::Object(members) => {
+            object(members.iter().map(|(key, member)| (key.as_str(), member)), depth, out, written)
+        }
+        Written::Array(items) => array(items.iter(), depth, out, written),
+        Written::Printed(printed) if printed.depth == depth => out.extend_from_slice(printed.text.as_bytes()),
+        Written::Printed(printed) => self::value(&printed.value(), depth, out),
+    }
+}
+
+fn value(value: &Value, depth: usize, out: &mut Vec<u8>) {
+    match value {
+        Value::Null => out.extend_from_slice(b"null"),
+        Value::Bool(true) => out.extend_from_slice(b"true"),
+        Value::Bool(false) => out.extend_from_slice(b"false"),
+        // serde_json's own text of a number, so each reads as it did.
+        Value::Number(number) => {
+            let _ = serde_json::to_writer(&mut *out, number);
+        }
+        Value::String(text) => string(text, out),
+        Value::Array(items) => array(items.iter(), depth, out, self::value),
+        Value::Object(members) => {
+            object(members.iter().map(|(key, member)| (key.as_str(), member)), depth, out, self::value)
+        }
+    }
+}
+
+fn string(text: &str, out: &mut Vec<u8>) {
+    // Writing a str to a Vec cannot fail; serde_json escapes it.
+    let _ = serde_json::to_writer(&mut *out, text);
+}
+
+fn indent(depth: usize, out: &mut Vec<u8>) {
+    for _ in 0..depth {
+        out.extend_from_slice(b"  ");
+    }
+}
+
+fn array<'a, T: 'a>(
+    items: impl ExactSizeIterator<Item = &'a T>,
+    depth: usize,
+    out: &mut Vec<u8>,
+    item: fn(&T, usize, &mut Vec<u8>),
+) {
+    container(b"[]", items, depth, out, |each, depth, out| item(each, depth, out));
+}
+
+fn object<'a, T: 'a>(
+    members: impl ExactSizeIterator<Item = (&'a str, &'a T)>,
+    depth: usize,
+    out: &mut Vec<u8>,
+    member: fn(&T, usize, &mut Vec<u8>),
+) {
+    container(b"{}", members, depth, out, |(key, each), depth, out| {
+        string(key, out);
+        out.extend_from_slice(b": ");
+        member(each, depth, out);
+    });
+}
+
+/// An array or object (`brackets`): empty as `[]`/`{}`, else each entry on its own line one
+/// level deeper, the closing bracket on a line of its own.
+fn container<E>(
+    brackets: &[u8; 2],
+    entries: impl ExactSizeIterator<Item = E>,
+    depth: usize,
+    out: &mut Vec<u8>,
+    entry: impl Fn(E, usize, &mut Vec<u8>),
+) {
+    if entries.len() == 0 {
+        out.extend_from_slice(brackets);
+        return;
+    }
+    out.push(brackets[0]);
+    for (i, each) in entries.enumerate() {
+        out.extend_from_slice(if i == 0 { b"\n" } else { b",\n" });
+        indent(depth + 1, out);
+        entry(each, depth + 1, out);
+    }
+    out.push(b'\n');
+    indent(depth, out);
+    out.push(brackets[1]);
+}
