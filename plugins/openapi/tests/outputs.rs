@@ -760,3 +760,44 @@ components:
     assert_same_json(&spec, &spec_again, "a Vertex spec written from the 3.0 spec");
     assert!(diagnostics_again.iter().all(|d| !d.path.starts_with("/paths") && !d.path.starts_with("/components")));
 }
+
+/// An operation of a 3.0 source that Vertex accepts as written goes to the spec verbatim, its
+/// `$ref`s followed through the source's components to decide it; one whose `$ref` leads to
+/// what Vertex refuses (a parameter name outside its rules, a `oneOf`), or to nothing, is
+/// written again from the model.
+#[test]
+fn a_vertex_operation_is_kept_as_written_only_when_what_it_refers_to_is_clean() {
+    let source = r##"openapi: 3.0.3
+info: {title: T, version: "1"}
+paths:
+  /clean:
+    get:
+      operationId: clean
+      parameters: [{$ref: '#/components/parameters/Limit'}]
+      responses: {'200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Pet'}}}}}
+  /bad-name:
+    get:
+      operationId: badName
+      parameters: [{$ref: '#/components/parameters/Bad'}]
+      responses: {'200': {description: ok}}
+  /union:
+    get:
+      operationId: union
+      parameters: [{$ref: '#/components/parameters/Limit'}]
+      responses: {'200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Either'}}}}}
+components:
+  parameters:
+    Limit: {name: limit, in: query, schema: {type: integer}}
+    Bad: {name: 'bad name!', in: query, schema: {type: string}}
+  schemas:
+    Pet: {type: object, properties: {name: {type: string}}}
+    Either: {oneOf: [{type: string}, {type: integer}]}
+"##;
+    let set = read_openapi(&Bundle::single("doc.yaml", source));
+    let (body, spec, _, _) = write_vertex(&set);
+    common::validate_vertex(&body);
+    let parameter_ref = |path: &str| spec.pointer(&format!("/paths/{path}/get/parameters/0/$ref")).cloned();
+    assert_eq!(parameter_ref("~1clean"), Some(json!("#/components/parameters/Limit")), "{spec:#}");
+    assert_eq!(parameter_ref("~1bad-name"), None, "{spec:#}");
+    assert_eq!(parameter_ref("~1union"), None, "{spec:#}");
+}

@@ -87,7 +87,7 @@ fn array<'a, T: 'a>(
     out: &mut Vec<u8>,
     item: fn(&T, usize, &mut Vec<u8>),
 ) {
-    container(b"[]", items, depth, out, |each, depth, out| item(each, depth, out));
+    container(b"[]", items, depth, out, item);
 }
 
 fn object<'a, T: 'a>(

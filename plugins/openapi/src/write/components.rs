@@ -28,12 +28,18 @@ pub(super) fn write_components(
     let ext = set.extras.get(ID).and_then(Value::as_object).unwrap_or(&empty);
     let document_ext = ext.get("document").and_then(Value::as_object).unwrap_or(&empty);
     let schemes = write_security_schemes(set, ext, auth_config, out);
-    let mut components = document_ext.get("components").and_then(Value::as_object).cloned().unwrap_or_default();
-    // Taken, leaving an empty map in its place (where the written schemas go, key order kept).
-    let source_schemas = match components.get_mut("schemas") {
-        Some(Value::Object(schemas)) => Some(std::mem::take(schemas)),
-        _ => None,
-    };
+    let source_components = document_ext.get("components").and_then(Value::as_object);
+    let source_schemas = source_components.and_then(|c| c.get("schemas")).and_then(Value::as_object);
+    // The other components as written, an empty map where the written schemas go (key order
+    // kept): the source's schemas (most of a large spec) are read where they are, not copied.
+    let mut components: Map<String, Value> = source_components
+        .into_iter()
+        .flatten()
+        .map(|(key, value)| match (key.as_str(), value) {
+            ("schemas", Value::Object(_)) => (key.clone(), Value::Object(Map::new())),
+            _ => (key.clone(), value.clone()),
+        })
+        .collect();
     // What refers to schemas: the paths and the other components (responses, parameters, …).
     let referrers: Vec<&Value> =
         paths.into_iter().chain(components.iter().filter(|(k, _)| *k != "schemas").map(|(_, v)| v)).collect();
@@ -58,19 +64,18 @@ fn component_schemas(
     set: &ToolSet,
     mode: Mode,
     dialect: Dialect,
-    source: Option<Map<String, Value>>,
+    source: Option<&Map<String, Value>>,
     referrers: &[&Value],
     value_sets: ValueSets,
     out: &mut Vec<Diagnostic>,
 ) -> Map<String, Value> {
     use toolport_plugin::definitions::{name_in_reference, referenced_directly, refs_in_value};
-    // The source's schemas, moved (not copied) under the root the schema reader resolves in.
-    let mut holder = Map::new();
-    holder.insert("schemas".into(), Value::Object(source.unwrap_or_default()));
-    let mut root = Map::new();
-    root.insert("components".into(), Value::Object(holder));
-    let root = Value::Object(root);
-    let source = root["components"]["schemas"].as_object();
+    // The root the schema reader resolves the source's schemas in, to compare them with the
+    // definitions: only OpenAPI keeps a source's schema as written.
+    let root = match mode {
+        Mode::OpenApi => serde_json::json!({"components": {"schemas": source.cloned().unwrap_or_default()}}),
+        Mode::Vertex => Value::Null,
+    };
     let mut schemas = Map::new();
     let names: Vec<String> = match mode {
         Mode::OpenApi => set.definitions.keys().cloned().collect(),

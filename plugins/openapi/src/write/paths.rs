@@ -1,7 +1,6 @@
 //! The tools → `paths`: per tool the name it is written under, its path and method, and its
 //! operation — as the source wrote it when the tool did not change, else regenerated.
 
-use std::cell::OnceCell;
 use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
@@ -12,7 +11,7 @@ use toolport_plugin::{Diagnostic, Parameter, Tool, ToolSet, codes};
 
 use super::operation::OpWriter;
 use super::schema::ValueSets;
-use super::vertex_subset::{components_root, raw_is_vertex_clean};
+use super::vertex_subset::{raw_is_vertex_clean, source_components};
 use super::{Mode, dialect_is_30};
 use crate::{ID, verbatim};
 
@@ -34,7 +33,6 @@ pub(super) fn write_paths(
         _ => Dialect::OpenApi30,
     };
     let chooser = Chooser {
-        set,
         mode,
         source_version,
         describe_summaries,
@@ -45,7 +43,7 @@ pub(super) fn write_paths(
             value_sets: Some(value_sets),
             describe_summaries: false,
         },
-        clean_root: OnceCell::new(),
+        components: source_components(set),
     };
     let writer = OpWriter { mode, dialect, value_sets: Some(value_sets), describe_summaries };
     let mut function_names = name_map(NameRules::FUNCTION);
@@ -153,7 +151,6 @@ fn rename_placeholders(path: &mut String, operation: &Map<String, Value>, tool: 
 /// Chooses between an operation as the source wrote it and as regenerated, and writes path
 /// items, for one document.
 struct Chooser<'a> {
-    set: &'a ToolSet,
     mode: Mode,
     source_version: Option<&'a str>,
     describe_summaries: bool,
@@ -161,8 +158,8 @@ struct Chooser<'a> {
     path_items: &'a Map<String, Value>,
     /// Regenerates an operation as the OpenAPI reader did, for a Vertex spec from OpenAPI.
     source_writer: OpWriter<'a>,
-    /// [`components_root`], built on first use (the components can be most of the document).
-    clean_root: OnceCell<Value>,
+    /// The source's components, where the operations' `$ref`s point ([`source_components`]).
+    components: Option<&'a Value>,
 }
 
 impl Chooser<'_> {
@@ -190,7 +187,7 @@ impl Chooser<'_> {
                     // operation as written does not have them.
                     && tool.http.as_ref().and_then(|h| self.path_items.get(&h.path)).is_none_or(|item| item.get("parameters").is_none())
                     && let Some(raw) = verbatim::unchanged(tool_ext, || self.source_writer.operation(tool, name, Some(i)).0)
-                    && raw_is_vertex_clean(raw, self.clean_root.get_or_init(|| components_root(self.set))) =>
+                    && raw_is_vertex_clean(raw, self.components) =>
             {
                 raw.clone()
             }

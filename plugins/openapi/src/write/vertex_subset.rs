@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 use toolport_plugin::ToolSet;
 use toolport_plugin::names::NameRules;
 
@@ -11,32 +11,36 @@ use crate::ID;
 
 /// Whether an operation as written (with its `$ref`s, followed through the source's
 /// components) stays inside what Vertex accepts, so it may be written verbatim.
-/// `root` is [`components_root`], built once per document (the components can be most of it).
-pub(super) fn raw_is_vertex_clean(raw: &Value, root: &Value) -> bool {
+/// `components` is [`source_components`].
+pub(super) fn raw_is_vertex_clean(raw: &Value, components: Option<&Value>) -> bool {
     let mut visited = HashSet::new();
-    clean(raw, root, &mut visited, "")
+    clean(raw, components, &mut visited, "")
 }
 
-/// The source's components under `components`, the root the operations' `$ref`s point into.
-pub(super) fn components_root(set: &ToolSet) -> Value {
-    let components = set.extras.get(ID).and_then(|e| e.get("document")).and_then(|d| d.get("components"));
-    json!({ "components": components.cloned().unwrap_or(Value::Null) })
+/// The source's components, where the operations' `$ref`s (`#/components/...`) point.
+pub(super) fn source_components(set: &ToolSet) -> Option<&Value> {
+    set.extras.get(ID).and_then(|e| e.get("document")).and_then(|d| d.get("components"))
+}
+
+/// What a `$ref` names in the source's components; none for a reference elsewhere.
+fn resolve<'a>(reference: &str, components: Option<&'a Value>) -> Option<&'a Value> {
+    components?.pointer(reference.strip_prefix("#/components")?)
 }
 
 /// Whether `value` (under `key`), and what its `$ref`s name, use only what Vertex accepts:
 /// property and parameter names by its rules, no `oneOf`/`allOf`/`not`, string enums, one type.
-fn clean(value: &Value, root: &Value, visited: &mut HashSet<String>, key: &str) -> bool {
+fn clean(value: &Value, components: Option<&Value>, visited: &mut HashSet<String>, key: &str) -> bool {
     match value {
         Value::Object(map) => {
             if let Some(Value::String(reference)) = map.get("$ref") {
                 if !visited.insert(reference.clone()) {
                     return true;
                 }
-                let Some(target) = reference.strip_prefix('#').and_then(|p| root.pointer(p)) else { return false };
-                return clean(target, root, visited, "");
+                let Some(target) = resolve(reference, components) else { return false };
+                return clean(target, components, visited, "");
             }
             if key == "properties" {
-                return map.iter().all(|(k, v)| NameRules::PARAMETER.is_valid(k) && clean(v, root, visited, ""));
+                return map.iter().all(|(k, v)| NameRules::PARAMETER.is_valid(k) && clean(v, components, visited, ""));
             }
             if key != "example" && key != "examples" && key != "default" {
                 if map.keys().any(|k| matches!(k.as_str(), "oneOf" | "allOf" | "not")) {
@@ -56,10 +60,11 @@ fn clean(value: &Value, root: &Value, visited: &mut HashSet<String>, key: &str) 
                     return false;
                 }
             }
-            map.iter()
-                .all(|(k, v)| matches!(k.as_str(), "example" | "examples" | "default") || clean(v, root, visited, k))
+            map.iter().all(|(k, v)| {
+                matches!(k.as_str(), "example" | "examples" | "default") || clean(v, components, visited, k)
+            })
         }
-        Value::Array(items) => items.iter().all(|v| clean(v, root, visited, "")),
+        Value::Array(items) => items.iter().all(|v| clean(v, components, visited, "")),
         _ => true,
     }
 }
