@@ -28,8 +28,8 @@ use crate::{AdditionalProperties, EnumValue, Schema, ToolSet, ValueSet};
 mod expand;
 
 pub use expand::{
-    Budget, INLINE_DEPTH, INLINE_NODE_BUDGET, cut_references, cut_references_in, inline, inline_within, loose,
-    loose_within, resolve, resolve_carried,
+    Budget, Charge, INLINE_DEPTH, INLINE_NODE_BUDGET, Spending, cut_references, cut_references_in, inline,
+    inline_within, loose, loose_within, resolve, resolve_carried,
 };
 
 /// The schema nodes of `schema`: itself and every schema inside it (references not followed).

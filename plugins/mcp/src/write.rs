@@ -3,8 +3,10 @@
 //! schemas ([`crate::output`]), and a renamed tool keeps its original name in `_meta`.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 
 use serde_json::{Map, Value, json};
+use toolport_plugin::definitions::Charge;
 use toolport_plugin::function_tools::carry::{self, Holds};
 use toolport_plugin::function_tools::common::{Shape, extras_object};
 use toolport_plugin::function_tools::descriptions::{Need, borrowed_descriptions};
@@ -16,7 +18,7 @@ use toolport_plugin::function_tools::write::{
 };
 use toolport_plugin::loss::{Carried, uncarried_as_asked};
 use toolport_plugin::source::child;
-use toolport_plugin::{Diagnostic, Options, Output, Tool, ToolSet, codes};
+use toolport_plugin::{Diagnostic, Options, Output, Schema, Tool, ToolSet, codes};
 
 use crate::icons::{first_icon, icon_src};
 use crate::{DIALECT, HINT_KEYS, ID, MCP_NAME, ORIGINAL_NAME_META, output};
@@ -36,6 +38,20 @@ struct Context<'a> {
     outputs: Shortened,
     /// Output schemas wrapped as `{result}`.
     wrapped: usize,
+    /// The nesting each tool is printed at ([`tool_depth`]).
+    depth: usize,
+    /// Shallow output schemas printed already, by the definition the result is (a bare
+    /// reference): tools that return the same object share it (half of Stripe's 417).
+    printed_outputs: HashMap<String, PrintedOutput>,
+}
+
+/// An output schema written and printed once, for the tools whose result is the same bare
+/// reference: what it charged the budget and said of itself, to be charged and said again.
+struct PrintedOutput {
+    printed: Written<'static>,
+    wrapped: bool,
+    shallowed: bool,
+    charge: Charge,
 }
 
 /// The MCP document of `model`, in the shape its source had (else `{"tools": [...]}`), its
@@ -49,8 +65,9 @@ pub fn document<'m>(model: &'m ToolSet, options: &Options) -> Made<Written<'m>> 
     let set_extras = extras_object(&model.extras, ID);
     let expansion = Expansion::for_model(model);
     let writer = SchemaWriter::for_model(DIALECT, model, &expansion);
-    let mut context = Context { writer, outputs: Shortened::new(mode), wrapped: 0 };
     let depth = tool_depth(model.tools.len(), &set_extras, Shape::Wrapped);
+    let mut context =
+        Context { writer, outputs: Shortened::new(mode), wrapped: 0, depth, printed_outputs: HashMap::new() };
     let mut tools = Vec::with_capacity(model.tools.len());
     for (i, ((tool, name), description)) in model.tools.iter().zip(&names).zip(descriptions).enumerate() {
         let path = child("/tools", i.to_string());
@@ -117,8 +134,9 @@ fn write_tool<'m>(
     if let Some(output) = &tool.output
         && let Some(schema) = write_output(output, name, &extras, &child(path, "output"), context, diagnostics)
     {
-        put("outputSchema", schema);
+        out.insert("outputSchema".into(), schema);
     }
+    let mut put = |key: &str, value: Value| out.insert(key.into(), value.into());
 
     let annotations_title =
         if title_in_annotations { title.cloned().map(Value::from) } else { extras.get("annotationsTitle").cloned() };
@@ -157,7 +175,10 @@ fn write_icons(
 
 /// The `outputSchema` of `output` (at model path `path`) of the tool written as `tool`, an
 /// object schema, unless the `output_schema` option leaves it out; the output's other fields
-/// are reported lost.
+/// are reported lost. Printed where the tool puts it. A shallow result that is a bare
+/// reference is written once per definition and its text shared, while what it charged the
+/// document's budget fits again and it said nothing of itself (every diagnostic names its
+/// tool's place, so a schema that said something is written for each tool).
 fn write_output(
     output: &Output,
     tool: &str,
@@ -165,16 +186,42 @@ fn write_output(
     path: &str,
     context: &mut Context,
     diagnostics: &mut Vec<Diagnostic>,
-) -> Option<Value> {
+) -> Option<Written<'static>> {
     report_output_fields(output, path, "MCP describes a tool's output only by `outputSchema`", diagnostics);
     let schema = output.schema.as_ref()?;
     let writer = context.writer;
+    let budget = writer.expansion.budget();
+    let shared = (context.outputs.mode == outputs::Mode::Shallow && !extras.contains_key("outputSchema"))
+        .then_some(schema.reference.as_deref())
+        .flatten()
+        .filter(|name| *schema == Schema { reference: Some((*name).to_owned()), ..Schema::default() });
+    if let Some(known) = shared.and_then(|name| context.printed_outputs.get(name))
+        && budget.charge_again(known.charge)
+    {
+        context.wrapped += usize::from(known.wrapped);
+        if known.shallowed {
+            context.outputs.shallowed.push(tool.to_owned());
+        }
+        return Some(known.printed.clone());
+    }
+    let before = (budget.spending(), diagnostics.len(), context.outputs.shallowed.len());
     let at = child(path, "schema");
     let (root, wrapped) = output::object_root(schema, writer.definitions);
     let root = context.outputs.apply(tool, root, writer.definitions, wrapped, &at, writer.expansion.budget())?;
     context.wrapped += usize::from(wrapped);
     // The source's own schema comes back when it still says the same (an MCP round trip).
-    Some(schema::write_single(writer, &root, extras, "outputSchema", &at, diagnostics))
+    let written = schema::write_single(writer, &root, extras, "outputSchema", &at, diagnostics);
+    // A member of the tool's object, one level deeper than the tool.
+    let printed = Written::Value(written).printed(context.depth + 1);
+    if let Some(name) = shared
+        && diagnostics.len() == before.1
+        && let Some(charge) = budget.charged_since(before.0)
+    {
+        let shallowed = context.outputs.shallowed.len() > before.2;
+        let known = PrintedOutput { printed: printed.clone(), wrapped, shallowed, charge };
+        context.printed_outputs.insert(name.to_owned(), known);
+    }
+    Some(printed)
 }
 
 /// `annotations`: the title when the source kept it there, the hints, and the source's other

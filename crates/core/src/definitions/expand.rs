@@ -35,6 +35,26 @@ pub struct Budget {
     /// What the descriptions kept on cut references took ([`loose_within`]): their own
     /// allowance, as large as the limit, so a cut keeps its description while it lasts.
     described: Cell<usize>,
+    /// How many times a check found the budget too small (or spent), so that an expansion
+    /// that met none can be charged again instead of made again ([`Budget::charged_since`]).
+    refused: Cell<usize>,
+}
+
+/// What a [`Budget`] had charged and refused at one moment ([`Budget::spending`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Spending {
+    spent: usize,
+    described: usize,
+    refused: usize,
+}
+
+/// What an expansion charged a [`Budget`] without being refused anything
+/// ([`Budget::charged_since`]): the same expansion made again decides as it did wherever the
+/// budget still holds this much, so it can be charged again instead ([`Budget::charge_again`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Charge {
+    weight: usize,
+    described: usize,
 }
 
 impl Budget {
@@ -45,7 +65,7 @@ impl Budget {
     }
 
     pub fn with_limit(limit: usize) -> Budget {
-        Budget { limit, spent: Cell::new(0), described: Cell::new(0) }
+        Budget { limit, spent: Cell::new(0), described: Cell::new(0), refused: Cell::new(0) }
     }
 
     /// No limit: for expansions that are compared, never written.
@@ -67,13 +87,23 @@ impl Budget {
         self.limit.saturating_sub(self.spent.get())
     }
 
+    /// Whether nothing is left (a refusal, for [`Budget::charged_since`], when so).
     pub fn is_spent(&self) -> bool {
-        self.remaining() == 0
+        let spent = self.remaining() == 0;
+        self.refuse_if(spent);
+        spent
+    }
+
+    /// Whether `weight` fits, charging nothing (a refusal when it does not).
+    pub fn fits(&self, weight: usize) -> bool {
+        let fits = weight <= self.remaining();
+        self.refuse_if(!fits);
+        fits
     }
 
     /// Charges `weight` when it fits, else nothing; says whether it did.
     pub fn take(&self, weight: usize) -> bool {
-        let fits = weight <= self.remaining();
+        let fits = self.fits(weight);
         if fits {
             self.charge(weight);
         }
@@ -84,8 +114,43 @@ impl Budget {
     /// says whether they did.
     fn take_description(&self, bytes: usize) -> bool {
         let fits = bytes <= self.limit.saturating_sub(self.described.get());
+        self.refuse_if(!fits);
         if fits {
             self.described.set(self.described.get() + bytes);
+        }
+        fits
+    }
+
+    fn refuse_if(&self, refused: bool) {
+        if refused {
+            self.refused.set(self.refused.get() + 1);
+        }
+    }
+
+    /// What has been charged and refused so far.
+    pub fn spending(&self) -> Spending {
+        Spending { spent: self.spent.get(), described: self.described.get(), refused: self.refused.get() }
+    }
+
+    /// What was charged since `before`, unless something was refused meanwhile. (The budget
+    /// only shrinks, so an expansion made again where its charge still fits would be refused
+    /// no less; excluding refusals keeps that argument to checks that all passed.)
+    pub fn charged_since(&self, before: Spending) -> Option<Charge> {
+        (self.refused.get() == before.refused).then(|| Charge {
+            weight: self.spent.get() - before.spent,
+            described: self.described.get() - before.described,
+        })
+    }
+
+    /// Charges `charge` again when all of it fits, else nothing; says whether it did. Every
+    /// check of the expansion that charged it passed, so with this much left each would pass
+    /// again: charging it is making that expansion again, as far as the budget can tell.
+    pub fn charge_again(&self, charge: Charge) -> bool {
+        let fits =
+            charge.weight <= self.remaining() && charge.described <= self.limit.saturating_sub(self.described.get());
+        if fits {
+            self.charge(charge.weight);
+            self.described.set(self.described.get() + charge.described);
         }
         fits
     }
@@ -390,7 +455,7 @@ impl<'d> Inliner<'d, '_> {
             // Every budget check inside the expansion happens within `nodes` more nodes.
             Some(known)
                 if self.nodes + known.nodes < INLINE_NODE_BUDGET
-                    && known.weight <= self.budget.remaining()
+                    && self.budget.fits(known.weight)
                     && !known.reached.iter().any(|r| self.active.contains(r)) =>
             {
                 self.nodes += known.nodes;
