@@ -13,12 +13,15 @@
 //! said once per document ([`Shortened::report`]).
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 
 use indexmap::IndexMap;
 use toolport_core::definitions::{
-    Budget, cut_references_in, loose_within, refine, schema_nodes, schema_weight, uses_references,
+    Budget, Charge, cut_references_in, loose_within, refine, schema_nodes, schema_weight, uses_references,
 };
 use toolport_core::{AdditionalProperties, Diagnostic, OptionSpec, Options, Schema, ToolSet, codes};
+
+use crate::write::Written;
 
 /// The option key.
 pub const OPTION: &str = "output_schema";
@@ -155,6 +158,89 @@ impl Shortened {
                 ),
             ));
         }
+    }
+}
+
+/// Output schemas written and printed once for every tool whose result is the same bare
+/// reference (`shallow` only): tools that return the same object share its text (Stripe's 417
+/// tools return 206 schemas). One is given again while what it charged the document's budget
+/// fits again (the budget only shrinks, so the same expansion would decide the same:
+/// `Budget::charge_again`), with what it said of itself said again at the tool's own place:
+/// kept only when everything it said is at a place inside the output and names neither that
+/// place nor the tool in its message.
+#[derive(Debug, Default)]
+pub struct SharedOutputs {
+    printed: HashMap<String, SharedOutput>,
+}
+
+#[derive(Debug)]
+struct SharedOutput {
+    printed: Written<'static>,
+    /// Whether the result was wrapped (MCP's `{result}`).
+    wrapped: bool,
+    /// Whether `shallow` cut it, said for each tool that has it.
+    shallowed: bool,
+    charge: Charge,
+    /// What writing it said, each at its place below the output's.
+    said: Vec<(String, Diagnostic)>,
+}
+
+impl SharedOutputs {
+    /// What a result is shared under: the definition `schema` names when it is a bare
+    /// reference, the mode is `shallow` and the source kept no schema of its own for the tool
+    /// (`kept`), with `variant` (what else the writing depends on: a dialect, a spelling).
+    pub fn key(schema: &Schema, mode: Mode, kept: bool, variant: &str) -> Option<String> {
+        let name = schema.reference.as_deref()?;
+        let bare = *schema == Schema { reference: Some(name.to_owned()), ..Schema::default() };
+        (mode == Mode::Shallow && !kept && bare).then(|| format!("{name}\u{0}{variant}"))
+    }
+
+    /// The printed output schema of `tool` (its output at model path `at`), whose result is
+    /// shared under `key` (`None`: not shared), and whether it was wrapped: the one printed
+    /// already under `key` when it can be given again (its charge taken again, what it said
+    /// said at `at`, its shortening said for `tool`), else what `write` prints, kept for the
+    /// next tools when it can be.
+    #[allow(clippy::too_many_arguments)]
+    pub fn print(
+        &mut self,
+        key: Option<String>,
+        tool: &str,
+        at: &str,
+        outputs: &mut Shortened,
+        budget: &Budget,
+        diagnostics: &mut Vec<Diagnostic>,
+        write: impl FnOnce(&mut Shortened, &mut Vec<Diagnostic>) -> Option<(Written<'static>, bool)>,
+    ) -> Option<(Written<'static>, bool)> {
+        if let Some(known) = key.as_ref().and_then(|key| self.printed.get(key))
+            && budget.charge_again(known.charge)
+        {
+            for (below, said) in &known.said {
+                diagnostics.push(Diagnostic { path: format!("{at}{below}"), ..said.clone() });
+            }
+            if known.shallowed {
+                outputs.shallowed.push(tool.to_owned());
+            }
+            return Some((known.printed.clone(), known.wrapped));
+        }
+        let before = (budget.spending(), diagnostics.len(), outputs.shallowed.len());
+        let (printed, wrapped) = write(outputs, diagnostics)?;
+        let said = || -> Option<Vec<(String, Diagnostic)>> {
+            let places_only_here = |d: &Diagnostic| {
+                d.span.is_none() && d.renamed.is_none() && !d.message.contains(at) && !d.message.contains(tool)
+            };
+            diagnostics[before.1..]
+                .iter()
+                .map(|d| Some((d.path.strip_prefix(at)?.to_owned(), d.clone())).filter(|_| places_only_here(d)))
+                .collect()
+        };
+        if let Some(key) = key
+            && let Some(charge) = budget.charged_since(before.0)
+            && let Some(said) = said()
+        {
+            let shallowed = outputs.shallowed.len() > before.2;
+            self.printed.insert(key, SharedOutput { printed: printed.clone(), wrapped, shallowed, charge, said });
+        }
+        Some((printed, wrapped))
     }
 }
 

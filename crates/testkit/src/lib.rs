@@ -130,6 +130,82 @@ pub fn check_detail_folds(format: &dyn Format, model: &ToolSet, all_at_least: us
     }
 }
 
+/// `tools` tools returning the definition `Result`, an object of 40 fields each a small enum
+/// definition of long values (expanded in place in a shallow output schema, each charged to the
+/// document's budget), a large `Detail` (written loose) and a list of unique tags
+/// (`uniqueItems`, which not every target holds), every third tool a list of results. `beside`: each output schema has a description beside
+/// its reference, so no two are the same bare reference.
+pub fn shared_outputs_model(tools: usize, beside: bool) -> ToolSet {
+    use toolport_core::{EnumValue, Output, Property, Schema, SchemaType, Tool};
+    let reference = |name: &str| Schema { reference: Some(name.into()), ..Schema::default() };
+    let mut model = ToolSet::default();
+    let mut result = Schema::of(SchemaType::Object);
+    for i in 0..40 {
+        let values = (0..8).map(|v| EnumValue::new(format!("label {i} value {v} {}", "x".repeat(60)))).collect();
+        let label = Schema { enumeration: Some(values), ..Schema::of(SchemaType::String) };
+        model.definitions.insert(format!("Label{i}"), label);
+        result.properties.push(Property {
+            name: format!("field_{i}"),
+            required: false,
+            schema: reference(&format!("Label{i}")),
+        });
+    }
+    // Too large to expand in a shallow schema: written loose, the schema said to be shortened.
+    let detail = (0..40).map(|i| Property {
+        name: format!("part_{i}"),
+        required: false,
+        schema: Schema::of(SchemaType::String),
+    });
+    model
+        .definitions
+        .insert("Detail".into(), Schema { properties: detail.collect(), ..Schema::of(SchemaType::Object) });
+    result.properties.push(Property { name: "detail".into(), required: false, schema: reference("Detail") });
+    let mut tags = Schema { items: Some(Box::new(Schema::of(SchemaType::String))), ..Schema::of(SchemaType::Array) };
+    tags.constraints.unique_items = true;
+    result.properties.push(Property { name: "tags".into(), required: false, schema: tags });
+    model.definitions.insert("Result".into(), result);
+    let list = Schema { items: Some(Box::new(reference("Result"))), ..Schema::of(SchemaType::Array) };
+    model.definitions.insert("Results".into(), list);
+    for i in 0..tools {
+        let mut tool = Tool::new(format!("op_{i}"));
+        let description = beside.then(|| "beside".to_owned());
+        let name = if i % 3 == 0 { "Results" } else { "Result" };
+        let schema = Schema { description, ..reference(name) };
+        tool.output = Some(Box::new(Output { schema: Some(schema), ..Output::default() }));
+        model.tools.push(tool);
+    }
+    model
+}
+
+/// Tools whose results are the same bare reference ([`shared_outputs_model`]) written by
+/// `format` give the document and diagnostics of the same tools written one by one (each output
+/// schema made distinct by a description beside its reference, taken out again), before the
+/// document's budget runs out, as it does, and after. `outputs` gives the written tools'
+/// output schemas (each the object whose `description` is the one beside the reference), in
+/// order; `said_at_least` is how many diagnostics the shared writing must say.
+pub fn check_shared_outputs(format: &dyn Format, outputs: fn(&mut Value) -> Vec<&mut Value>, said_at_least: usize) {
+    let write = |model: &ToolSet| {
+        let (bundle, diagnostics) = expect_ok(format.write(model, &Options::default()), "write");
+        let (_, text) = bundle.files.iter().next().expect("a file");
+        (serde_json::from_str::<Value>(text).unwrap(), diagnostics)
+    };
+    let tools = 300;
+    let (mut shared, shared_said) = write(&shared_outputs_model(tools, false));
+    let (mut alone, alone_said) = write(&shared_outputs_model(tools, true));
+    for output in outputs(&mut alone) {
+        let root = output.as_object_mut().unwrap();
+        assert_eq!(root.remove("description"), Some(Value::from("beside")));
+    }
+    assert_same_json(&alone, &shared, "shared output schemas");
+    assert_eq!(shared_said, alone_said);
+    assert!(shared_said.len() >= said_at_least, "{}", render(&shared_said));
+    // The budget ran out on the way: the first result has its fields' values, the last not.
+    let written = outputs(&mut shared);
+    assert_eq!(written.len(), tools);
+    assert!(written[1]["properties"]["field_0"].get("enum").is_some(), "{}", written[1]);
+    assert!(written[tools - 1]["properties"]["field_0"].get("enum").is_none(), "{}", written[tools - 1]);
+}
+
 /// Options naming the output as the host does for an input called `name` (its stem).
 pub fn output_named(name: &str) -> Options {
     let mut options = Options::default();

@@ -9,7 +9,7 @@ use toolport_plugin::function_tools::carry::{self, Holds};
 use toolport_plugin::function_tools::common::{Shape, extras_object};
 use toolport_plugin::function_tools::descriptions::{Need, borrowed_descriptions};
 use toolport_plugin::function_tools::names::tool_names;
-use toolport_plugin::function_tools::output::{Mode, Shortened};
+use toolport_plugin::function_tools::output::{Mode, SharedOutputs, Shortened};
 use toolport_plugin::function_tools::properties::sanitize_property_names;
 use toolport_plugin::function_tools::schema::{self, Expansion, SchemaWriter};
 use toolport_plugin::function_tools::write::{
@@ -44,11 +44,12 @@ pub fn document<'m>(model: &'m ToolSet, options: &Options) -> Made<Written<'m>> 
     let expansion = Expansion::for_model(model);
     let schemas = SchemaWriter::for_model(Dialect::Gemini, model, &expansion);
     let outputs = Mode::from_options(options, Mode::by_source(model, ID), &mut diagnostics);
-    let mut context = Context { options, outputs: Shortened::new(outputs) };
     let mut declarations: Vec<(usize, Written)> = Vec::new();
     let grouped_shape = set_extras.get("shape").and_then(Value::as_str) == Some("tools");
     // `{"tools": [{"functionDeclarations": [...]}]}` when grouped.
     let depth = if grouped_shape { 4 } else { tool_depth(model.tools.len(), &set_extras, Shape::Wrapped) };
+    let shared_outputs = SharedOutputs::default();
+    let mut context = Context { options, outputs: Shortened::new(outputs), depth, shared_outputs };
     for (i, (tool, name)) in model.tools.iter().zip(&names).enumerate() {
         let extras = extras_object(&tool.extras, ID);
         let group = extras.get("group").and_then(Value::as_u64).unwrap_or(0) as usize;
@@ -127,6 +128,9 @@ struct Context<'o> {
     options: &'o Options,
     /// What the `output_schema` option left out or shortened of the results.
     outputs: Shortened,
+    /// The nesting each declaration is printed at.
+    depth: usize,
+    shared_outputs: SharedOutputs,
 }
 
 /// `schemas` is the document's writer; each schema is written in the dialect its key asks for.
@@ -176,7 +180,7 @@ fn write_declaration<'m>(
         && let Some((key, value)) =
             write_response(schemas, output, name, extras, &child(path, "output"), context, diagnostics)
     {
-        out.insert(written(key, snake).into(), value.into());
+        out.insert(written(key, snake).into(), value);
     }
     give_back_kept(&mut out, extras);
     Written::Object(out)
@@ -184,7 +188,9 @@ fn write_declaration<'m>(
 
 /// The key and schema of the result of the declaration written as `tool` (`response`, or
 /// `responseJsonSchema` when asked for or read), as much of it as the `output_schema` option
-/// asks for; the output's other fields are reported lost.
+/// asks for; the output's other fields are reported lost. Printed where the declaration puts
+/// it, shared with the declarations before that had the same result when it can be
+/// ([`SharedOutputs`]).
 fn write_response(
     schemas: SchemaWriter,
     output: &Output,
@@ -193,11 +199,9 @@ fn write_response(
     path: &str,
     context: &mut Context,
     diagnostics: &mut Vec<Diagnostic>,
-) -> Option<(&'static str, Value)> {
+) -> Option<(&'static str, Written<'static>)> {
     report_output_fields(output, path, "Gemini describes a result only by its schema", diagnostics);
-    let at = child(path, "schema");
-    let schema = output.schema.clone()?;
-    let schema = context.outputs.apply(tool, schema, schemas.definitions, false, &at, schemas.expansion.budget())?;
+    let schema = output.schema.as_ref()?;
     let json_response = match context.options.get("schema") {
         Some("json") => true,
         Some(_) => false,
@@ -205,13 +209,27 @@ fn write_response(
     };
     let (key, dialect) =
         if json_response { ("responseJsonSchema", Dialect::JsonSchema) } else { ("response", Dialect::Gemini) };
-    let writer = SchemaWriter { dialect, ..schemas };
-    let mut value = schema::write_single(writer, &schema, extras, key, &at, diagnostics);
-    if !json_response {
-        subset::enforce(&mut value, &at, diagnostics);
-    }
-    if extras.get("upperCaseTypes") == Some(&Value::Bool(true)) && !json_response {
-        subset::upper_types(&mut value);
-    }
-    Some((key, value))
+    let upper = extras.get("upperCaseTypes") == Some(&Value::Bool(true)) && !json_response;
+    let variant = format!("{key} {upper}");
+    let shared = SharedOutputs::key(schema, context.outputs.mode, extras.contains_key(key), &variant);
+    let depth = context.depth;
+    let write = |outputs: &mut Shortened, diagnostics: &mut Vec<Diagnostic>| {
+        let at = child(path, "schema");
+        let schema =
+            outputs.apply(tool, schema.clone(), schemas.definitions, false, &at, schemas.expansion.budget())?;
+        let writer = SchemaWriter { dialect, ..schemas };
+        let mut value = schema::write_single(writer, &schema, extras, key, &at, diagnostics);
+        if !json_response {
+            subset::enforce(&mut value, &at, diagnostics);
+        }
+        if upper {
+            subset::upper_types(&mut value);
+        }
+        // A member of the declaration's object, one level deeper than the declaration.
+        Some((Written::Value(value).printed(depth + 1), false))
+    };
+    let budget = schemas.expansion.budget();
+    let (printed, _) =
+        context.shared_outputs.print(shared, tool, path, &mut context.outputs, budget, diagnostics, write)?;
+    Some((key, printed))
 }

@@ -107,3 +107,18 @@ fn json_schema_form_uses_json_schema_type_names() {
     let (bundle, _) = expect_ok(Gemini.write(&model, &Options::default()), "write");
     assert!(bundle.get("tools.json").unwrap().contains("\"OBJECT\""));
 }
+
+/// Declarations whose results are the same bare reference share one written `response` while
+/// the document's budget affords it again, what it said (Gemini has no `uniqueItems`) said again
+/// at each declaration's place: the same document and diagnostics as written one by one.
+#[test]
+fn responses_shared_by_declarations_are_those_written_one_by_one() {
+    toolport_testkit::check_shared_outputs(
+        &Gemini,
+        |document| {
+            let declarations = document["functionDeclarations"].as_array_mut().unwrap().iter_mut();
+            declarations.map(|declaration| &mut declaration["response"]).collect()
+        },
+        300,
+    );
+}

@@ -3,22 +3,20 @@
 //! schemas ([`crate::output`]), and a renamed tool keeps its original name in `_meta`.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 use serde_json::{Map, Value, json};
-use toolport_plugin::definitions::Charge;
 use toolport_plugin::function_tools::carry::{self, Holds};
 use toolport_plugin::function_tools::common::{Shape, extras_object};
 use toolport_plugin::function_tools::descriptions::{Need, borrowed_descriptions};
 use toolport_plugin::function_tools::names::tool_names;
-use toolport_plugin::function_tools::output::{self as outputs, Shortened};
+use toolport_plugin::function_tools::output::{self as outputs, SharedOutputs, Shortened};
 use toolport_plugin::function_tools::schema::{self, Expansion, SchemaWriter};
 use toolport_plugin::function_tools::write::{
     Made, Written, WrittenObject, by_shape, give_back_kept, report_output_fields, tool_depth,
 };
 use toolport_plugin::loss::{Carried, uncarried_as_asked};
 use toolport_plugin::source::child;
-use toolport_plugin::{Diagnostic, Options, Output, Schema, Tool, ToolSet, codes};
+use toolport_plugin::{Diagnostic, Options, Output, Tool, ToolSet, codes};
 
 use crate::icons::{first_icon, icon_src};
 use crate::{DIALECT, HINT_KEYS, ID, MCP_NAME, ORIGINAL_NAME_META, output};
@@ -40,18 +38,7 @@ struct Context<'a> {
     wrapped: usize,
     /// The nesting each tool is printed at ([`tool_depth`]).
     depth: usize,
-    /// Shallow output schemas printed already, by the definition the result is (a bare
-    /// reference): tools that return the same object share it (half of Stripe's 417).
-    printed_outputs: HashMap<String, PrintedOutput>,
-}
-
-/// An output schema written and printed once, for the tools whose result is the same bare
-/// reference: what it charged the budget and said of itself, to be charged and said again.
-struct PrintedOutput {
-    printed: Written<'static>,
-    wrapped: bool,
-    shallowed: bool,
-    charge: Charge,
+    shared_outputs: SharedOutputs,
 }
 
 /// The MCP document of `model`, in the shape its source had (else `{"tools": [...]}`), its
@@ -67,7 +54,7 @@ pub fn document<'m>(model: &'m ToolSet, options: &Options) -> Made<Written<'m>> 
     let writer = SchemaWriter::for_model(DIALECT, model, &expansion);
     let depth = tool_depth(model.tools.len(), &set_extras, Shape::Wrapped);
     let mut context =
-        Context { writer, outputs: Shortened::new(mode), wrapped: 0, depth, printed_outputs: HashMap::new() };
+        Context { writer, outputs: Shortened::new(mode), wrapped: 0, depth, shared_outputs: SharedOutputs::default() };
     let mut tools = Vec::with_capacity(model.tools.len());
     for (i, ((tool, name), description)) in model.tools.iter().zip(&names).zip(descriptions).enumerate() {
         let path = child("/tools", i.to_string());
@@ -175,10 +162,8 @@ fn write_icons(
 
 /// The `outputSchema` of `output` (at model path `path`) of the tool written as `tool`, an
 /// object schema, unless the `output_schema` option leaves it out; the output's other fields
-/// are reported lost. Printed where the tool puts it. A shallow result that is a bare
-/// reference is written once per definition and its text shared, while what it charged the
-/// document's budget fits again and it said nothing of itself (every diagnostic names its
-/// tool's place, so a schema that said something is written for each tool).
+/// are reported lost. Printed where the tool puts it, shared with the tools before that had
+/// the same result when it can be ([`SharedOutputs`]).
 fn write_output(
     output: &Output,
     tool: &str,
@@ -190,37 +175,21 @@ fn write_output(
     report_output_fields(output, path, "MCP describes a tool's output only by `outputSchema`", diagnostics);
     let schema = output.schema.as_ref()?;
     let writer = context.writer;
+    let key = SharedOutputs::key(schema, context.outputs.mode, extras.contains_key("outputSchema"), "");
+    let depth = context.depth;
+    let write = |outputs: &mut Shortened, diagnostics: &mut Vec<Diagnostic>| {
+        let at = child(path, "schema");
+        let (root, wrapped) = output::object_root(schema, writer.definitions);
+        let root = outputs.apply(tool, root, writer.definitions, wrapped, &at, writer.expansion.budget())?;
+        // The source's own schema comes back when it still says the same (an MCP round trip).
+        let written = schema::write_single(writer, &root, extras, "outputSchema", &at, diagnostics);
+        // A member of the tool's object, one level deeper than the tool.
+        Some((Written::Value(written).printed(depth + 1), wrapped))
+    };
     let budget = writer.expansion.budget();
-    let shared = (context.outputs.mode == outputs::Mode::Shallow && !extras.contains_key("outputSchema"))
-        .then_some(schema.reference.as_deref())
-        .flatten()
-        .filter(|name| *schema == Schema { reference: Some((*name).to_owned()), ..Schema::default() });
-    if let Some(known) = shared.and_then(|name| context.printed_outputs.get(name))
-        && budget.charge_again(known.charge)
-    {
-        context.wrapped += usize::from(known.wrapped);
-        if known.shallowed {
-            context.outputs.shallowed.push(tool.to_owned());
-        }
-        return Some(known.printed.clone());
-    }
-    let before = (budget.spending(), diagnostics.len(), context.outputs.shallowed.len());
-    let at = child(path, "schema");
-    let (root, wrapped) = output::object_root(schema, writer.definitions);
-    let root = context.outputs.apply(tool, root, writer.definitions, wrapped, &at, writer.expansion.budget())?;
+    let (printed, wrapped) =
+        context.shared_outputs.print(key, tool, path, &mut context.outputs, budget, diagnostics, write)?;
     context.wrapped += usize::from(wrapped);
-    // The source's own schema comes back when it still says the same (an MCP round trip).
-    let written = schema::write_single(writer, &root, extras, "outputSchema", &at, diagnostics);
-    // A member of the tool's object, one level deeper than the tool.
-    let printed = Written::Value(written).printed(context.depth + 1);
-    if let Some(name) = shared
-        && diagnostics.len() == before.1
-        && let Some(charge) = budget.charged_since(before.0)
-    {
-        let shallowed = context.outputs.shallowed.len() > before.2;
-        let known = PrintedOutput { printed: printed.clone(), wrapped, shallowed, charge };
-        context.printed_outputs.insert(name.to_owned(), known);
-    }
     Some(printed)
 }
 

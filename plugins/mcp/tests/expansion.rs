@@ -6,7 +6,7 @@
 use serde_json::Value;
 use toolport_format_mcp::Mcp;
 use toolport_plugin::definitions::{Budget, model_weight, refs_in_value};
-use toolport_plugin::{EnumValue, Format, Options, Output, Parameter, Property, Schema, SchemaType, Tool, ToolSet};
+use toolport_plugin::{Format, Options, Parameter, Property, Schema, SchemaType, Tool, ToolSet};
 use toolport_testkit::expect_ok;
 
 /// `tools` tools whose one parameter is the definition `Record`, an object of `width` strings.
@@ -110,64 +110,25 @@ fn a_definition_used_by_thousands_of_tools_is_copied_within_the_budget() {
     check(2000, 1500, Expect { whole: 40, cut: 1960 });
 }
 
-/// `tools` tools returning the definition `Result`, an object of 40 fields each a small enum
-/// definition of long values (expanded in place in a shallow output schema, each charged to the
-/// budget), every third tool a list of them (wrapped as `{result}`). `beside`: each output
-/// schema has a description beside its reference, so no two are the same bare reference.
-fn outputs_model(tools: usize, beside: bool) -> ToolSet {
-    let mut model = ToolSet::default();
-    let mut result = Schema::of(SchemaType::Object);
-    for i in 0..40 {
-        let values = (0..8).map(|v| EnumValue::new(format!("label {i} value {v} {}", "x".repeat(60)))).collect();
-        let label = Schema { enumeration: Some(values), ..Schema::of(SchemaType::String) };
-        model.definitions.insert(format!("Label{i}"), label);
-        let field = Schema { reference: Some(format!("Label{i}")), ..Schema::default() };
-        result.properties.push(Property { name: format!("field_{i}"), required: false, schema: field });
-    }
-    model.definitions.insert("Result".into(), result);
-    let list = Schema {
-        items: Some(Box::new(Schema { reference: Some("Result".into()), ..Schema::default() })),
-        ..Schema::of(SchemaType::Array)
-    };
-    model.definitions.insert("Results".into(), list);
-    for i in 0..tools {
-        let mut tool = Tool::new(format!("op_{i}"));
-        let name = if i % 3 == 0 { "Results" } else { "Result" };
-        let description = beside.then(|| "beside".to_owned());
-        let schema = Schema { reference: Some(name.into()), description, ..Schema::default() };
-        tool.output = Some(Box::new(Output { schema: Some(schema), ..Output::default() }));
-        model.tools.push(tool);
-    }
-    model
-}
-
 /// Tools whose results are the same bare reference share one written output schema while the
-/// document's budget affords it again: the document and its diagnostics are those of the same
-/// tools written one by one (each output schema made distinct by a description beside its
-/// reference, taken out again), before the budget runs out, as it does, and after.
+/// document's budget affords it again: the same document and diagnostics as written one by one
+/// (a `{result}`-wrapped list's schema is its `result` property's).
 #[test]
 fn output_schemas_shared_by_tools_are_those_written_one_by_one() {
-    let write = |model: &ToolSet| {
-        let (bundle, diagnostics) = expect_ok(Mcp.write(model, &Options::default()), "write");
-        let document: Value = serde_json::from_str(bundle.get("tools.json").unwrap()).unwrap();
-        (document, diagnostics)
-    };
-    let tools = 300;
-    let (shared, shared_said) = write(&outputs_model(tools, false));
-    let (mut alone, alone_said) = write(&outputs_model(tools, true));
-    for tool in alone["tools"].as_array_mut().unwrap() {
-        let output = tool["outputSchema"].as_object_mut().unwrap();
-        let root = match output.get_mut("properties").and_then(|p| p.get_mut("result")) {
-            Some(result) => result.as_object_mut().unwrap(),
-            None => output,
-        };
-        assert_eq!(root.remove("description"), Some(Value::from("beside")));
-    }
-    assert_eq!(shared, alone);
-    assert_eq!(shared_said, alone_said);
-    // The budget ran out on the way: the first result has its fields' values, the last not.
-    let tools = shared["tools"].as_array().unwrap();
-    let field = |tool: &Value| tool["outputSchema"]["properties"]["field_0"].clone();
-    assert!(field(&tools[1]).get("enum").is_some(), "{}", field(&tools[1]));
-    assert!(field(&tools[299]).get("enum").is_none(), "{}", field(&tools[299]));
+    toolport_testkit::check_shared_outputs(
+        &Mcp,
+        |document| {
+            let tools = document["tools"].as_array_mut().unwrap().iter_mut();
+            tools
+                .map(|tool| {
+                    let output = &mut tool["outputSchema"];
+                    match output["properties"].get("result").is_some() {
+                        true => &mut output["properties"]["result"],
+                        false => output,
+                    }
+                })
+                .collect()
+        },
+        0,
+    );
 }
