@@ -15,7 +15,7 @@ use crate::common::Shape;
 
 mod print;
 
-pub use print::Printed;
+pub use print::{Printed, ToolsPrinter};
 
 /// A written document that may borrow text from the model it was written from: a text copied
 /// verbatim (a description) is serialized from the model itself, so a large one is held once
@@ -175,8 +175,14 @@ pub fn report_output_fields(output: &Output, path: &str, how: &str, diagnostics:
 /// A one-tool shape holds exactly one; other counts are written in `default` (an array when
 /// that is one-tool too). A document read from a JSON-RPC response goes back into it
 /// ([`in_envelope`]).
-pub fn by_shape<T: Node>(mut tools: Vec<T>, set_extras: &Map<String, Value>, default: Shape, key: &str) -> T {
-    let document = match written_shape(tools.len(), set_extras, default) {
+pub fn by_shape<T: Node>(tools: Vec<T>, set_extras: &Map<String, Value>, default: Shape, key: &str) -> T {
+    let shape = written_shape(tools.len(), set_extras, default);
+    in_shape(tools, shape, set_extras, key)
+}
+
+/// `tools` in `shape` ([`by_shape`]'s, for however many tools it was chosen).
+fn in_shape<T: Node>(mut tools: Vec<T>, shape: Shape, set_extras: &Map<String, Value>, key: &str) -> T {
+    let document = match shape {
         Shape::Single => tools.remove(0),
         Shape::Array => T::array(tools),
         Shape::Wrapped => wrapped(key, tools, set_extras),
@@ -240,8 +246,13 @@ pub fn wrapped<T: Node>(key: &str, tools: Vec<T>, set_extras: &Map<String, Value
 
 /// A written document as a one-file bundle, `<output name>.json`, pretty-printed.
 pub fn json_bundle(document: &(impl Document + ?Sized), options: &Options) -> Bundle {
+    text_bundle(document.pretty(), options)
+}
+
+/// `text` as the one-file bundle [`json_bundle`] makes.
+fn text_bundle(text: String, options: &Options) -> Bundle {
     let mut bundle = Bundle::default();
-    bundle.insert(format!("{}.json", options.output_name("tools")), document.pretty());
+    bundle.insert(format!("{}.json", options.output_name("tools")), text);
     bundle
 }
 
@@ -253,6 +264,17 @@ pub fn json_bundle(document: &(impl Document + ?Sized), options: &Options) -> Bu
 pub trait Document: Serialize {
     /// The document as pretty JSON ([`pretty`]).
     fn pretty(&self) -> String;
+
+    /// [`Document::pretty`], taking the document, which is then freed as `options` ask
+    /// ([`Options::free`]).
+    fn into_pretty(self, options: &Options) -> String
+    where
+        Self: Sized,
+    {
+        let text = self.pretty();
+        options.free(self);
+        text
+    }
 }
 
 impl Document for Written<'_> {
@@ -260,6 +282,22 @@ impl Document for Written<'_> {
         let mut text = print::document(self);
         text.push('\n');
         text
+    }
+
+    /// A document printed already ([`ToolsPrinter`]) is its text, not copied.
+    fn into_pretty(self, options: &Options) -> String {
+        match self {
+            Written::Printed(printed) if printed.depth() == 0 => {
+                let mut text = printed.into_text();
+                text.push('\n');
+                text
+            }
+            other => {
+                let text = other.pretty();
+                options.free(other);
+                text
+            }
+        }
     }
 }
 
@@ -291,8 +329,7 @@ pub fn write_entry<'m, D: Document>(
     document: fn(&'m ToolSet, &Options) -> Made<D>,
 ) -> Outcome<Bundle> {
     let (written, diagnostics, counted) = document(model, options);
-    let bundle = json_bundle(&written, options);
-    options.free(written);
+    let bundle = text_bundle(written.into_pretty(options), options);
     Outcome::with(Some(bundle), diagnostics, counted)
 }
 
@@ -342,6 +379,39 @@ mod tests {
         }
         assert_eq!(Written::Array(vec![]).pretty(), pretty(&json!([])));
         assert_eq!(Written::Object(WrittenObject::new()).pretty(), pretty(&json!({})));
+    }
+
+    /// A document printed tool by tool as the tools come is the text of the same document
+    /// built whole, for every count of tools, shape, envelope, and a source's top-level key of
+    /// the tools' name (which takes their place).
+    #[test]
+    fn a_document_printed_as_its_tools_come_is_the_text_of_the_whole() {
+        let tool = |i: usize| json!({"name": format!("t{i}"), "inputSchema": {"type": "object", "properties": {}, "x": [[], {}]}});
+        let extras = [
+            json!({}),
+            json!({"shape": "array"}),
+            json!({"shape": "single"}),
+            json!({"document": {"nextCursor": "c"}}),
+            json!({"document": {"tools": "theirs", "more": 1}}),
+            json!({"envelope": {"jsonrpc": "2.0", "result": null, "id": 1}}),
+            json!({"shape": "single", "envelope": {"id": 2}}),
+        ];
+        for extras in &extras {
+            let extras = extras.as_object().unwrap();
+            for default in [Shape::Wrapped, Shape::Array, Shape::Single] {
+                for count in 0..4 {
+                    let tools: Vec<Value> = (0..count).map(tool).collect();
+                    let whole = pretty(&by_shape(tools.clone(), extras, default, "tools"));
+                    let mut printer = ToolsPrinter::new(count, extras, default, "tools");
+                    for each in tools {
+                        printer.push(&Written::Value(each));
+                    }
+                    let printed = printer.finish();
+                    assert_eq!(printed.pretty(), whole, "{extras:?} {default:?} {count}");
+                    assert_eq!(printed.into_pretty(&Options::default()), whole, "{extras:?} {default:?} {count}");
+                }
+            }
+        }
     }
 
     /// The document printer writes what serde_json's pretty printer writes, for every kind of

@@ -11,7 +11,7 @@ use toolport_plugin::function_tools::common::{Shape, extras_object};
 use toolport_plugin::function_tools::descriptions::{Need, borrowed_descriptions};
 use toolport_plugin::function_tools::names::tool_names;
 use toolport_plugin::function_tools::schema::{self, Expansion, SchemaWriter};
-use toolport_plugin::function_tools::write::{self, Made, WrittenObject, by_shape, give_back_kept, tool_depth};
+use toolport_plugin::function_tools::write::{self, Made, ToolsPrinter, WrittenObject, give_back_kept};
 use toolport_plugin::loss::{Carried, uncarried_as_asked};
 use toolport_plugin::source::child;
 use toolport_plugin::{Diagnostic, Options, Tool, ToolSet};
@@ -39,20 +39,14 @@ pub fn document<'m>(model: &'m ToolSet, options: &Options) -> Made<write::Writte
     let set_extras = extras_object(&model.extras, ID);
     // One check for every tool: tools sharing definitions walk each of them once.
     let mut recursion = definitions::Recursion::new(&model.definitions);
-    let depth = tool_depth(model.tools.len(), &set_extras, Shape::Array);
-    let tools: Vec<write::Written> = model
-        .tools
-        .iter()
-        .zip(&names)
-        .enumerate()
-        .map(|(i, (tool, name))| {
-            let examples = input_examples.shift_remove(&i).unwrap_or_default();
-            let written = Written { description: descriptions.next().flatten(), examples };
-            let path = child("/tools", i.to_string());
-            write_tool(tool, name, written, &path, (writer, &mut recursion), options, &mut diagnostics).printed(depth)
-        })
-        .collect();
-    (by_shape(tools, &set_extras, Shape::Array, "tools"), diagnostics, counted)
+    let mut printer = ToolsPrinter::new(model.tools.len(), &set_extras, Shape::Array, "tools");
+    for (i, (tool, name)) in model.tools.iter().zip(&names).enumerate() {
+        let examples = input_examples.shift_remove(&i).unwrap_or_default();
+        let written = Written { description: descriptions.next().flatten(), examples };
+        let path = child("/tools", i.to_string());
+        printer.push(&write_tool(tool, name, written, &path, (writer, &mut recursion), options, &mut diagnostics));
+    }
+    (printer.finish(), diagnostics, counted)
 }
 
 /// What a tool is written with besides itself: its description (its own or the best

@@ -13,7 +13,7 @@ use toolport_plugin::function_tools::output::{Mode, SharedOutputs, Shortened};
 use toolport_plugin::function_tools::properties::sanitize_property_names;
 use toolport_plugin::function_tools::schema::{self, Expansion, SchemaWriter};
 use toolport_plugin::function_tools::write::{
-    Made, Written, WrittenObject, by_shape, give_back_kept, report_output_fields, tool_depth, wrapped,
+    Made, ToolsPrinter, Written, WrittenObject, give_back_kept, report_output_fields, wrapped,
 };
 use toolport_plugin::jsonschema::Dialect;
 use toolport_plugin::loss::{Carried, uncarried_as_asked};
@@ -44,27 +44,31 @@ pub fn document<'m>(model: &'m ToolSet, options: &Options) -> Made<Written<'m>> 
     let expansion = Expansion::for_model(model);
     let schemas = SchemaWriter::for_model(Dialect::Gemini, model, &expansion);
     let outputs = Mode::from_options(options, Mode::by_source(model, ID), &mut diagnostics);
-    let mut declarations: Vec<(usize, Written)> = Vec::new();
     let grouped_shape = set_extras.get("shape").and_then(Value::as_str) == Some("tools");
-    // `{"tools": [{"functionDeclarations": [...]}]}` when grouped.
-    let depth = if grouped_shape { 4 } else { tool_depth(model.tools.len(), &set_extras, Shape::Wrapped) };
+    // Grouped, `{"tools": [{"functionDeclarations": [...]}, ...]}`, each declaration printed
+    // apart and put in its group; else all printed into the document as they come.
+    let mut printer = (!grouped_shape).then(|| {
+        ToolsPrinter::new(model.tools.len(), &set_extras, Shape::Wrapped, written(DECLARATIONS, snake))
+    });
+    let depth = printer.as_ref().map_or(4, ToolsPrinter::depth);
     let shared_outputs = SharedOutputs::default();
     let mut context = Context { options, outputs: Shortened::new(outputs), depth, shared_outputs };
+    let mut declarations: Vec<(usize, Written)> = Vec::new();
     for (i, (tool, name)) in model.tools.iter().zip(&names).enumerate() {
         let extras = extras_object(&tool.extras, ID);
         let group = extras.get("group").and_then(Value::as_u64).unwrap_or(0) as usize;
         let path = child("/tools", i.to_string());
         let named = Named { name, description: descriptions.next().flatten(), snake };
         let declaration = write_declaration(schemas, tool, named, &extras, &path, &mut context, &mut diagnostics);
-        declarations.push((group, declaration.printed(depth)));
+        match &mut printer {
+            Some(printer) => printer.push(&declaration),
+            None => declarations.push((group, declaration.printed(depth))),
+        }
     }
     context.outputs.report(&mut diagnostics);
-    let document = match grouped_shape {
-        true => wrapped("tools", grouped(declarations, &set_extras, snake), &set_extras),
-        false => {
-            let declarations = declarations.into_iter().map(|(_, d)| d).collect();
-            by_shape(declarations, &set_extras, Shape::Wrapped, written(DECLARATIONS, snake))
-        }
+    let document = match printer {
+        Some(printer) => printer.finish(),
+        None => wrapped("tools", grouped(declarations, &set_extras, snake), &set_extras),
     };
     (document, diagnostics, counted)
 }

@@ -12,7 +12,7 @@ use toolport_plugin::function_tools::names::tool_names;
 use toolport_plugin::function_tools::output::{self as outputs, SharedOutputs, Shortened};
 use toolport_plugin::function_tools::schema::{self, Expansion, SchemaWriter};
 use toolport_plugin::function_tools::write::{
-    Made, Written, WrittenObject, by_shape, give_back_kept, report_output_fields, tool_depth,
+    Made, ToolsPrinter, Written, WrittenObject, give_back_kept, report_output_fields,
 };
 use toolport_plugin::loss::{Carried, uncarried_as_asked};
 use toolport_plugin::source::child;
@@ -52,18 +52,17 @@ pub fn document<'m>(model: &'m ToolSet, options: &Options) -> Made<Written<'m>> 
     let set_extras = extras_object(&model.extras, ID);
     let expansion = Expansion::for_model(model);
     let writer = SchemaWriter::for_model(DIALECT, model, &expansion);
-    let depth = tool_depth(model.tools.len(), &set_extras, Shape::Wrapped);
+    let mut printer = ToolsPrinter::new(model.tools.len(), &set_extras, Shape::Wrapped, "tools");
+    let depth = printer.depth();
     let mut context =
         Context { writer, outputs: Shortened::new(mode), wrapped: 0, depth, shared_outputs: SharedOutputs::default() };
-    let mut tools = Vec::with_capacity(model.tools.len());
     for (i, ((tool, name), description)) in model.tools.iter().zip(&names).zip(descriptions).enumerate() {
         let path = child("/tools", i.to_string());
-        let written = write_tool(tool, name, description, &path, &mut context, &mut diagnostics);
-        tools.push(written.printed(depth));
+        printer.push(&write_tool(tool, name, description, &path, &mut context, &mut diagnostics));
     }
     context.outputs.report(&mut diagnostics);
     report_wrapped(&context, &mut diagnostics);
-    (by_shape(tools, &set_extras, Shape::Wrapped, "tools"), diagnostics, counted)
+    (printer.finish(), diagnostics, counted)
 }
 
 /// The results wrapped as `{result}`, said once for all of them.

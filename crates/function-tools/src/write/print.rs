@@ -4,9 +4,10 @@
 //! drops its tree, so a large list never holds every tool's `Value` tree at once (for the
 //! Stripe spec to mcp that tree was 16 MB, more than the output's text).
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
-use super::Written;
+use super::{Written, in_shape, tool_depth, written_shape};
+use crate::common::Shape;
 
 /// A part printed already, as it reads at nesting `depth` (the document itself is 0): its
 /// inner lines carry that depth's indent, so it is copied as it is when it lands there.
@@ -30,6 +31,79 @@ impl Printed {
     /// other than its own): it was printed from one, so it reads back.
     pub fn value(&self) -> Value {
         serde_json::from_str(&self.text).unwrap_or(Value::Null)
+    }
+
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+
+    pub fn into_text(self) -> String {
+        self.text
+    }
+}
+
+/// Marks where the tools go in a printed frame: printed JSON never holds a NUL (a string
+/// escapes it).
+const PLACE: &str = "\0";
+
+/// A tool document ([`by_shape`](super::by_shape)'s) printed as each tool is made, into its
+/// one text: the frame of the shape (and envelope) first, up to where the tools go, then each
+/// tool as it is pushed, then the rest of the frame. No tool's tree is kept, no tool's text is
+/// held apart, and the text is not copied again to make the document.
+#[derive(Debug)]
+pub struct ToolsPrinter {
+    text: Vec<u8>,
+    /// The frame after the tools.
+    end: String,
+    depth: usize,
+    pushed: usize,
+    /// Whether the frame has a place for the tools (a source's own top-level key of the
+    /// tools' name takes it, as in [`wrapped`](super::wrapped)).
+    placed: bool,
+}
+
+impl ToolsPrinter {
+    /// For `count` tools in the shape [`by_shape`](super::by_shape) writes them in.
+    pub fn new(count: usize, set_extras: &Map<String, Value>, default: Shape, key: &str) -> Self {
+        let shape = written_shape(count, set_extras, default);
+        let depth = tool_depth(count, set_extras, default);
+        let place = Written::Printed(Printed { depth, text: PLACE.to_owned() });
+        let tools = if count == 0 { Vec::new() } else { vec![place] };
+        let frame = document(&in_shape(tools, shape, set_extras, key));
+        match frame.find(PLACE) {
+            Some(at) => {
+                let text = frame.as_bytes()[..at].to_vec();
+                ToolsPrinter { text, end: frame[at + PLACE.len()..].to_owned(), depth, pushed: 0, placed: true }
+            }
+            None => ToolsPrinter { text: frame.into_bytes(), end: String::new(), depth, pushed: 0, placed: false },
+        }
+    }
+
+    /// The nesting each tool is printed at.
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+
+    /// Prints `tool` after the tools before it.
+    pub fn push(&mut self, tool: &Written) {
+        if !self.placed {
+            return;
+        }
+        if self.pushed > 0 {
+            self.text.extend_from_slice(b",\n");
+            indent(self.depth, &mut self.text);
+        }
+        written(tool, self.depth, &mut self.text);
+        self.pushed += 1;
+    }
+
+    /// The document, printed (at depth 0).
+    pub fn finish(mut self) -> Written<'static> {
+        self.text.reserve_exact(self.end.len() + 1);
+        self.text.extend_from_slice(self.end.as_bytes());
+        // Only JSON text and escaped strings were written.
+        let text = String::from_utf8(self.text).unwrap_or_default();
+        Written::Printed(Printed { depth: 0, text })
     }
 }
 
