@@ -184,7 +184,44 @@ fn level<T: Serialize>(
 }
 
 fn schema_level(schema: &Schema, path: &str, carried: &[&str], what: &What, format_id: &str, out: &mut Said) {
-    schema_level_at(schema, &SchemaAt::Root(path), carried, what, format_id, out);
+    // `extras` is never carried as a field: other formats' extras are said, the target's kept.
+    if every_schema_field().iter().all(|field| *field == "extras" || carried.contains(field)) {
+        // Nothing of a schema can be uncarried but other formats' extras: no field names asked.
+        foreign_extras_within(schema, &SchemaAt::Root(path), format_id, out);
+    } else {
+        schema_level_at(schema, &SchemaAt::Root(path), carried, what, format_id, out);
+    }
+}
+
+/// The names of every field of a [`Schema`], set or not, in their order.
+fn every_schema_field() -> &'static [&'static str] {
+    static FIELDS: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    FIELDS.get_or_init(|| {
+        let mut names = Vec::new();
+        let _ = Schema::default().serialize(FieldNames { each: &mut |name| names.push(name), unset_too: true });
+        names
+    })
+}
+
+/// What [`schema_level_at`] says of `schema` and the schemas in it when every field is carried:
+/// other formats' extras, in the same order (a schema's own after those of the schemas in it,
+/// as its fields come).
+fn foreign_extras_within(schema: &Schema, at: &SchemaAt, format_id: &str, out: &mut Said) {
+    if let Some(items) = &schema.items {
+        foreign_extras_within(items, &SchemaAt::Items(at), format_id, out);
+    }
+    for (i, property) in schema.properties.iter().enumerate() {
+        foreign_extras_within(&property.schema, &SchemaAt::Property(at, i), format_id, out);
+    }
+    if let Some(AdditionalProperties::Schema(extra)) = &schema.additional_properties {
+        foreign_extras_within(extra, &SchemaAt::AdditionalProperties(at), format_id, out);
+    }
+    for (i, member) in schema.any_of.iter().enumerate() {
+        foreign_extras_within(member, &SchemaAt::AnyOf(at, i), format_id, out);
+    }
+    if schema.extras.keys().any(|key| key != format_id && key != "jsonschema") {
+        foreign_extras(&schema.extras, &at.path(), format_id, out);
+    }
 }
 
 fn schema_level_at(schema: &Schema, at: &SchemaAt, carried: &[&str], what: &What, format_id: &str, out: &mut Said) {
@@ -245,7 +282,7 @@ fn field_names<T: Serialize + ?Sized>(value: &T) -> Vec<&'static str> {
 /// every schema).
 fn for_each_field_name<T: Serialize + ?Sized>(value: &T, each: &mut dyn FnMut(&'static str)) {
     // Only structs are accepted; anything else ends the walk with an error and no names.
-    let _ = value.serialize(FieldNames(each));
+    let _ = value.serialize(FieldNames { each, unset_too: false });
 }
 
 /// The JSON names of every field of the struct `T`, present or not: the list its derived
@@ -282,7 +319,12 @@ impl<'de> Deserializer<'de> for DeclaredFields<'_> {
     }
 }
 
-struct FieldNames<'a>(&'a mut dyn FnMut(&'static str));
+/// Gives `each` the name of every field a struct serializes, and of those it skips with
+/// `unset_too`.
+struct FieldNames<'a> {
+    each: &'a mut dyn FnMut(&'static str),
+    unset_too: bool,
+}
 
 fn not_a_struct() -> serde_json::Error {
     ser::Error::custom("not a struct")
@@ -387,7 +429,13 @@ impl ser::SerializeStruct for FieldNames<'_> {
     type Error = serde_json::Error;
 
     fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, _: &T) -> Result<(), serde_json::Error> {
-        (self.0)(key);
+        (self.each)(key);
+        Ok(())
+    }
+    fn skip_field(&mut self, key: &'static str) -> Result<(), serde_json::Error> {
+        if self.unset_too {
+            (self.each)(key);
+        }
         Ok(())
     }
     fn end(self) -> Result<(), serde_json::Error> {
@@ -591,6 +639,50 @@ mod tests {
                 ("loss/extras", "/tools/0/parameters/0/schema/additional_properties/extras/skydeck"),
             ],
         );
+    }
+
+    /// A writer that carries every schema field has only other formats' extras said of its
+    /// schemas, without asking each schema its fields: the same diagnostics, in the same order,
+    /// as the field walk gives where one field that no schema sets is not carried.
+    #[test]
+    fn carrying_every_schema_field_says_what_the_field_walk_says() {
+        use crate::{AdditionalProperties, Property};
+        let foreign = |kind: SchemaType, key: &str| {
+            let mut schema = Schema::of(kind);
+            schema.extras.insert(key.into(), serde_json::json!({"k": 1}));
+            schema.extras.insert("jsonschema".into(), serde_json::json!({"x-kept": 1}));
+            schema
+        };
+        let mut object = foreign(SchemaType::Object, "skydeck");
+        object.items = Some(Box::new(foreign(SchemaType::String, "gloodata")));
+        object.properties = vec![
+            Property { name: "a".into(), required: false, schema: foreign(SchemaType::String, "raycast") },
+            Property {
+                name: "b".into(),
+                required: false,
+                schema: Schema {
+                    any_of: vec![foreign(SchemaType::Null, "a"), foreign(SchemaType::Integer, "b")],
+                    ..Schema::default()
+                },
+            },
+        ];
+        object.additional_properties = Some(AdditionalProperties::Schema(Box::new(foreign(SchemaType::Number, "c"))));
+        let mut tool = Tool::new("t");
+        tool.parameters.push(Parameter::new("p", object.clone()));
+        tool.output = Some(Box::new(crate::Output { schema: Some(object.clone()), ..Default::default() }));
+        let mut model = ToolSet { tools: vec![tool], ..ToolSet::default() };
+        model.definitions.insert("D".into(), object);
+        let every: Vec<&str> = every_schema_field().iter().copied().filter(|f| *f != "extras").collect();
+        assert!(every.len() >= 25 && every.contains(&"any_of") && every.contains(&"multiline"), "{every:?}");
+        let all_but_multiline: Vec<&str> = every.iter().copied().filter(|f| *f != "multiline").collect();
+        let said = |schema: &[&str]| {
+            let carried = Carried { tool_set: &["definitions"], tool: &["output"], schema, ..Carried::default() };
+            uncarried(&model, "target", &carried).into_iter().map(|d| (d.code, d.path, d.message)).collect::<Vec<_>>()
+        };
+        let fast = said(&every);
+        assert_eq!(fast, said(&all_but_multiline));
+        assert_eq!(fast.len(), 3 * 6, "{fast:#?}");
+        assert_eq!(fast[0].1, "/definitions/D/items/extras/gloodata");
     }
 
     #[test]
