@@ -467,7 +467,7 @@ impl std::fmt::Display for Diagnostic {
 /// it), `plugin/` (a plugin misbehaved), `output/` and `run/` (the host's own decisions). Plugins may add codes within these categories.
 ///
 /// How the command line shows them: errors one by one; what asks the user to act
-/// ([`super::Diagnostic::needs_action`]: `generated/*` and [`super::ACTION_CODES`]) one by one,
+/// ([`super::Diagnostic::needs_action`]: `generated/*` and [`ACTION_CODES`]) one by one,
 /// repeats of one message folded; everything else one line per code with its count and an
 /// example (`-v`: every diagnostic; `--report`: always all). `--strict` refuses losses of
 /// meaning ([`super::Strictness`]).

@@ -267,7 +267,7 @@ pub fn apply_to_model(model: &ToolSet, mode: Mode) -> (Cow<'_, ToolSet>, Shorten
 
 /// `schema` with its references expanded level by level (breadth first: every reference of
 /// one level before any of the next), after what the result is (its object, the members of a
-/// union, an array's items: [`top`]) is resolved whole, while the schema stays within
+/// union, an array's items: `top`) is resolved whole, while the schema stays within
 /// [`SHALLOW_NODES`] schema nodes; past that each reference becomes a loose schema with its
 /// description. Small definitions without references of their own (an enum, a formatted
 /// string; [`SMALL_DEFINITION`]) are always expanded. `wrapped`: the result is the schema's

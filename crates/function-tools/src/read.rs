@@ -292,7 +292,7 @@ pub struct ToolKeys<'a> {
 /// The tail of every function-tool reader: each key of `map` (the tool object at `path`) that
 /// `keys` neither knows nor keeps quietly is kept as written, with an `input/unknown-key`
 /// diagnostic, unless it holds another function format's input schema, which is an error
-/// naming that format ([`foreign_schema_key`]); then what `kept` holds becomes the tool's `extras[<format>]` (`keep` inside it),
+/// naming that format (`foreign_schema_key`); then what `kept` holds becomes the tool's `extras[<format>]` (`keep` inside it),
 /// neither written when empty.
 pub fn keep_unknown(
     source: &Source,

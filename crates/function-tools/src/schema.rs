@@ -143,7 +143,7 @@ fn changed_since(diagnostics: &[Diagnostic], start: usize) -> bool {
 /// Reads an input schema as parameters and records under `extras` what a write needs to give
 /// it back exactly: the root's other keys as `<key>Root`, or, when the canonical form cannot
 /// reproduce the schema (`$ref`, `allOf`, spellings) and reading did not change it
-/// ([`changed_since`]), the schema itself as `<key>`.
+/// (`changed_since`), the schema itself as `<key>`.
 pub fn read_input(
     source: &Source,
     value: &Value,
@@ -231,7 +231,7 @@ pub fn write_input(
 }
 
 /// Reads a single schema (an output schema); keeps it under `extras[key]` when the canonical
-/// form cannot reproduce it and reading did not change it ([`changed_since`]).
+/// form cannot reproduce it and reading did not change it (`changed_since`).
 pub fn read_single(
     source: &Source,
     value: &Value,

@@ -47,9 +47,8 @@ pub fn document<'m>(model: &'m ToolSet, options: &Options) -> Made<Written<'m>> 
     let grouped_shape = set_extras.get("shape").and_then(Value::as_str) == Some("tools");
     // Grouped, `{"tools": [{"functionDeclarations": [...]}, ...]}`, each declaration printed
     // apart and put in its group; else all printed into the document as they come.
-    let mut printer = (!grouped_shape).then(|| {
-        ToolsPrinter::new(model.tools.len(), &set_extras, Shape::Wrapped, written(DECLARATIONS, snake))
-    });
+    let mut printer = (!grouped_shape)
+        .then(|| ToolsPrinter::new(model.tools.len(), &set_extras, Shape::Wrapped, written(DECLARATIONS, snake)));
     let depth = printer.as_ref().map_or(4, ToolsPrinter::depth);
     let shared_outputs = SharedOutputs::default();
     let mut context = Context { options, outputs: Shortened::new(outputs), depth, shared_outputs };
