@@ -35,9 +35,9 @@ pub enum Written<'a> {
 }
 
 impl Written<'_> {
-    /// `self` printed as it will read at nesting `depth` of the document ([`tool_depth`] for
-    /// a tool), its tree dropped: a writer that prints each tool as soon as it is made never
-    /// holds every tool's tree at once.
+    /// `self` printed as it will read at nesting `depth` of the document (a part of a tool at
+    /// one more than [`ToolsPrinter::depth`]), its tree dropped: a part printed as soon as it
+    /// is made is never held beside the trees of the others.
     pub fn printed(self, depth: usize) -> Written<'static> {
         Written::Printed(Printed::new(&self, depth))
     }
@@ -191,8 +191,8 @@ fn in_shape<T: Node>(mut tools: Vec<T>, shape: Shape, set_extras: &Map<String, V
 }
 
 /// The nesting at which [`by_shape`] puts each of `count` tools (the document itself is 0), for
-/// tools printed before the document is ([`Written::printed`]).
-pub fn tool_depth(count: usize, set_extras: &Map<String, Value>, default: Shape) -> usize {
+/// tools printed as they come ([`ToolsPrinter`]).
+fn tool_depth(count: usize, set_extras: &Map<String, Value>, default: Shape) -> usize {
     let in_shape = match written_shape(count, set_extras, default) {
         Shape::Single => 0,
         Shape::Array => 1,

@@ -1,7 +1,7 @@
 //! Gemini function declarations: `{"functionDeclarations": [...]}`, a bare array of
 //! declarations, `{"tools": [{"functionDeclarations": [...]}, ...]}`, or one declaration; the
 //! REST API's snake_case spelling (`function_declarations`, `parameters_json_schema`) is read
-//! and written back ([`spelling`]).
+//! and written back (`spelling`).
 //! A declaration: `name`, `description`, `parameters` (the OpenAPI 3.0 subset) or
 //! `parametersJsonSchema`, `response` or `responseJsonSchema`, `behavior`.
 //!

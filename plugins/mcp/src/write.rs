@@ -36,7 +36,7 @@ struct Context<'a> {
     outputs: Shortened,
     /// Output schemas wrapped as `{result}`.
     wrapped: usize,
-    /// The nesting each tool is printed at ([`tool_depth`]).
+    /// The nesting each tool is printed at ([`ToolsPrinter::depth`]).
     depth: usize,
     shared_outputs: SharedOutputs,
 }
