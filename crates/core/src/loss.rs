@@ -93,6 +93,7 @@ pub fn uncarried_said(model: &ToolSet, format_id: &str, carried: &Carried, out: 
         assert!(unknown.is_empty(), "`Carried` lists names that are not model fields (level, name): {unknown:?}");
     }
     let target = format_id;
+    let every_field = carries_every_schema_field(carried.schema);
     for key in field_names(model) {
         match key {
             "tools" => {}
@@ -104,7 +105,7 @@ pub fn uncarried_said(model: &ToolSet, format_id: &str, carried: &Carried, out: 
                 for (name, schema) in &model.definitions {
                     let what = || format!("definition `{name}`");
                     let path = child(&child("", "definitions"), name);
-                    schema_level(schema, &path, carried.schema, &what, format_id, out);
+                    schema_level(schema, &path, carried.schema, every_field, &what, format_id, out);
                 }
             }
             "examples" => {
@@ -129,14 +130,22 @@ pub fn uncarried_said(model: &ToolSet, format_id: &str, carried: &Carried, out: 
             let what = || format!("parameter `{pname}` of tool `{name}`");
             level(parameter, &ppath, carried.parameter, &["name", "schema", "extras"], &what, target, out);
             foreign_extras(&parameter.extras, &ppath, format_id, out);
-            schema_level(&parameter.schema, &child(&ppath, "schema"), carried.schema, &what, format_id, out);
+            schema_level(
+                &parameter.schema,
+                &child(&ppath, "schema"),
+                carried.schema,
+                every_field,
+                &what,
+                format_id,
+                out,
+            );
         }
         if let Some(schema) = tool.output.as_ref().and_then(|o| o.schema.as_ref())
             && carried.tool.contains(&"output")
         {
             let what = || format!("the output of tool `{name}`");
             let path = child(&child(&path, "output"), "schema");
-            schema_level(schema, &path, carried.schema, &what, format_id, out);
+            schema_level(schema, &path, carried.schema, every_field, &what, format_id, out);
         }
     }
 }
@@ -183,9 +192,24 @@ fn level<T: Serialize>(
     }
 }
 
-fn schema_level(schema: &Schema, path: &str, carried: &[&str], what: &What, format_id: &str, out: &mut Said) {
-    // `extras` is never carried as a field: other formats' extras are said, the target's kept.
-    if every_schema_field().iter().all(|field| *field == "extras" || carried.contains(field)) {
+/// Whether `carried` holds every field of a schema (`extras` aside: other formats' extras are
+/// said, the target's kept, never carried as a field).
+fn carries_every_schema_field(carried: &[&str]) -> bool {
+    every_schema_field().iter().all(|field| *field == "extras" || carried.contains(field))
+}
+
+/// The schema's uncarried fields and other formats' extras, and those of the schemas in it.
+/// `every_field`: [`carries_every_schema_field`] of `carried`, asked once per walk of a model.
+fn schema_level(
+    schema: &Schema,
+    path: &str,
+    carried: &[&str],
+    every_field: bool,
+    what: &What,
+    format_id: &str,
+    out: &mut Said,
+) {
+    if every_field {
         // Nothing of a schema can be uncarried but other formats' extras: no field names asked.
         foreign_extras_within(schema, &SchemaAt::Root(path), format_id, out);
     } else {
