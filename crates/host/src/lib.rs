@@ -16,6 +16,7 @@
 //! Plugins never touch the file system: all I/O is here.
 
 pub mod allocator;
+pub mod conversion_stack;
 pub mod discovery;
 pub mod input;
 pub mod output;

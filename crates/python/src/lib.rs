@@ -9,22 +9,20 @@
 //! the Python side builds the typed results and raises the typed exceptions. Loading uses the
 //! host's input loader (`toolport_host::input`, same limits and errors as the command line),
 //! converting the host's pipeline, writing the host's staging. Conversions run without the
-//! GIL, on threads with the stack the documented nesting limit needs, kept between calls; the
-//! registry is built once per process (per discovery inputs); a document given as Python
+//! GIL, on the stack the documented nesting limit needs, kept per thread between calls
+//! (`toolport_host::conversion_stack`); the registry is built once per process (per discovery inputs); a document given as Python
 //! objects is written as JSON text in one walk.
 #![deny(unsafe_code)]
 
-use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
-use corosensei::stack::DefaultStack;
-use corosensei::{CoroutineResult, ScopedCoroutine, Yielder};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use toolport_core::{Bundle, Diagnostic, Format, InputShape, Options, Strictness, codes};
+use toolport_host::conversion_stack::on_conversion_stack;
 use toolport_host::discovery::{DiscoveryConfig, IsolationMode};
 use toolport_host::input::{self, Limits};
 use toolport_host::output::{self, PlannedFile, Staging};
@@ -114,35 +112,6 @@ fn registry(plugin_dirs: Vec<PathBuf>, plugin_host: Option<PathBuf>, isolate: &s
     let registry = Arc::new(registry);
     cache.insert(key, registry.clone());
     Ok(registry)
-}
-
-thread_local! {
-    /// This thread's conversion stack, kept between calls; taken while a call runs on it.
-    static CONVERSION_STACK: RefCell<Option<DefaultStack>> = const { RefCell::new(None) };
-}
-
-/// Runs `f` with the stack readers and writers need for the documented nesting limit (as
-/// `convert` gives its threads), on the caller's thread: a stack of that size is mapped once
-/// per thread and kept for its next calls (corosensei switches to it and back), so a call costs
-/// no hand-over to another thread (two context switches, half of a small call's time) and no
-/// mapping, protecting and unmapping of a fresh stack, whose pages fault in again each time (a
-/// third of a small call's time, with stacker). Untouched pages of the stack cost nothing; those
-/// a deep document touched stay the thread's. A call made while the thread's stack is in use
-/// maps one of its own. A panic becomes an error, never a crash of Python.
-fn on_conversion_stack<T>(f: impl FnOnce() -> T) -> Result<T, String> {
-    let kept = CONVERSION_STACK.with(|cell| cell.borrow_mut().take());
-    let mut stack = match kept {
-        Some(stack) => stack,
-        None => DefaultStack::new(toolport_core::limits::CONVERSION_STACK_BYTES)
-            .map_err(|e| format!("could not map a stack for the conversion: {e}"))?,
-    };
-    let body = |_: &Yielder<(), ()>, ()| std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
-    let result = ScopedCoroutine::with_stack(&mut stack, body).scope(|mut call| match call.resume(()) {
-        CoroutineResult::Return(result) => result,
-        CoroutineResult::Yield(()) => unreachable!("the conversion never suspends"),
-    });
-    CONVERSION_STACK.with(|cell| *cell.borrow_mut() = Some(stack));
-    result.map_err(|_| "internal error: the conversion panicked (please report this)".to_owned())
 }
 
 /// A document given as Python objects (dicts, lists, tuples, strings, numbers, booleans,
