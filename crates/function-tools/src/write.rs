@@ -78,7 +78,7 @@ impl Serialize for Written<'_> {
                 seq.end()
             }
             // Through serde (not how a document is printed: [`Document::pretty`]), as its value.
-            Written::Printed(printed) => printed.value().serialize(serializer),
+            Written::Printed(printed) => printed.value().map_err(serde::ser::Error::custom)?.serialize(serializer),
         }
     }
 }
@@ -372,10 +372,14 @@ mod tests {
             let printed =
                 by_shape(vec![tool(description.as_str().into()).printed(depth)], extras, Shape::Wrapped, "tools");
             assert_eq!(printed.pretty(), value, "{extras:?}");
-            // A part printed at another depth than where it lands is printed again there.
-            let elsewhere =
-                by_shape(vec![tool(description.as_str().into()).printed(depth + 1)], extras, Shape::Wrapped, "tools");
-            assert_eq!(elsewhere.pretty(), value, "{extras:?}");
+            // A part printed at another depth than where it lands is indented again there, and
+            // serializes through serde as the value it was printed from.
+            for other in [0, depth + 1, depth + 3] {
+                let part = tool(description.as_str().into()).printed(other);
+                assert_eq!(serde_json::to_value(&part).unwrap(), value_tool, "{extras:?} {other}");
+                let elsewhere = by_shape(vec![part], extras, Shape::Wrapped, "tools");
+                assert_eq!(elsewhere.pretty(), value, "{extras:?} {other}");
+            }
         }
         assert_eq!(Written::Array(vec![]).pretty(), pretty(&json!([])));
         assert_eq!(Written::Object(WrittenObject::new()).pretty(), pretty(&json!({})));

@@ -27,10 +27,10 @@ impl Printed {
         Printed { depth, text }
     }
 
-    /// The part as a value again (to serialize it through serde, or to print it at a depth
-    /// other than its own): it was printed from one, so it reads back.
-    pub fn value(&self) -> Value {
-        serde_json::from_str(&self.text).unwrap_or(Value::Null)
+    /// The part as a value again, to serialize it through serde (a document is printed by
+    /// this module, not through serde): it was printed from one, so it reads back.
+    pub fn value(&self) -> serde_json::Result<Value> {
+        serde_json::from_str(&self.text)
     }
 
     pub fn depth(&self) -> usize {
@@ -123,7 +123,20 @@ fn written(part: &Written, depth: usize, out: &mut Vec<u8>) {
         }
         Written::Array(items) => array(items.iter(), depth, out, written),
         Written::Printed(printed) if printed.depth == depth => out.extend_from_slice(printed.text.as_bytes()),
-        Written::Printed(printed) => self::value(&printed.value(), depth, out),
+        Written::Printed(printed) => reindented(printed, depth, out),
+    }
+}
+
+/// `printed` as it reads at `depth`: each line after its first starts with its depth's indent
+/// at least (a string holds no line break, escaped), which becomes `depth`'s.
+fn reindented(printed: &Printed, depth: usize, out: &mut Vec<u8>) {
+    let mut lines = printed.text.split('\n');
+    out.extend_from_slice(lines.next().unwrap_or_default().as_bytes());
+    let own = "  ".repeat(printed.depth);
+    for line in lines {
+        out.push(b'\n');
+        indent(depth, out);
+        out.extend_from_slice(line.strip_prefix(own.as_str()).unwrap_or(line).as_bytes());
     }
 }
 
