@@ -92,22 +92,19 @@ fn write_tool<'m>(
     // MCP clients show a title in place of the name: an empty one would show nothing.
     let title = tool.title.as_ref().filter(|t| !t.trim().is_empty());
     let mut out = WrittenObject::new();
-    let mut put = |key: &str, value: Value| out.insert(key.into(), value.into());
-    put("name", name.into());
+    put(&mut out, "name", Value::from(name));
     let title_in_annotations = extras.get("titleIn").and_then(Value::as_str) == Some("annotations");
     if let Some(title) = title
         && !title_in_annotations
     {
-        put("title", title.clone().into());
+        put(&mut out, "title", Value::from(title.as_str()));
     }
     if let Some(icons) = write_icons(tool, &extras, path, diagnostics) {
-        put("icons", icons);
+        put(&mut out, "icons", icons);
     }
     if let Some(description) = description {
-        out.insert("description".into(), description.into());
+        put(&mut out, "description", description);
     }
-    let mut put = |key: &str, value: Value| out.insert(key.into(), value.into());
-
     if !(extras.get("noInputSchema") == Some(&Value::Bool(true)) && tool.parameters.is_empty()) {
         let at = child(path, "parameters");
         let mut input = schema::write_input(writer, &tool.parameters, &extras, "inputSchema", &at, diagnostics);
@@ -115,26 +112,30 @@ fn write_tool<'m>(
         if strictness.closed || strictness.strict {
             carry::close_root(&mut input);
         }
-        put("inputSchema", input);
+        put(&mut out, "inputSchema", input);
     }
     if let Some(output) = &tool.output
         && let Some(schema) = write_output(output, name, &extras, &child(path, "output"), context, diagnostics)
     {
-        out.insert("outputSchema".into(), schema);
+        put(&mut out, "outputSchema", schema);
     }
-    let mut put = |key: &str, value: Value| out.insert(key.into(), value.into());
-
     let annotations_title =
         if title_in_annotations { title.cloned().map(Value::from) } else { extras.get("annotationsTitle").cloned() };
     let annotations = write_annotations(tool, annotations_title, &extras);
     if !annotations.is_empty() {
-        put("annotations", Value::Object(annotations));
+        put(&mut out, "annotations", Value::Object(annotations));
     }
     if let Some(meta) = write_meta(tool, name, &extras) {
-        put("_meta", meta);
+        put(&mut out, "_meta", meta);
     }
     give_back_kept(&mut out, &extras);
     Written::Object(out)
+}
+
+/// Sets `key` of a tool's object: a value built here, a text borrowed from the model, or a part
+/// printed already.
+fn put<'m>(out: &mut WrittenObject<'m>, key: &str, value: impl Into<Written<'m>>) {
+    out.insert(key.into(), value.into());
 }
 
 /// The icons the source had while they still say the tool's icon, else the icon as a `src`.
