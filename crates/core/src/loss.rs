@@ -486,23 +486,39 @@ fn foreign_extras(extras: &Extras, path: &str, format_id: &str, out: &mut Said) 
 /// place to publish an extension's code.
 pub const SOURCE_FILES: &str = "source_files";
 
-/// `extras` (at `extras_path`) without other formats' [`SOURCE_FILES`], and a `loss/extras`
-/// for each format's files left out, saying how many.
-pub fn without_source_files(extras: &Extras, extras_path: &str, target: &str, out: &mut Vec<Diagnostic>) -> Extras {
-    let mut kept = extras.clone();
-    for (format, value) in kept.iter_mut() {
-        if format == target {
+/// The `extras` (at `extras_path`) of the formats `wanted` names, without other formats'
+/// [`SOURCE_FILES`], and a `loss/extras` for each format's files left out (wanted or not:
+/// `target` writes none of them), saying how many. Only the wanted records are copied.
+pub fn without_source_files(
+    extras: &Extras,
+    extras_path: &str,
+    target: &str,
+    wanted: impl Fn(&str) -> bool,
+    out: &mut Vec<Diagnostic>,
+) -> Extras {
+    let mut kept = Extras::new();
+    for (format, value) in extras {
+        let files = (format != target).then(|| value.get(SOURCE_FILES)).flatten();
+        if let Some(files) = files {
+            let count: usize = match files {
+                serde_json::Value::Object(parts) => parts.values().filter_map(|v| v.as_object()).map(|m| m.len()).sum(),
+                _ => 0,
+            };
+            let message = format!(
+                "the {format} source's own files ({count} of them: code, assets, documents) are not written into {target}: only a {format} writer gives them back"
+            );
+            out.push(Diagnostic::loss(codes::LOSS_EXTRAS, child(&child(extras_path, format), SOURCE_FILES), message));
+        }
+        if !wanted(format) {
             continue;
         }
-        let Some(files) = value.as_object_mut().and_then(|own| own.shift_remove(SOURCE_FILES)) else { continue };
-        let count: usize = match &files {
-            serde_json::Value::Object(parts) => parts.values().filter_map(|v| v.as_object()).map(|m| m.len()).sum(),
-            _ => 0,
+        let value = match (value, files) {
+            (serde_json::Value::Object(own), Some(_)) => serde_json::Value::Object(
+                own.iter().filter(|(key, _)| *key != SOURCE_FILES).map(|(k, v)| (k.clone(), v.clone())).collect(),
+            ),
+            _ => value.clone(),
         };
-        let message = format!(
-            "the {format} source's own files ({count} of them: code, assets, documents) are not written into {target}: only a {format} writer gives them back"
-        );
-        out.push(Diagnostic::loss(codes::LOSS_EXTRAS, child(&child(extras_path, format), SOURCE_FILES), message));
+        kept.insert(format.clone(), value);
     }
     kept
 }

@@ -35,7 +35,9 @@ pub(super) fn set_fields(
         }
     }
     let target = if mode == Mode::Vertex { "vertex" } else { ID };
-    let extras = loss::without_source_files(&set.extras, "/extras", target, out);
+    // Only what `insert_foreign` writes is copied (the source's own record can be most of it).
+    let extras =
+        loss::without_source_files(&set.extras, "/extras", target, |k| is_foreign(k, mode == Mode::Vertex), out);
     insert_foreign(doc, &extras, mode == Mode::Vertex);
 }
 
@@ -72,14 +74,17 @@ pub(super) fn tool_fields(
     }
 }
 
+/// Whether extras under `key` are another format's (not OpenAPI's own record, nor Vertex's
+/// where `without_vertex`).
+fn is_foreign(key: &str, without_vertex: bool) -> bool {
+    key != ID && !(without_vertex && key == "vertex")
+}
+
 /// Inserts `x-toolport-extras`: what other formats keep in `extras` (not OpenAPI's own record,
 /// nor Vertex's where `without_vertex`), when there is any.
 pub(super) fn insert_foreign(object: &mut Map<String, Value>, extras: &Extras, without_vertex: bool) {
-    let foreign: Map<String, Value> = extras
-        .iter()
-        .filter(|(k, _)| k.as_str() != ID && !(without_vertex && k.as_str() == "vertex"))
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect();
+    let foreign: Map<String, Value> =
+        extras.iter().filter(|(k, _)| is_foreign(k, without_vertex)).map(|(k, v)| (k.clone(), v.clone())).collect();
     if !foreign.is_empty() {
         object.insert("x-toolport-extras".into(), Value::Object(foreign));
     }
