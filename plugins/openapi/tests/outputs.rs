@@ -801,3 +801,55 @@ components:
     assert_eq!(parameter_ref("~1bad-name"), None, "{spec:#}");
     assert_eq!(parameter_ref("~1union"), None, "{spec:#}");
 }
+
+/// The tools whose operation the reader recorded as written.
+fn recorded(set: &ToolSet) -> Vec<&str> {
+    let has_record = |t: &&toolport_plugin::Tool| t.extras.get("openapi").is_some_and(|e| e.get("raw").is_some());
+    set.tools.iter().filter(has_record).map(|t| t.name.as_str()).collect()
+}
+
+/// Read for Vertex alone, the reader leaves out the records of operations Vertex never writes
+/// as the source did (a name outside its function names, a path item with parameters of its
+/// own), and what Vertex writes is the same as from a model that kept every record.
+#[test]
+fn reading_for_vertex_keeps_only_the_operations_vertex_can_write_as_written() {
+    let source = r##"openapi: 3.0.3
+info: {title: T, version: "1"}
+paths:
+  /kept:
+    get:
+      operationId: kept
+      parameters: [{$ref: '#/components/parameters/Limit'}]
+      responses: {'200': {description: ok}}
+  /renamed:
+    get:
+      operationId: meta/root
+      parameters: [{$ref: '#/components/parameters/Limit'}]
+      responses: {'200': {description: ok}}
+  /shared/{id}:
+    parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+    get:
+      operationId: shared
+      parameters: [{$ref: '#/components/parameters/Limit'}]
+      responses: {'200': {description: ok}}
+components:
+  parameters:
+    Limit: {name: limit, in: query, schema: {type: integer}}
+"##;
+    let bundle = Bundle::single("doc.yaml", source);
+    let mut for_vertex = Options::default();
+    for_vertex.set(Options::TARGET_FORMAT, "vertex");
+    let everything = read_openapi(&bundle);
+    let only_vertex = expect_ok(OpenApi.read(&bundle, &for_vertex), "openapi read for vertex").0;
+    assert_eq!(recorded(&everything), ["kept", "meta/root", "shared"]);
+    assert_eq!(recorded(&only_vertex), ["kept"]);
+    let (body, spec, _, diagnostics) = write_vertex(&only_vertex);
+    let (body_from_everything, _, _, diagnostics_from_everything) = write_vertex(&everything);
+    assert_same_json(&body, &body_from_everything, "vertex body read for vertex and for any target");
+    assert_eq!(diagnostics, diagnostics_from_everything);
+    assert_eq!(
+        spec.pointer("/paths/~1kept/get/parameters/0/$ref"),
+        Some(&json!("#/components/parameters/Limit")),
+        "{spec:#}"
+    );
+}

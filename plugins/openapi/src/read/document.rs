@@ -32,14 +32,14 @@ pub(super) fn read_prepared(doc: Value, keep: keep::Keep) -> Result<(ToolSet, Ve
     // A URL YAML read as a list is written as the text it was read as (no reader takes a
     // list there), so that form is not kept.
     let list_url = root.get("servers").and_then(Value::as_array).is_some_and(|s| s.iter().any(|s| s["url"].is_array()));
-    if !list_url && keep == keep::Keep::AsWritten {
+    if !list_url && keep.keeps_document_parts() {
         keep::keep_servers(&mut extras, root.get("servers"), &set.servers);
     }
 
     let schemes = root.get("components").and_then(|c| c.get("securitySchemes"));
     if let Some(Value::Object(schemes)) = schemes {
         security::read_security_schemes(&mut reader, schemes, &mut set.auth);
-        if keep == keep::Keep::AsWritten {
+        if keep.keeps_document_parts() {
             keep::keep_security_schemes(&mut extras, schemes, &set.auth);
         }
     }

@@ -7,6 +7,7 @@
 
 use serde_json::{Map, Value};
 use toolport_plugin::jsonschema::Dialect;
+use toolport_plugin::names::NameRules;
 use toolport_plugin::{Auth, Options, Server, Tool};
 
 use super::object_slot;
@@ -19,13 +20,39 @@ use crate::{ID, verbatim};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Keep {
     AsWritten,
+    /// As written, but the operations the Vertex writer never writes as the source did.
+    ForVertex,
     Nothing,
 }
 
 impl Keep {
     /// For the target the host names; everything when it names none (`inspect`, an older host).
     pub(crate) fn for_target(options: &Options) -> Keep {
-        if options.may_target(&[crate::ID, crate::vertex::VX]) { Keep::AsWritten } else { Keep::Nothing }
+        if options.get(Options::TARGET_FORMAT) == Some(crate::vertex::VX) {
+            Keep::ForVertex
+        } else if options.may_target(&[crate::ID, crate::vertex::VX]) {
+            Keep::AsWritten
+        } else {
+            Keep::Nothing
+        }
+    }
+
+    /// Whether the document's servers and security schemes are kept as written.
+    pub(crate) fn keeps_document_parts(self) -> bool {
+        self != Keep::Nothing
+    }
+
+    /// Whether the operation read as `tool`, in a path item `item`, is kept as written. The
+    /// Vertex writer writes an operation as the source did only under the name it has (a name
+    /// outside Vertex's function names is always changed) and only where the path item has no
+    /// parameters of its own (`write::paths`' `Chooser`): regenerating the others to compare
+    /// would be work for a record no writer reads (all 771 of GitHub's operations).
+    pub(super) fn keeps_operation(self, tool: &Tool, item: &Map<String, Value>) -> bool {
+        match self {
+            Keep::AsWritten => true,
+            Keep::ForVertex => NameRules::FUNCTION.is_valid(&tool.name) && !item.contains_key("parameters"),
+            Keep::Nothing => false,
+        }
     }
 }
 

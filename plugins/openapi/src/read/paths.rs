@@ -81,7 +81,7 @@ pub(super) fn read_paths(
             let operation_at = child(&at, method);
             name_uniquely(&mut tool, &names, &operation_at, diagnostics);
             names.insert(tool.name.clone(), tools.len());
-            if keep == keep::Keep::Nothing {
+            if !keep.keeps_operation(&tool, item) {
                 // No writer of the target uses a record of the operation as written.
             } else if in_paths && added.is_empty() {
                 if keep::keep_operation(&mut tool, operation, dialect) {
