@@ -49,8 +49,15 @@ pub(super) fn read_prepared(doc: Value, keep: keep::Keep) -> Result<(ToolSet, Ve
     }
     x_toolport::restore_set(root, &mut set, &mut diagnostics);
 
-    let (path_items, kept_in_paths) =
-        paths::read_paths(&mut reader, root.get("paths"), dialect, keep, &mut set.tools, &mut diagnostics);
+    let (path_items, kept_in_paths) = paths::read_paths(
+        &mut reader,
+        root.get("paths"),
+        dialect,
+        keep,
+        root.get("components"),
+        &mut set.tools,
+        &mut diagnostics,
+    );
     // Named schemas (`#/components/schemas/X`) were read once each, as definitions.
     set.definitions = reader.take_definitions();
     diagnostics.extend(reader.take_diagnostics());

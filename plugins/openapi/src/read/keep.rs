@@ -11,7 +11,7 @@ use toolport_plugin::names::NameRules;
 use toolport_plugin::{Auth, Options, Server, Tool};
 
 use super::object_slot;
-use crate::write::{OpWriter, security_schemes, servers_value};
+use crate::write::{OpWriter, operation_is_vertex_clean, security_schemes, servers_value};
 use crate::{ID, verbatim};
 
 /// Whether the reader keeps parts as written. Only the openapi and vertex writers use the
@@ -42,15 +42,27 @@ impl Keep {
         self != Keep::Nothing
     }
 
-    /// Whether the operation read as `tool`, in a path item `item`, is kept as written. The
+    /// Whether `operation`, read as `tool` in a path item `item`, is kept as written. The
     /// Vertex writer writes an operation as the source did only under the name it has (a name
-    /// outside Vertex's function names is always changed) and only where the path item has no
-    /// parameters of its own (`write::paths`' `Chooser`): regenerating the others to compare
-    /// would be work for a record no writer reads (all 771 of GitHub's operations).
-    pub(super) fn keeps_operation(self, tool: &Tool, item: &Map<String, Value>) -> bool {
+    /// outside Vertex's function names is always changed), only where the path item has no
+    /// parameters of its own, and only when the operation and what its `$ref`s name in the
+    /// source's `components` stay inside what Vertex accepts (`write::paths`' `Chooser`):
+    /// regenerating the others to compare would be work for a record no writer reads (all 771
+    /// of GitHub's operations, 192 of Stripe's 417).
+    pub(super) fn keeps_operation(
+        self,
+        tool: &Tool,
+        item: &Map<String, Value>,
+        operation: &Map<String, Value>,
+        components: Option<&Value>,
+    ) -> bool {
         match self {
             Keep::AsWritten => true,
-            Keep::ForVertex => NameRules::FUNCTION.is_valid(&tool.name) && !item.contains_key("parameters"),
+            Keep::ForVertex => {
+                NameRules::FUNCTION.is_valid(&tool.name)
+                    && !item.contains_key("parameters")
+                    && operation_is_vertex_clean(operation, components)
+            }
             Keep::Nothing => false,
         }
     }

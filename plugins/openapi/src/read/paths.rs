@@ -22,6 +22,7 @@ pub(super) fn read_paths(
     paths: Option<&Value>,
     dialect: Dialect,
     keep: keep::Keep,
+    components: Option<&Value>,
     tools: &mut Vec<Tool>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> (Map<String, Value>, Vec<KeptInPaths>) {
@@ -81,7 +82,9 @@ pub(super) fn read_paths(
             let operation_at = child(&at, method);
             name_uniquely(&mut tool, &names, &operation_at, diagnostics);
             names.insert(tool.name.clone(), tools.len());
-            if !keep.keeps_operation(&tool, item) {
+            // An operation with parameters added from its path item is never kept for Vertex,
+            // so the operation as read is the one Vertex would have.
+            if !keep.keeps_operation(&tool, item, operation, components) {
                 // No writer of the target uses a record of the operation as written.
             } else if in_paths && added.is_empty() {
                 if keep::keep_operation(&mut tool, operation, dialect) {

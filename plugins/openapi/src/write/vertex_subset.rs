@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 use toolport_plugin::ToolSet;
 use toolport_plugin::names::NameRules;
 
@@ -15,6 +15,14 @@ use crate::ID;
 pub(super) fn raw_is_vertex_clean(raw: &Value, components: Option<&Value>) -> bool {
     let mut visited = HashSet::new();
     clean(raw, components, &mut visited, "")
+}
+
+/// [`raw_is_vertex_clean`] for an operation read from the source, whose `$ref`s point into
+/// the source document's `components`: the reader keeps no record of an operation the Vertex
+/// writer would find unclean (it finds them in those components less the security schemes,
+/// which no operation refers to by `$ref`; a reference it cannot follow is unclean).
+pub(crate) fn operation_is_vertex_clean(operation: &Map<String, Value>, components: Option<&Value>) -> bool {
+    clean_object(operation, components, &mut HashSet::new(), "")
 }
 
 /// The source's components, where the operations' `$ref`s (`#/components/...`) point.
@@ -31,40 +39,47 @@ fn resolve<'a>(reference: &str, components: Option<&'a Value>) -> Option<&'a Val
 /// property and parameter names by its rules, no `oneOf`/`allOf`/`not`, string enums, one type.
 fn clean(value: &Value, components: Option<&Value>, visited: &mut HashSet<String>, key: &str) -> bool {
     match value {
-        Value::Object(map) => {
-            if let Some(Value::String(reference)) = map.get("$ref") {
-                if !visited.insert(reference.clone()) {
-                    return true;
-                }
-                let Some(target) = resolve(reference, components) else { return false };
-                return clean(target, components, visited, "");
-            }
-            if key == "properties" {
-                return map.iter().all(|(k, v)| NameRules::PARAMETER.is_valid(k) && clean(v, components, visited, ""));
-            }
-            if key != "example" && key != "examples" && key != "default" {
-                if map.keys().any(|k| matches!(k.as_str(), "oneOf" | "allOf" | "not")) {
-                    return false;
-                }
-                if let Some(Value::Array(values)) = map.get("enum")
-                    && !values.iter().all(Value::is_string)
-                {
-                    return false;
-                }
-                if map.get("in").is_some()
-                    && !map.get("name").and_then(Value::as_str).is_some_and(|n| NameRules::PARAMETER.is_valid(n))
-                {
-                    return false;
-                }
-                if map.get("type").is_some_and(Value::is_array) {
-                    return false;
-                }
-            }
-            map.iter().all(|(k, v)| {
-                matches!(k.as_str(), "example" | "examples" | "default") || clean(v, components, visited, k)
-            })
-        }
+        Value::Object(map) => clean_object(map, components, visited, key),
         Value::Array(items) => items.iter().all(|v| clean(v, components, visited, "")),
         _ => true,
     }
+}
+
+/// [`clean`] for an object.
+fn clean_object(
+    map: &Map<String, Value>,
+    components: Option<&Value>,
+    visited: &mut HashSet<String>,
+    key: &str,
+) -> bool {
+    if let Some(Value::String(reference)) = map.get("$ref") {
+        if !visited.insert(reference.clone()) {
+            return true;
+        }
+        let Some(target) = resolve(reference, components) else { return false };
+        return clean(target, components, visited, "");
+    }
+    if key == "properties" {
+        return map.iter().all(|(k, v)| NameRules::PARAMETER.is_valid(k) && clean(v, components, visited, ""));
+    }
+    if key != "example" && key != "examples" && key != "default" {
+        if map.keys().any(|k| matches!(k.as_str(), "oneOf" | "allOf" | "not")) {
+            return false;
+        }
+        if let Some(Value::Array(values)) = map.get("enum")
+            && !values.iter().all(Value::is_string)
+        {
+            return false;
+        }
+        if map.get("in").is_some()
+            && !map.get("name").and_then(Value::as_str).is_some_and(|n| NameRules::PARAMETER.is_valid(n))
+        {
+            return false;
+        }
+        if map.get("type").is_some_and(Value::is_array) {
+            return false;
+        }
+    }
+    map.iter()
+        .all(|(k, v)| matches!(k.as_str(), "example" | "examples" | "default") || clean(v, components, visited, k))
 }
