@@ -95,7 +95,7 @@ impl Format for OpenApi {
             Ok(parsed) => parsed,
             Err(e) => return Outcome::fail(e),
         };
-        match read::read_document(doc.value, read::Keep::for_target(options)) {
+        match read::read_document(doc.value, options) {
             Ok((mut set, diagnostics)) => {
                 if let Some(Value::Object(ext)) = set.extras.get_mut(ID) {
                     ext.insert("syntax".into(), Value::from(syntax));

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 use toolport_plugin::jsonschema::{Dialect, Reader};
-use toolport_plugin::{Diagnostic, ToolSet, codes};
+use toolport_plugin::{Diagnostic, Options, ToolSet, codes};
 
 use super::{info, keep, paths, security, servers, x_toolport};
 use crate::ID;
@@ -12,7 +12,11 @@ use crate::bookkeeping::XT;
 /// Reads a document prepared by [`super::read_document`]. The document is taken so that
 /// what is kept as written (components, tags, …) is moved into the model, not copied.
 /// What is kept as written only where `keep` says a writer may use it.
-pub(super) fn read_prepared(doc: Value, keep: keep::Keep) -> Result<(ToolSet, Vec<Diagnostic>), Diagnostic> {
+pub(super) fn read_prepared(
+    doc: Value,
+    keep: keep::Keep,
+    options: &Options,
+) -> Result<(ToolSet, Vec<Diagnostic>), Diagnostic> {
     let Some(root) = doc.as_object() else {
         return Err(Diagnostic::error(codes::INPUT_INVALID, "", "an OpenAPI document must be an object"));
     };
@@ -66,7 +70,7 @@ pub(super) fn read_prepared(doc: Value, keep: keep::Keep) -> Result<(ToolSet, Ve
     }
     let mut doc = doc;
     keep::move_kept_operations(&mut doc, &mut set.tools, kept_in_paths);
-    let document = rest_of_document(doc);
+    let document = rest_of_document(doc, options);
     if !document.is_empty() {
         extras.insert("document".into(), Value::Object(document));
     }
@@ -117,13 +121,17 @@ fn version(root: &Map<String, Value>, diagnostics: &mut Vec<Diagnostic>) -> Resu
 }
 
 /// The top-level keys the model has no place for (components but the security schemes,
-/// tags, external docs, …), kept as written.
-fn rest_of_document(doc: Value) -> Map<String, Value> {
+/// tags, external docs, …), kept as written. `paths`, read and the largest part, is given to
+/// [`Options::free`].
+fn rest_of_document(doc: Value, options: &Options) -> Map<String, Value> {
     let mut document = Map::new();
     let Value::Object(root) = doc else { return document };
     for (key, value) in root {
         match key.as_str() {
-            "openapi" | "info" | "servers" | "paths" => {}
+            "openapi" | "info" | "servers" => {}
+            // Left to the process's end when it ends after this conversion: freeing every
+            // operation's values was a twelfth of Stripe to mcp.
+            "paths" => options.free(value),
             "components" => {
                 let is_object = value.is_object();
                 let mut components = match value {

@@ -15,7 +15,7 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 use toolport_plugin::source::{child, pointer};
-use toolport_plugin::{Diagnostic, ToolSet, codes};
+use toolport_plugin::{Diagnostic, Options, ToolSet, codes};
 
 use crate::bookkeeping;
 
@@ -35,8 +35,9 @@ mod x_toolport;
 pub(crate) use keep::Keep;
 use map_copy::copy_without;
 
-/// Reads an OpenAPI document. `Err` when it is not an OpenAPI 3 document at all.
-pub(crate) fn read_document(doc: Value, keep: Keep) -> Result<(ToolSet, Vec<Diagnostic>), Diagnostic> {
+/// Reads an OpenAPI document, keeping as written what the target may use
+/// ([`Keep::for_target`]). `Err` when it is not an OpenAPI 3 document at all.
+pub(crate) fn read_document(doc: Value, options: &Options) -> Result<(ToolSet, Vec<Diagnostic>), Diagnostic> {
     // The document is prepared in place: toolport's bookkeeping put back, enums listing a
     // value twice (OpenAI's spec) and `required` lists naming a property twice listed once.
     let mut diagnostics = Vec::new();
@@ -56,7 +57,7 @@ pub(crate) fn read_document(doc: Value, keep: Keep) -> Result<(ToolSet, Vec<Diag
         };
         diagnostics.push(Diagnostic::warning(codes::INPUT_TOLERATED, pointer, message));
     }
-    let (set, more) = document::read_prepared(doc, keep)?;
+    let (set, more) = document::read_prepared(doc, Keep::for_target(options), options)?;
     diagnostics.extend(more);
     Ok((set, diagnostics))
 }

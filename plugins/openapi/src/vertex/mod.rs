@@ -87,7 +87,7 @@ impl Format for Vertex {
             Ok(parsed) => parsed,
             Err(e) => return Outcome::fail(e),
         };
-        match read::read_body(&body.value, file, input, crate::read::Keep::for_target(options)) {
+        match read::read_body(&body.value, file, input, options) {
             Ok((set, diagnostics)) => {
                 let mut diagnostics = locate_all(diagnostics, file, text, syntax);
                 diagnostics.splice(0..0, body.tolerated);

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 use toolport_plugin::source::Parsed;
-use toolport_plugin::{Bundle, Diagnostic, ToolSet, codes};
+use toolport_plugin::{Bundle, Diagnostic, Options, ToolSet, codes};
 
 use super::auth::read_auth_config;
 use super::examples::read_example;
@@ -15,7 +15,7 @@ pub(super) fn read_body(
     body: &Value,
     file: &str,
     input: &Bundle,
-    keep: read::Keep,
+    options: &Options,
 ) -> Result<(ToolSet, Vec<Diagnostic>), Vec<Diagnostic>> {
     if !body.is_object() {
         return Err(vec![Diagnostic::error(
@@ -40,7 +40,7 @@ pub(super) fn read_body(
 
     let api_spec = get(manifest, "apiSpec").cloned().unwrap_or(Value::Null);
     let spec_doc = read_spec(&api_spec, file, input, &mut vx, &mut diagnostics)?;
-    let (mut set, spec_diagnostics) = read::read_document(spec_doc, keep).map_err(|e| vec![e])?;
+    let (mut set, spec_diagnostics) = read::read_document(spec_doc, options).map_err(|e| vec![e])?;
     // Paths of the spec's diagnostics point into the spec, not the body.
     diagnostics.extend(spec_diagnostics.into_iter().map(|mut d| {
         d.path = format!("/manifest/apiSpec/openApiYaml{}", d.path);
