@@ -35,7 +35,14 @@ struct Writer {
 
 impl Writer {
     fn pad(&mut self, column: usize) {
-        self.out.extend(std::iter::repeat_n(' ', column));
+        // Nearly every line: spaces pushed as one slice, not one character at a time.
+        const SPACES: &str = "                                                                ";
+        let mut left = column;
+        while left > 0 {
+            let step = left.min(SPACES.len());
+            self.out.push_str(&SPACES[..step]);
+            left -= step;
+        }
     }
 
     /// A mapping whose keys are at column `indent`; `inline` when the cursor is already there
@@ -105,7 +112,11 @@ impl Writer {
         match value {
             Value::Null => self.out.push_str("null"),
             Value::Bool(b) => self.out.push_str(if *b { "true" } else { "false" }),
-            Value::Number(n) => self.out.push_str(&n.to_string()),
+            Value::Number(n) => {
+                use std::fmt::Write;
+                // Writing into a String cannot fail.
+                let _ = write!(self.out, "{n}");
+            }
             Value::String(s) => {
                 if self.string(s, &Analysis::of(s), false, indent) {
                     return;

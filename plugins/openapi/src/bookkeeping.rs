@@ -31,10 +31,20 @@ pub(crate) fn move_into_section(doc: &mut Map<String, Value>, no_false_nullable:
     /// `at` is the pointer of `map`: one buffer, grown and cut back around each member, so an
     /// object's pointer is written out only when it holds bookkeeping.
     fn walk(map: &mut Map<String, Value>, at: &mut String, section: &mut Map<String, Value>, no_false_nullable: bool) {
-        if no_false_nullable && map.get("nullable") == Some(&Value::Bool(false)) {
+        // One look at the keys (every object of the document comes here): both questions
+        // start with a rare first letter.
+        let (mut false_nullable, mut bookkeeping) = (false, false);
+        for (key, value) in map.iter() {
+            match key.as_bytes().first() {
+                Some(b'n') => false_nullable |= key == "nullable" && *value == Value::Bool(false),
+                Some(b'x') => bookkeeping |= key.starts_with(XT),
+                _ => {}
+            }
+        }
+        if no_false_nullable && false_nullable {
             map.shift_remove("nullable");
         }
-        if map.keys().any(|k| k.starts_with(XT)) {
+        if bookkeeping {
             let mut kept = Map::new();
             let mut moved = Map::new();
             for (key, value) in std::mem::take(map) {
