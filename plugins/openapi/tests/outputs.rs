@@ -810,8 +810,9 @@ fn recorded(set: &ToolSet) -> Vec<&str> {
 
 /// Read for Vertex alone, the reader leaves out the records of operations Vertex never writes
 /// as the source did (a name outside its function names, a path item with parameters of its
-/// own, a schema outside what Vertex accepts behind a `$ref`), and what Vertex writes is the
-/// same as from a model that kept every record.
+/// own, a schema outside what Vertex accepts behind a `$ref`, an enum of numbers, a list of
+/// types, a parameter name Vertex does not take), and what Vertex writes is the same as from a
+/// model that kept every record.
 #[test]
 fn reading_for_vertex_keeps_only_the_operations_vertex_can_write_as_written() {
     let source = r##"openapi: 3.0.3
@@ -838,6 +839,21 @@ paths:
       operationId: either
       parameters: [{$ref: '#/components/parameters/Limit'}]
       responses: {'200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Either'}}}}}
+  /numbered:
+    get:
+      operationId: numbered
+      parameters: [{$ref: '#/components/parameters/Limit'}, {name: size, in: query, schema: {enum: [1, 2]}}]
+      responses: {'200': {description: ok}}
+  /typed:
+    get:
+      operationId: typed
+      parameters: [{name: size, in: query, schema: {type: [integer, string]}}]
+      responses: {'200': {description: ok}}
+  /unnamed:
+    get:
+      operationId: unnamed
+      parameters: [{$ref: '#/components/parameters/Limit'}, {name: 'page size', in: query, schema: {type: integer}}]
+      responses: {'200': {description: ok}}
 components:
   parameters:
     Limit: {name: limit, in: query, schema: {type: integer}}
@@ -849,7 +865,7 @@ components:
     for_vertex.set(Options::TARGET_FORMAT, "vertex");
     let everything = read_openapi(&bundle);
     let only_vertex = expect_ok(OpenApi.read(&bundle, &for_vertex), "openapi read for vertex").0;
-    assert_eq!(recorded(&everything), ["kept", "meta/root", "shared", "either"]);
+    assert_eq!(recorded(&everything), ["kept", "meta/root", "shared", "either", "numbered", "typed", "unnamed"]);
     assert_eq!(recorded(&only_vertex), ["kept"]);
     let (body, spec, _, diagnostics) = write_vertex(&only_vertex);
     let (body_from_everything, _, _, diagnostics_from_everything) = write_vertex(&everything);

@@ -13,8 +13,7 @@ use crate::ID;
 /// components) stays inside what Vertex accepts, so it may be written verbatim.
 /// `components` is [`source_components`].
 pub(super) fn raw_is_vertex_clean(raw: &Value, components: Option<&Value>) -> bool {
-    let mut visited = HashSet::new();
-    clean(raw, components, &mut visited, "")
+    clean(raw, components, &mut HashSet::new(), "")
 }
 
 /// [`raw_is_vertex_clean`] for an operation read from the source, whose `$ref`s point into
@@ -37,7 +36,8 @@ fn resolve<'a>(reference: &str, components: Option<&'a Value>) -> Option<&'a Val
 
 /// Whether `value` (under `key`), and what its `$ref`s name, use only what Vertex accepts:
 /// property and parameter names by its rules, no `oneOf`/`allOf`/`not`, string enums, one type.
-fn clean(value: &Value, components: Option<&Value>, visited: &mut HashSet<String>, key: &str) -> bool {
+/// `visited` holds the references followed (each once: a repeat is as clean as its first).
+fn clean<'a>(value: &'a Value, components: Option<&'a Value>, visited: &mut HashSet<&'a str>, key: &str) -> bool {
     match value {
         Value::Object(map) => clean_object(map, components, visited, key),
         Value::Array(items) => items.iter().all(|v| clean(v, components, visited, "")),
@@ -46,14 +46,28 @@ fn clean(value: &Value, components: Option<&Value>, visited: &mut HashSet<String
 }
 
 /// [`clean`] for an object.
-fn clean_object(
-    map: &Map<String, Value>,
-    components: Option<&Value>,
-    visited: &mut HashSet<String>,
+fn clean_object<'a>(
+    map: &'a Map<String, Value>,
+    components: Option<&'a Value>,
+    visited: &mut HashSet<&'a str>,
     key: &str,
 ) -> bool {
-    if let Some(Value::String(reference)) = map.get("$ref") {
-        if !visited.insert(reference.clone()) {
+    // One look at the members for what the rules ask (every object of an operation and of
+    // what it refers to comes here, and a lookup hashes the key).
+    let mut found = Found::default();
+    for (k, v) in map {
+        match (k.as_str(), v) {
+            ("$ref", Value::String(reference)) => found.reference = Some(reference),
+            ("oneOf" | "allOf" | "not", _) => found.combinator = true,
+            ("enum", Value::Array(values)) => found.enum_not_of_strings = !values.iter().all(Value::is_string),
+            ("in", _) => found.located = true,
+            ("name", Value::String(name)) => found.name = Some(name),
+            ("type", Value::Array(_)) => found.type_list = true,
+            _ => {}
+        }
+    }
+    if let Some(reference) = found.reference {
+        if !visited.insert(reference) {
             return true;
         }
         let Some(target) = resolve(reference, components) else { return false };
@@ -63,23 +77,23 @@ fn clean_object(
         return map.iter().all(|(k, v)| NameRules::PARAMETER.is_valid(k) && clean(v, components, visited, ""));
     }
     if key != "example" && key != "examples" && key != "default" {
-        if map.keys().any(|k| matches!(k.as_str(), "oneOf" | "allOf" | "not")) {
-            return false;
-        }
-        if let Some(Value::Array(values)) = map.get("enum")
-            && !values.iter().all(Value::is_string)
-        {
-            return false;
-        }
-        if map.get("in").is_some()
-            && !map.get("name").and_then(Value::as_str).is_some_and(|n| NameRules::PARAMETER.is_valid(n))
-        {
-            return false;
-        }
-        if map.get("type").is_some_and(Value::is_array) {
+        let unnamed = found.located && !found.name.is_some_and(|n| NameRules::PARAMETER.is_valid(n));
+        if found.combinator || found.enum_not_of_strings || unnamed || found.type_list {
             return false;
         }
     }
     map.iter()
         .all(|(k, v)| matches!(k.as_str(), "example" | "examples" | "default") || clean(v, components, visited, k))
+}
+
+/// What [`clean_object`] looks for among an object's members.
+#[derive(Default)]
+struct Found<'a> {
+    reference: Option<&'a str>,
+    combinator: bool,
+    enum_not_of_strings: bool,
+    /// An `in` (a parameter), whose `name` must then be one of Vertex's.
+    located: bool,
+    name: Option<&'a str>,
+    type_list: bool,
 }
