@@ -811,8 +811,8 @@ fn recorded(set: &ToolSet) -> Vec<&str> {
 /// Read for Vertex alone, the reader leaves out the records of operations Vertex never writes
 /// as the source did (a name outside its function names, a path item with parameters of its
 /// own, a schema outside what Vertex accepts behind a `$ref`, an enum of numbers, a list of
-/// types, a parameter name Vertex does not take), and what Vertex writes is the same as from a
-/// model that kept every record.
+/// types, a parameter name Vertex does not take, a schema that leads to one of those), and what
+/// Vertex writes is the same as from a model that kept every record.
 #[test]
 fn reading_for_vertex_keeps_only_the_operations_vertex_can_write_as_written() {
     let source = r##"openapi: 3.0.3
@@ -854,19 +854,68 @@ paths:
       operationId: unnamed
       parameters: [{$ref: '#/components/parameters/Limit'}, {name: 'page size', in: query, schema: {type: integer}}]
       responses: {'200': {description: ok}}
+  /tree:
+    get:
+      operationId: tree
+      parameters: [{$ref: '#/components/parameters/Limit'}]
+      responses: {'200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Tree'}}}}}
+  /forest:
+    get:
+      operationId: forest
+      parameters: [{$ref: '#/components/parameters/Limit'}]
+      responses: {'200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Forest'}}}}}
+  /tree-again:
+    get:
+      operationId: treeAgain
+      parameters: [{$ref: '#/components/parameters/Limit'}]
+      responses: {'200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Tree'}}}}}
+  /ping:
+    get:
+      operationId: ping
+      parameters: [{$ref: '#/components/parameters/Limit'}]
+      responses: {'200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Ping'}}}}}
+  /pong:
+    get:
+      operationId: pong
+      parameters: [{$ref: '#/components/parameters/Limit'}]
+      responses: {'200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Pong'}}}}}
 components:
   parameters:
     Limit: {name: limit, in: query, schema: {type: integer}}
   schemas:
     Either: {oneOf: [{type: string}, {type: integer}]}
+    Tree: {type: object, properties: {name: {type: string}, children: {type: array, items: {$ref: '#/components/schemas/Tree'}}}}
+    Forest: {type: object, properties: {trees: {type: array, items: {$ref: '#/components/schemas/Tree'}}, odd: {$ref: '#/components/schemas/Either'}}}
+    Ping: {type: object, properties: {pong: {$ref: '#/components/schemas/Pong'}, odd: {oneOf: [{type: string}, {type: integer}]}}}
+    Pong: {type: object, properties: {ping: {$ref: '#/components/schemas/Ping'}}}
 "##;
     let bundle = Bundle::single("doc.yaml", source);
     let mut for_vertex = Options::default();
     for_vertex.set(Options::TARGET_FORMAT, "vertex");
     let everything = read_openapi(&bundle);
     let only_vertex = expect_ok(OpenApi.read(&bundle, &for_vertex), "openapi read for vertex").0;
-    assert_eq!(recorded(&everything), ["kept", "meta/root", "shared", "either", "numbered", "typed", "unnamed"]);
-    assert_eq!(recorded(&only_vertex), ["kept"]);
+    assert_eq!(
+        recorded(&everything),
+        [
+            "kept",
+            "meta/root",
+            "shared",
+            "either",
+            "numbered",
+            "typed",
+            "unnamed",
+            "tree",
+            "forest",
+            "treeAgain",
+            "ping",
+            "pong"
+        ]
+    );
+    // A recursive schema is clean when all it leads to is; one that leads to a clean schema
+    // and to an unclean one is not; what was found of a schema holds for the next operation,
+    // but not what was assumed of it while a cycle through it was walked (Pong, reached from
+    // Ping before Ping's unclean member).
+    assert_eq!(recorded(&only_vertex), ["kept", "tree", "treeAgain"]);
     let (body, spec, _, diagnostics) = write_vertex(&only_vertex);
     let (body_from_everything, _, _, diagnostics_from_everything) = write_vertex(&everything);
     assert_same_json(&body, &body_from_everything, "vertex body read for vertex and for any target");

@@ -11,7 +11,7 @@ use toolport_plugin::names::NameRules;
 use toolport_plugin::{Auth, Options, Server, Tool};
 
 use super::object_slot;
-use crate::write::{OpWriter, operation_is_vertex_clean, security_schemes, servers_value};
+use crate::write::{OpWriter, VertexCleanliness, security_schemes, servers_value};
 use crate::{ID, verbatim};
 
 /// Whether the reader keeps parts as written. Only the openapi and vertex writers use the
@@ -49,19 +49,19 @@ impl Keep {
     /// source's `components` stay inside what Vertex accepts (`write::paths`' `Chooser`):
     /// regenerating the others to compare would be work for a record no writer reads (all 771
     /// of GitHub's operations, 192 of Stripe's 417).
-    pub(super) fn keeps_operation(
+    pub(super) fn keeps_operation<'a>(
         self,
         tool: &Tool,
         item: &Map<String, Value>,
-        operation: &Map<String, Value>,
-        components: Option<&Value>,
+        operation: &'a Map<String, Value>,
+        cleanliness: &mut VertexCleanliness<'a>,
     ) -> bool {
         match self {
             Keep::AsWritten => true,
             Keep::ForVertex => {
                 NameRules::FUNCTION.is_valid(&tool.name)
                     && !item.contains_key("parameters")
-                    && operation_is_vertex_clean(operation, components)
+                    && cleanliness.operation_is_clean(operation)
             }
             Keep::Nothing => false,
         }

@@ -13,6 +13,7 @@ use super::operation::read_operation;
 use super::parameter::with_added_parameters;
 use super::{keep, servers};
 use crate::http::METHODS;
+use crate::write::VertexCleanliness;
 
 /// Reads every operation of `paths` into `tools`. Returns the path items' other keys by path
 /// (and the path items that have no operation, or a `$ref` that names nothing), and the
@@ -41,6 +42,7 @@ pub(super) fn read_paths(
         None => return (path_items, kept_in_paths),
     };
     let mut names: IndexMap<String, usize> = IndexMap::new();
+    let mut cleanliness = VertexCleanliness::new(components);
     for (path, item) in paths {
         let at = child("/paths", path);
         let Some((resolved, _)) = reader.follow(item, &at) else {
@@ -84,7 +86,7 @@ pub(super) fn read_paths(
             names.insert(tool.name.clone(), tools.len());
             // An operation with parameters added from its path item is never kept for Vertex,
             // so the operation as read is the one Vertex would have.
-            if !keep.keeps_operation(&tool, item, operation, components) {
+            if !keep.keeps_operation(&tool, item, operation, &mut cleanliness) {
                 // No writer of the target uses a record of the operation as written.
             } else if in_paths && added.is_empty() {
                 if keep::keep_operation(&mut tool, operation, dialect) {

@@ -42,7 +42,7 @@ pub(crate) use operation::OpWriter;
 pub(crate) use responses::output_schemas;
 pub(crate) use security::security_schemes;
 pub(crate) use servers::servers_value;
-pub(crate) use vertex_subset::operation_is_vertex_clean;
+pub(crate) use vertex_subset::VertexCleanliness;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Mode {

@@ -13,15 +13,51 @@ use crate::ID;
 /// components) stays inside what Vertex accepts, so it may be written verbatim.
 /// `components` is [`source_components`].
 pub(super) fn raw_is_vertex_clean(raw: &Value, components: Option<&Value>) -> bool {
-    clean(raw, components, &mut HashSet::new(), "")
+    let mut known = KnownReferences::default();
+    clean(raw, components, &mut Walk { visited: &mut HashSet::new(), known: &mut known }, "")
 }
 
-/// [`raw_is_vertex_clean`] for an operation read from the source, whose `$ref`s point into
+/// [`raw_is_vertex_clean`] for the operations read from one source, whose `$ref`s point into
 /// the source document's `components`: the reader keeps no record of an operation the Vertex
 /// writer would find unclean (it finds them in those components less the security schemes,
 /// which no operation refers to by `$ref`; a reference it cannot follow is unclean).
-pub(crate) fn operation_is_vertex_clean(operation: &Map<String, Value>, components: Option<&Value>) -> bool {
-    clean_object(operation, components, &mut HashSet::new(), "")
+/// What a reference leads to is looked at once for all the operations: the operations of a
+/// large spec refer to the same schemas again and again.
+pub(crate) struct VertexCleanliness<'a> {
+    components: Option<&'a Value>,
+    known: KnownReferences<'a>,
+}
+
+impl<'a> VertexCleanliness<'a> {
+    pub(crate) fn new(components: Option<&'a Value>) -> Self {
+        VertexCleanliness { components, known: KnownReferences::default() }
+    }
+
+    /// Whether `operation`, and all its `$ref`s lead to, stay inside what Vertex accepts.
+    pub(crate) fn operation_is_clean(&mut self, operation: &'a Map<String, Value>) -> bool {
+        let mut visited = HashSet::new();
+        let clean =
+            clean_object(operation, self.components, &mut Walk { visited: &mut visited, known: &mut self.known }, "");
+        if clean {
+            // Everything the operation reaches is clean, so is what each reference leads to.
+            self.known.clean.extend(visited);
+        }
+        clean
+    }
+}
+
+/// References whose closure (what they lead to, following references) is known clean or not.
+#[derive(Default)]
+struct KnownReferences<'a> {
+    clean: HashSet<&'a str>,
+    unclean: HashSet<&'a str>,
+}
+
+/// One walk's references followed (each once: a repeat is as clean as its first), and what
+/// earlier walks found.
+struct Walk<'w, 'a> {
+    visited: &'w mut HashSet<&'a str>,
+    known: &'w mut KnownReferences<'a>,
 }
 
 /// The source's components, where the operations' `$ref`s (`#/components/...`) point.
@@ -36,11 +72,10 @@ fn resolve<'a>(reference: &str, components: Option<&'a Value>) -> Option<&'a Val
 
 /// Whether `value` (under `key`), and what its `$ref`s name, use only what Vertex accepts:
 /// property and parameter names by its rules, no `oneOf`/`allOf`/`not`, string enums, one type.
-/// `visited` holds the references followed (each once: a repeat is as clean as its first).
-fn clean<'a>(value: &'a Value, components: Option<&'a Value>, visited: &mut HashSet<&'a str>, key: &str) -> bool {
+fn clean<'a>(value: &'a Value, components: Option<&'a Value>, walk: &mut Walk<'_, 'a>, key: &str) -> bool {
     match value {
-        Value::Object(map) => clean_object(map, components, visited, key),
-        Value::Array(items) => items.iter().all(|v| clean(v, components, visited, "")),
+        Value::Object(map) => clean_object(map, components, walk, key),
+        Value::Array(items) => items.iter().all(|v| clean(v, components, walk, "")),
         _ => true,
     }
 }
@@ -49,7 +84,7 @@ fn clean<'a>(value: &'a Value, components: Option<&'a Value>, visited: &mut Hash
 fn clean_object<'a>(
     map: &'a Map<String, Value>,
     components: Option<&'a Value>,
-    visited: &mut HashSet<&'a str>,
+    walk: &mut Walk<'_, 'a>,
     key: &str,
 ) -> bool {
     // One look at the members for what the rules ask (every object of an operation and of
@@ -67,14 +102,24 @@ fn clean_object<'a>(
         }
     }
     if let Some(reference) = found.reference {
-        if !visited.insert(reference) {
+        if walk.known.clean.contains(reference) {
             return true;
         }
-        let Some(target) = resolve(reference, components) else { return false };
-        return clean(target, components, visited, "");
+        if walk.known.unclean.contains(reference) {
+            return false;
+        }
+        if !walk.visited.insert(reference) {
+            return true;
+        }
+        // Unclean is final: what made it so is among what the reference leads to.
+        let clean = resolve(reference, components).is_some_and(|target| clean(target, components, walk, ""));
+        if !clean {
+            walk.known.unclean.insert(reference);
+        }
+        return clean;
     }
     if key == "properties" {
-        return map.iter().all(|(k, v)| NameRules::PARAMETER.is_valid(k) && clean(v, components, visited, ""));
+        return map.iter().all(|(k, v)| NameRules::PARAMETER.is_valid(k) && clean(v, components, walk, ""));
     }
     if key != "example" && key != "examples" && key != "default" {
         let unnamed = found.located && !found.name.is_some_and(|n| NameRules::PARAMETER.is_valid(n));
@@ -82,8 +127,7 @@ fn clean_object<'a>(
             return false;
         }
     }
-    map.iter()
-        .all(|(k, v)| matches!(k.as_str(), "example" | "examples" | "default") || clean(v, components, visited, k))
+    map.iter().all(|(k, v)| matches!(k.as_str(), "example" | "examples" | "default") || clean(v, components, walk, k))
 }
 
 /// What [`clean_object`] looks for among an object's members.
