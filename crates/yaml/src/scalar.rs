@@ -134,16 +134,39 @@ fn exponent(b: &[u8], i: usize, sign_optional: bool) -> Option<usize> {
 pub(crate) fn retyped_when_plain(text: &str) -> bool {
     // Asked of every string a document writes plain: most start with a letter no other type
     // starts with (the tests' debug builds hold the shortcut to the full rules on every string).
-    if text.as_bytes().first().is_some_and(|c| !MAY_START_ANOTHER_TYPE.contains(c)) {
+    if text.as_bytes().first().is_some_and(|&c| !may_start_another_type(c)) {
         debug_assert!(!retyped_by_either(text), "{text:?}");
         return false;
     }
     retyped_by_either(text)
 }
 
-/// The first bytes of every text [`retyped_when_plain`] (the empty text aside): digits, signs,
-/// `.`, `_` (YAML 1.1 numbers), and the first letters of the words of both schemas.
-const MAY_START_ANOTHER_TYPE: &[u8] = b"0123456789+-._~=<yYnNtTfFoO";
+/// Whether `c` is the first byte of some text [`retyped_when_plain`] (the empty text aside):
+/// a digit, a sign, `.`, `_` (YAML 1.1 numbers), or the first letter of a word of either
+/// schema.
+fn may_start_another_type(c: u8) -> bool {
+    matches!(
+        c,
+        b'0'..=b'9'
+            | b'+'
+            | b'-'
+            | b'.'
+            | b'_'
+            | b'~'
+            | b'='
+            | b'<'
+            | b'y'
+            | b'Y'
+            | b'n'
+            | b'N'
+            | b't'
+            | b'T'
+            | b'f'
+            | b'F'
+            | b'o'
+            | b'O'
+    )
+}
 
 fn retyped_by_either(text: &str) -> bool {
     resolve_plain(text).is_some() || retyped_by_yaml_1_1(text)

@@ -160,17 +160,17 @@ impl Writer {
             self.out.push('-');
         }
         self.out.push('\n');
-        let mut line_start = true;
-        for c in s.chars() {
-            if c == '\n' {
-                line_start = true;
-            } else if line_start {
-                self.pad(indent);
-                line_start = false;
+        // Each line padded and pushed whole; an empty line gets no padding.
+        for (i, line) in s.split('\n').enumerate() {
+            if i > 0 {
+                self.out.push('\n');
             }
-            self.out.push(c);
+            if !line.is_empty() {
+                self.pad(indent);
+                self.out.push_str(line);
+            }
         }
-        if !line_start {
+        if !s.ends_with('\n') {
             self.out.push('\n');
         }
     }
@@ -188,6 +188,8 @@ enum Style {
 #[derive(Debug, Default, PartialEq)]
 struct Analysis {
     line_breaks: bool,
+    /// A `\n` among the line breaks.
+    newline: bool,
     block_plain: bool,
     single_quoted: bool,
     block: bool,
@@ -196,7 +198,13 @@ struct Analysis {
 impl Analysis {
     fn of(s: &str) -> Self {
         if s.is_empty() {
-            return Analysis { line_breaks: false, block_plain: true, single_quoted: true, block: false };
+            return Analysis {
+                line_breaks: false,
+                newline: false,
+                block_plain: true,
+                single_quoted: true,
+                block: false,
+            };
         }
         if s.is_ascii() {
             let analysis = Self::ascii(s.as_bytes());
@@ -232,7 +240,7 @@ impl Analysis {
             match c {
                 b':' if i > 0 => found.indicators |= blank_at(i + 1),
                 b'#' if i > 0 => found.indicators |= blank_at(i - 1),
-                b'\n' => found.line_breaks = true,
+                b'\n' => (found.line_breaks, found.newline) = (true, true),
                 b'\r' => (found.line_breaks, found.special) = (true, true),
                 c if c < b' ' => found.special = true,
                 _ => {}
@@ -274,6 +282,7 @@ impl Analysis {
                 (previous_space, previous_break) = (true, false);
             } else if is_break(c) {
                 found.line_breaks = true;
+                found.newline |= c == '\n';
                 found.leading |= first;
                 found.trailing_break |= last;
                 found.space_break |= previous_space;
@@ -291,7 +300,7 @@ impl Analysis {
     /// would read back as another type, and let libyaml choose otherwise; libyaml falls back
     /// from plain to single to double quotes, and from a block to double quotes.
     fn style(&self, s: &str, simple_key: bool) -> Style {
-        if s.contains('\n') {
+        if self.newline {
             return if self.block && !simple_key { Style::Literal } else { Style::DoubleQuoted };
         }
         if self.block_plain && !retyped_when_plain(s) {
@@ -308,6 +317,7 @@ impl Analysis {
 #[derive(Default)]
 struct Findings {
     indicators: bool,
+    newline: bool,
     special: bool,
     line_breaks: bool,
     leading: bool,
@@ -324,6 +334,7 @@ impl Findings {
         let ruined = self.space_break || self.special;
         Analysis {
             line_breaks: self.line_breaks,
+            newline: self.newline,
             block_plain: !(self.leading
                 || self.trailing_space
                 || self.trailing_break
