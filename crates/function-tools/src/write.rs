@@ -15,7 +15,7 @@ use crate::common::Shape;
 
 mod print;
 
-pub use print::{Printed, ToolsPrinter};
+pub use print::{Printed, ToolsPrinter, json_string};
 
 /// A written document that may borrow text from the model it was written from: a text copied
 /// verbatim (a description) is serialized from the model itself, so a large one is held once
@@ -418,6 +418,26 @@ mod tests {
         }
     }
 
+    /// Texts long enough for `json_string`'s line-by-line copy, each escaped as serde_json
+    /// escapes it: line feeds, quotes and backslashes anywhere (first, last, repeated), other
+    /// characters beside them, and other control characters (escaped by serde_json).
+    fn long_texts() -> Vec<String> {
+        let line = "A line of a description, long enough to be copied whole: é \u{1F980} \u{2028} \u{7f}.";
+        let texts = [
+            format!("{line}\n{line}\n\n\"{line}\"\\n\\"),
+            format!("\n\"\\{line}\\\"\n"),
+            format!("{line}\ttabbed\n{line}"),
+            format!("{line}\r\n{line}\u{1}"),
+            line.repeat(40),
+        ];
+        for text in &texts {
+            let mut escaped = Vec::new();
+            print::json_string(text, &mut escaped);
+            assert_eq!(String::from_utf8(escaped).unwrap(), serde_json::to_string(text).unwrap(), "{text:?}");
+        }
+        texts.to_vec()
+    }
+
     /// The document printer writes what serde_json's pretty printer writes, for every kind of
     /// value and nesting, empty containers and escapes included; each tool of a list printed
     /// ahead at its depth gives the same text, in every shape.
@@ -426,7 +446,7 @@ mod tests {
         let tricky = json!({
             "empty": {}, "none": [], "nested": [[], {}, [[{}]], {"a": []}],
             "numbers": [0, -1, 18446744073709551615u64, -9223372036854775808i64, 1.5, -0.0, 1e300, 2.5e-8],
-            "texts": ["", "\"quoted\"\\", "tab\tnew\nline\u{1}", "\u{1F980} é \u{2028}"],
+            "texts": ["", "\"quoted\"\\", "tab\tnew\nline\u{1}", "\u{1F980} é \u{2028}", long_texts()],
             "flags": [true, false, null],
             "": {"": ""}
         });

@@ -926,3 +926,24 @@ components:
         "{spec:#}"
     );
 }
+
+/// The import body is serde_json's pretty text of itself, its spec escaped line by line (a
+/// multi-line description, quotes, backslashes, a tab), and so it is when a text of the
+/// source holds what stands for the spec while the rest is printed.
+#[test]
+fn the_import_body_is_printed_as_serde_json_prints_it() {
+    let source = |description: &str| {
+        let info = json!({"title": "T", "version": "1", "description": description});
+        let doc = json!({"openapi": "3.0.3", "info": info, "paths": {"/a": {"get": {
+            "operationId": "a", "description": "Line one,\nline \"two\" \\ with\ta tab.\n\n  Indented.",
+            "responses": {"200": {"description": "ok"}}}}}});
+        Bundle::single("doc.json", doc.to_string())
+    };
+    for description in ["Plain.", "\u{0}toolport:openApiYaml\u{0}", "Quoted \"yaml\":\n- a\n- b\\"] {
+        let (_, spec, written, _) = write_vertex(&read_openapi(&source(description)));
+        let text = written.files.values().next().unwrap();
+        let reparsed: Value = serde_json::from_str(text).unwrap();
+        assert_eq!(*text, format!("{}\n", serde_json::to_string_pretty(&reparsed).unwrap()), "{description:?}");
+        assert_eq!(spec["info"]["description"], json!(description));
+    }
+}

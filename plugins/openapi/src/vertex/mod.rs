@@ -9,8 +9,8 @@
 //! written with camelCase keys, as `extensions:import` documents them, whatever the source's
 //! key style (protobuf JSON reads both).
 //!
-//! `read.rs` reads a body and `write.rs` writes one; `auth.rs` maps `authConfig` and
-//! `examples.rs` maps `toolUseExamples`, each both ways side by side.
+//! `read.rs` reads a body and `write.rs` writes one (`print.rs` prints it); `auth.rs` maps
+//! `authConfig` and `examples.rs` maps `toolUseExamples`, each both ways side by side.
 
 use serde_json::{Map, Value};
 use toolport_plugin::names::NameRules;
@@ -20,10 +20,11 @@ use toolport_plugin::{
     ToolSet,
 };
 
-use crate::{locate_all, parse_entry, pretty_json};
+use crate::{locate_all, parse_entry};
 
 mod auth;
 mod examples;
+mod print;
 mod read;
 mod write;
 
@@ -103,7 +104,7 @@ impl Format for Vertex {
             Err(diagnostics) => return Outcome::failed(diagnostics),
         };
         let name = options.output_name("extension");
-        Outcome::ok(Bundle::single(format!("{name}.json"), pretty_json(&body)), diagnostics)
+        Outcome::ok(Bundle::single(format!("{name}.json"), print::print_body(body)), diagnostics)
     }
 }
 
