@@ -15,7 +15,8 @@ use crate::ID;
 /// in the model keeps its own), or under Vertex's rules a valid name, each change recorded
 /// (`renamed`: written name → model name) for the reader.
 pub(super) struct ParameterNames<'a> {
-    vertex: bool,
+    /// Whether some name may change: under Vertex's rules, when a name breaks them.
+    renames: bool,
     names: NameMap,
     /// The tool's diagnostic path.
     base: &'a str,
@@ -25,18 +26,22 @@ pub(super) struct ParameterNames<'a> {
 impl<'a> ParameterNames<'a> {
     /// Names for `tool`'s parameters. Under Vertex's rules the names that are already valid
     /// are kept first, so a colliding newcomer is the one renamed, never a valid name.
+    /// When every name is valid already (most tools), each keeps itself and no name map is
+    /// filled.
     pub(super) fn new(mode: Mode, base: &'a str, tool: &Tool) -> Self {
+        let renames =
+            mode == Mode::Vertex && !tool.parameters.iter().all(|p| NameRules::PARAMETER.is_valid(original_name(p)));
         let mut names = name_map(NameRules::PARAMETER);
-        if mode == Mode::Vertex {
+        if renames {
             names.assign_all(tool.parameters.iter().map(original_name));
         }
-        ParameterNames { vertex: mode == Mode::Vertex, names, base, renamed: Map::new() }
+        ParameterNames { renames, names, base, renamed: Map::new() }
     }
 
-    /// The name the `i`th parameter, `p`, is written under.
+    /// The name the `i`th parameter of the tool, `p`, is written under.
     pub(super) fn written(&mut self, p: &Parameter, i: usize, out: &mut Vec<Diagnostic>) -> String {
         let original = original_name(p);
-        if !self.vertex {
+        if !self.renames {
             return original.to_owned();
         }
         let assigned = self.names.assign(original);
