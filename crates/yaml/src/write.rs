@@ -231,11 +231,11 @@ impl Analysis {
             trailing_break: is_break(last),
             ..Findings::default()
         };
-        for (i, &c) in b.iter().enumerate() {
+        let mut look_at = |i: usize, c: u8| {
             if c > b':' {
                 // DEL is the one byte above `:` outside the printable set.
                 found.special |= c == 0x7F;
-                continue;
+                return;
             }
             match c {
                 b':' if i > 0 => found.indicators |= blank_at(i + 1),
@@ -245,6 +245,19 @@ impl Analysis {
                 c if c < b' ' => found.special = true,
                 _ => {}
             }
+        };
+        // Eight bytes at a time: most words of a text hold none of the bytes looked at.
+        let mut words = b.chunks_exact(8);
+        for (w, word) in (&mut words).enumerate() {
+            if holds_a_byte_looked_at(u64::from_le_bytes(<[u8; 8]>::try_from(word).unwrap_or_default())) {
+                for (j, &c) in word.iter().enumerate() {
+                    look_at(w * 8 + j, c);
+                }
+            }
+        }
+        let tail = b.len() - words.remainder().len();
+        for (j, &c) in words.remainder().iter().enumerate() {
+            look_at(tail + j, c);
         }
         if found.line_breaks {
             let contains = |pair: &[u8]| b.windows(2).any(|w| w == pair);
@@ -311,6 +324,19 @@ impl Analysis {
             Style::DoubleQuoted
         }
     }
+}
+
+/// Whether the ASCII bytes of `word` hold one that [`Analysis::ascii`] looks at: a control
+/// byte, `:`, `#` or DEL (each test exact for ASCII bytes, which are below 0x80).
+fn holds_a_byte_looked_at(word: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let below = |n: u8| word.wrapping_sub(ONES * u64::from(n)) & !word & HIGHS != 0;
+    let holds = |byte: u8| {
+        let zeroed = word ^ (ONES * u64::from(byte));
+        zeroed.wrapping_sub(ONES) & !zeroed & HIGHS != 0
+    };
+    below(b' ') || holds(b':') || holds(b'#') || holds(0x7F)
 }
 
 /// What a scan of a string finds, before libyaml's rules make an [`Analysis`] of it.

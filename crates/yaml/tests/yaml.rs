@@ -584,3 +584,21 @@ fn strings_with_every_first_byte_read_back_as_written() {
         }
     }
 }
+
+/// A string is read back as written wherever in it the bytes that decide its style are: each
+/// at every place of texts up to three words of eight bytes long (the writer looks at eight
+/// bytes at a time; its debug assertion holds that to the full scan).
+#[test]
+fn the_bytes_that_decide_a_style_count_at_every_place() {
+    let deciders = [": ", ":", " #", "#", "\n", "\r", "\t", "\u{7f}", "\u{1}", " \n", "\n ", "'", "\""];
+    for len in 1..=24 {
+        for at in 0..=len {
+            for decider in deciders {
+                let text = format!("{}{decider}{}", "a".repeat(at), "a".repeat(len - at));
+                let written = toolport_yaml::value_to_string(&json!({ "k": text }));
+                let read = parse("t.yaml", &written).unwrap_or_else(|e| panic!("{text:?} as {written:?}: {e:?}")).value;
+                assert_eq!(read, json!({ "k": text }), "{text:?} as {written:?}");
+            }
+        }
+    }
+}

@@ -59,7 +59,12 @@ pub(crate) fn move_into_section(doc: &mut Map<String, Value>, no_false_nullable:
         }
         let parent = at.len();
         for (key, value) in map.iter_mut() {
-            if key.starts_with("x-") || matches!(key.as_str(), "example" | "examples" | "default" | "enum" | "const") {
+            // A scalar holds no object: its pointer is not written out.
+            let holds_objects = matches!(value, Value::Object(_) | Value::Array(_));
+            if !holds_objects
+                || key.starts_with("x-")
+                || matches!(key.as_str(), "example" | "examples" | "default" | "enum" | "const")
+            {
                 continue;
             }
             at.push('/');
