@@ -39,7 +39,9 @@ pub(crate) fn document(set: &ToolSet, mode: Mode, vertex: &VertexParts) -> Writt
     if let Some(servers) = servers::write_servers(set, ext, mode, vertex.base_url, &mut out) {
         doc.insert("servers".into(), servers);
     }
-    let budget = Budget::for_model(set);
+    // Charged only for value sets written out as enums: the model is weighed only when it
+    // has some.
+    let budget = if set.value_sets.is_empty() { Budget::unlimited() } else { Budget::for_model(set) };
     let value_sets = ValueSets { sets: &set.value_sets, budget: &budget };
     let (paths, names) = paths::write_paths(set, mode, dialect, ext, value_sets, &mut out);
     doc.insert("paths".into(), Value::Object(paths));
