@@ -6,9 +6,10 @@
 //! - start-up: `convert formats` with every plugin loaded (median wall time of 21 runs), in
 //!   process and isolated;
 //! - peak memory (max RSS) of the batch and of the GitHub spec conversion;
-//! - the GitHub and Stripe OpenAPI specs converted to vertex, openai, mcp, gloodata and gemini,
-//!   as a ratio to a bare parse + serialize of the same file with the same libraries
-//!   (alternating with it, medians of 3), and the cost of detecting the format (no `--from`);
+//! - the GitHub, Stripe and Twilio REST 2010 OpenAPI specs (Twilio's when the corpus has it:
+//!   `TOOLPORT_CORPUS`) converted to vertex, openai, mcp, gloodata and gemini, as a ratio to a
+//!   bare parse + serialize of the same file with the same libraries (alternating with it,
+//!   medians of 7), and the cost of detecting the format (no `--from`);
 //! - memory per tool: an MCP list of 100,000 small tools (generated, about 32 MB) to openapi,
 //!   openai and mcp, peak memory per tool against the floor's on the same file;
 //! - the Python API (a release wheel installed in target/python/bench-venv) against `convert`
@@ -222,10 +223,14 @@ fn start_up(convert: &Path) -> Result<()> {
 /// (c) Large specs into each target, against their floor, and the cost of detection.
 fn large_specs(convert: &Path, baseline: &Path, work: &Path) -> Result<()> {
     // (c) large specs
-    let corpus = root().join("../shared/corpus/openapi");
-    for (name, spec) in
-        [("GitHub", corpus.join("github/api.github.com.json")), ("Stripe", corpus.join("stripe/spec3.json"))]
-    {
+    let corpus = corpus().join("openapi");
+    for (name, spec) in [
+        ("GitHub", corpus.join("github/api.github.com.json")),
+        ("Stripe", corpus.join("stripe/spec3.json")),
+        // Not among ../shared/corpus's documents: spec/json/twilio_api_v2010.json of
+        // twilio/twilio-oai, in a corpus folder given with TOOLPORT_CORPUS (as for the peers).
+        ("Twilio REST 2010", corpus.join("twilio/twilio_api_v2010.json")),
+    ] {
         if !spec.exists() {
             println!("{name}: {} missing, skipped", spec.display());
             continue;
