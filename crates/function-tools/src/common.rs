@@ -122,6 +122,12 @@ pub fn json_rpc_result(value: &Value) -> Option<&Value> {
 /// The JSON of the bundle's entry file, for `detect`; `None` when it is not JSON.
 pub fn detect_value(input: &Bundle) -> Option<Value> {
     let (_, text) = input.entry_file()?;
+    // Only an object or an array is a tool document, and a JSON text that is one ends with its
+    // closing bracket: the start of a large file, detection's first view of it, is ruled out
+    // without being parsed by every function format.
+    if !text.trim_end().ends_with(['}', ']']) {
+        return None;
+    }
     // An object is a tool document only with one of these keys at its top: a linear scan rules
     // out a multi-megabyte API description (Stripe's) without parsing it.
     const TOOL_DOCUMENT_KEYS: [&str; 10] = [
