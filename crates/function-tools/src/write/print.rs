@@ -117,7 +117,7 @@ pub fn document(document: &Written) -> String {
 fn written(part: &Written, depth: usize, out: &mut Vec<u8>) {
     match part {
         Written::Value(value) => self::value(value, depth, out),
-        Written::Text(text) => string(text, out),
+        Written::Text(text) => json_string(text, out),
         Written::Object(members) => {
             object(members.iter().map(|(key, member)| (key.as_str(), member)), depth, out, written)
         }
@@ -149,16 +149,12 @@ fn value(value: &Value, depth: usize, out: &mut Vec<u8>) {
         Value::Number(number) => {
             let _ = serde_json::to_writer(&mut *out, number);
         }
-        Value::String(text) => string(text, out),
+        Value::String(text) => json_string(text, out),
         Value::Array(items) => array(items.iter(), depth, out, self::value),
         Value::Object(members) => {
             object(members.iter().map(|(key, member)| (key.as_str(), member)), depth, out, self::value)
         }
     }
-}
-
-fn string(text: &str, out: &mut Vec<u8>) {
-    json_string(text, out);
 }
 
 /// `text` as a JSON string, exactly as serde_json writes it. A long text whose only control
@@ -217,7 +213,7 @@ fn object<'a, T: 'a>(
     member: fn(&T, usize, &mut Vec<u8>),
 ) {
     container(b"{}", members, depth, out, |(key, each), depth, out| {
-        string(key, out);
+        json_string(key, out);
         out.extend_from_slice(b": ");
         member(each, depth, out);
     });
