@@ -35,10 +35,10 @@ pub(super) fn set_fields(
         }
     }
     let target = if mode == Mode::Vertex { "vertex" } else { ID };
-    // Only what `insert_foreign` writes is copied (the source's own record can be most of it).
-    let extras =
+    // Only the other formats' records are copied (the source's own can be most of the extras).
+    let foreign =
         loss::without_source_files(&set.extras, "/extras", target, |k| is_foreign(k, mode == Mode::Vertex), out);
-    insert_foreign(doc, &extras, mode == Mode::Vertex);
+    insert_extras(doc, foreign.into_inner().into_iter().collect());
 }
 
 /// The tool fields, the name the model has when Vertex's rules changed it, and the parameter
@@ -83,8 +83,12 @@ fn is_foreign(key: &str, without_vertex: bool) -> bool {
 /// Inserts `x-toolport-extras`: what other formats keep in `extras` (not OpenAPI's own record,
 /// nor Vertex's where `without_vertex`), when there is any.
 pub(super) fn insert_foreign(object: &mut Map<String, Value>, extras: &Extras, without_vertex: bool) {
-    let foreign: Map<String, Value> =
-        extras.iter().filter(|(k, _)| is_foreign(k, without_vertex)).map(|(k, v)| (k.clone(), v.clone())).collect();
+    let foreign = extras.iter().filter(|(k, _)| is_foreign(k, without_vertex)).map(|(k, v)| (k.clone(), v.clone()));
+    insert_extras(object, foreign.collect());
+}
+
+/// Inserts `foreign`, other formats' records, as `x-toolport-extras` when there is any.
+fn insert_extras(object: &mut Map<String, Value>, foreign: Map<String, Value>) {
     if !foreign.is_empty() {
         object.insert("x-toolport-extras".into(), Value::Object(foreign));
     }
