@@ -802,20 +802,8 @@ components:
     assert_eq!(parameter_ref("~1union"), None, "{spec:#}");
 }
 
-/// The tools whose operation the reader recorded as written.
-fn recorded(set: &ToolSet) -> Vec<&str> {
-    let has_record = |t: &&toolport_plugin::Tool| t.extras.get("openapi").is_some_and(|e| e.get("raw").is_some());
-    set.tools.iter().filter(has_record).map(|t| t.name.as_str()).collect()
-}
-
-/// Read for Vertex alone, the reader leaves out the records of operations Vertex never writes
-/// as the source did (a name outside its function names, a path item with parameters of its
-/// own, a schema outside what Vertex accepts behind a `$ref`, an enum of numbers, a list of
-/// types, a parameter name Vertex does not take, a schema that leads to one of those), and what
-/// Vertex writes is the same as from a model that kept every record.
-#[test]
-fn reading_for_vertex_keeps_only_the_operations_vertex_can_write_as_written() {
-    let source = r##"openapi: 3.0.3
+/// Operations Vertex can and cannot write as the source did (`kept`, the first, it can).
+const OPERATIONS_FOR_VERTEX: &str = r##"openapi: 3.0.3
 info: {title: T, version: "1"}
 paths:
   /kept:
@@ -889,6 +877,21 @@ components:
     Ping: {type: object, properties: {pong: {$ref: '#/components/schemas/Pong'}, odd: {oneOf: [{type: string}, {type: integer}]}}}
     Pong: {type: object, properties: {ping: {$ref: '#/components/schemas/Ping'}}}
 "##;
+
+/// The tools whose operation the reader recorded as written.
+fn recorded(set: &ToolSet) -> Vec<&str> {
+    let has_record = |t: &&toolport_plugin::Tool| t.extras.get("openapi").is_some_and(|e| e.get("raw").is_some());
+    set.tools.iter().filter(has_record).map(|t| t.name.as_str()).collect()
+}
+
+/// Read for Vertex alone, the reader leaves out the records of operations Vertex never writes
+/// as the source did (a name outside its function names, a path item with parameters of its
+/// own, a schema outside what Vertex accepts behind a `$ref`, an enum of numbers, a list of
+/// types, a parameter name Vertex does not take, a schema that leads to one of those), and what
+/// Vertex writes is the same as from a model that kept every record.
+#[test]
+fn reading_for_vertex_keeps_only_the_operations_vertex_can_write_as_written() {
+    let source = OPERATIONS_FOR_VERTEX;
     let bundle = Bundle::single("doc.yaml", source);
     let mut for_vertex = Options::default();
     for_vertex.set(Options::TARGET_FORMAT, "vertex");
@@ -946,4 +949,20 @@ fn the_import_body_is_printed_as_serde_json_prints_it() {
         assert_eq!(*text, format!("{}\n", serde_json::to_string_pretty(&reparsed).unwrap()), "{description:?}");
         assert_eq!(spec["info"]["description"], json!(description));
     }
+}
+
+/// A record of an operation as written whose `raw` is not an operation (a hand-edited model)
+/// is not written in its place: Vertex gets the operation regenerated.
+#[test]
+fn a_vertex_record_that_holds_no_operation_is_not_written() {
+    let mut set = read_openapi(&Bundle::single("doc.yaml", OPERATIONS_FOR_VERTEX));
+    assert_eq!(set.tools[0].name, "kept");
+    let (_, spec, _, _) = write_vertex(&set);
+    assert_eq!(spec.pointer("/paths/~1kept/get/parameters/0/$ref"), Some(&json!("#/components/parameters/Limit")));
+    let record = set.tools[0].extras.get_mut("openapi").and_then(Value::as_object_mut).unwrap();
+    record.insert("raw".into(), json!("not an operation"));
+    let (_, spec, _, _) = write_vertex(&set);
+    let operation = &spec["paths"]["/kept"]["get"];
+    assert_eq!(operation["operationId"], json!("kept"), "{spec:#}");
+    assert_eq!(operation["parameters"][0]["name"], json!("limit"), "{spec:#}");
 }

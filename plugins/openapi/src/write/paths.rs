@@ -1,6 +1,7 @@
 //! The tools → `paths`: per tool the name it is written under, its path and method, and its
 //! operation — as the source wrote it when the tool did not change, else regenerated.
 
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
@@ -11,7 +12,7 @@ use toolport_plugin::{Diagnostic, Parameter, Tool, ToolSet, codes};
 
 use super::operation::OpWriter;
 use super::schema::ValueSets;
-use super::vertex_subset::{raw_is_vertex_clean, source_components};
+use super::vertex_subset::{VertexCleanliness, source_components};
 use super::{Mode, dialect_is_30};
 use crate::{ID, verbatim};
 
@@ -43,7 +44,7 @@ pub(super) fn write_paths(
             value_sets: Some(value_sets),
             describe_summaries: false,
         },
-        components: source_components(set),
+        cleanliness: RefCell::new(VertexCleanliness::new(source_components(set))),
     };
     let writer = OpWriter { mode, dialect, value_sets: Some(value_sets), describe_summaries };
     let mut function_names = name_map(NameRules::FUNCTION);
@@ -158,17 +159,19 @@ struct Chooser<'a> {
     path_items: &'a Map<String, Value>,
     /// Regenerates an operation as the OpenAPI reader did, for a Vertex spec from OpenAPI.
     source_writer: OpWriter<'a>,
-    /// The source's components, where the operations' `$ref`s point ([`source_components`]).
-    components: Option<&'a Value>,
+    /// Whether an operation as written, and what its `$ref`s name in the source's components
+    /// ([`source_components`]), stay inside what Vertex accepts; what a reference leads to is
+    /// looked at once for all the operations.
+    cleanliness: RefCell<VertexCleanliness<'a>>,
 }
 
-impl Chooser<'_> {
+impl<'a> Chooser<'a> {
     /// The operation to write for the `i`th tool: as the source wrote it when the tool did not
     /// change (and, for Vertex, it follows Vertex's rules), else `regenerated`, whose
     /// `diagnostics` are then reported.
     fn operation(
         &self,
-        tool: &Tool,
+        tool: &'a Tool,
         name: &str,
         i: usize,
         regenerated: Map<String, Value>,
@@ -187,7 +190,7 @@ impl Chooser<'_> {
                     // operation as written does not have them.
                     && tool.http.as_ref().and_then(|h| self.path_items.get(&h.path)).is_none_or(|item| item.get("parameters").is_none())
                     && let Some(raw) = verbatim::unchanged(tool_ext, || self.source_writer.operation(tool, name, Some(i)).0)
-                    && raw_is_vertex_clean(raw, self.components) =>
+                    && raw.as_object().is_some_and(|raw| self.cleanliness.borrow_mut().operation_is_clean(raw)) =>
             {
                 raw.clone()
             }

@@ -9,20 +9,14 @@ use toolport_plugin::names::NameRules;
 
 use crate::ID;
 
-/// Whether an operation as written (with its `$ref`s, followed through the source's
-/// components) stays inside what Vertex accepts, so it may be written verbatim.
-/// `components` is [`source_components`].
-pub(super) fn raw_is_vertex_clean(raw: &Value, components: Option<&Value>) -> bool {
-    let mut known = KnownReferences::default();
-    clean(raw, components, &mut Walk { visited: &mut HashSet::new(), known: &mut known }, "")
-}
-
-/// [`raw_is_vertex_clean`] for the operations read from one source, whose `$ref`s point into
-/// the source document's `components`: the reader keeps no record of an operation the Vertex
-/// writer would find unclean (it finds them in those components less the security schemes,
-/// which no operation refers to by `$ref`; a reference it cannot follow is unclean).
-/// What a reference leads to is looked at once for all the operations: the operations of a
-/// large spec refer to the same schemas again and again.
+/// Whether operations as a source wrote them (with their `$ref`s, followed through the
+/// source's `components`) stay inside what Vertex accepts, so a Vertex spec may have them
+/// verbatim. The reader asks it of the source's operations and components, to keep no record
+/// of one the writer would find unclean; the writer asks it of each record, in the components
+/// kept in the model ([`source_components`]: those less the security schemes, which no
+/// operation refers to by `$ref`; a reference it cannot follow is unclean). What a reference
+/// leads to is looked at once for all of a document's operations: the operations of a large
+/// spec refer to the same schemas again and again.
 pub(crate) struct VertexCleanliness<'a> {
     components: Option<&'a Value>,
     known: KnownReferences<'a>,
