@@ -178,3 +178,28 @@ pub fn extras_object(extras: &IndexMap<String, Value>, format: &str) -> Map<Stri
         _ => Map::new(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(text: &str, expect: Option<Value>) {
+        assert_eq!(detect_value(&Bundle::single("tools.json", text)), expect, "{text:?}");
+    }
+
+    /// A tool document is read for detection whole or not at all: the start of a large file
+    /// (detection's first view of it) and a scalar are ruled out before parsing (the scalar
+    /// only by the closing-bracket rule), a whole object or list with trailing whitespace is
+    /// read, a document without a tool key is not.
+    #[test]
+    fn detection_reads_whole_tool_documents_only() {
+        let list = r#"{"tools": [{"name": "a", "inputSchema": {"type": "object"}}]}"#;
+        check(list, Some(serde_json::from_str(list).unwrap()));
+        check(&format!("{list} \n\t"), Some(serde_json::from_str(list).unwrap()));
+        check(&list[..list.len() - 3], None);
+        check(r#"[{"name": "a"}]"#, Some(serde_json::json!([{"name": "a"}])));
+        check(r#"[{"name": "a"}"#, None);
+        check(r#"{"openapi": "3.0.0", "paths": {}}"#, None);
+        check("\"a tool\"", None);
+    }
+}
