@@ -867,6 +867,18 @@ paths:
       operationId: pong
       parameters: [{$ref: '#/components/parameters/Limit'}]
       responses: {'200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Pong'}}}}}
+  /served:
+    get:
+      operationId: served
+      servers: [{url: 'https://elsewhere.example.com'}]
+      parameters: [{$ref: '#/components/parameters/Limit'}]
+      responses: {'200': {description: ok}}
+  /served-path:
+    servers: [{url: 'https://elsewhere.example.com'}]
+    get:
+      operationId: servedPath
+      parameters: [{$ref: '#/components/parameters/Limit'}]
+      responses: {'200': {description: ok}}
 components:
   parameters:
     Limit: {name: limit, in: query, schema: {type: integer}}
@@ -911,13 +923,16 @@ fn reading_for_vertex_keeps_only_the_operations_vertex_can_write_as_written() {
             "forest",
             "treeAgain",
             "ping",
-            "pong"
+            "pong",
+            "served",
+            "servedPath"
         ]
     );
     // A recursive schema is clean when all it leads to is; one that leads to a clean schema
     // and to an unclean one is not; what was found of a schema holds for the next operation,
     // but not what was assumed of it while a cycle through it was walked (Pong, reached from
-    // Ping before Ping's unclean member).
+    // Ping before Ping's unclean member). Servers of an operation's own (or its path item's)
+    // Vertex leaves out, saying so: such an operation is always regenerated.
     assert_eq!(recorded(&only_vertex), ["kept", "tree", "treeAgain"]);
     let (body, spec, _, diagnostics) = write_vertex(&only_vertex);
     let (body_from_everything, _, _, diagnostics_from_everything) = write_vertex(&everything);

@@ -45,10 +45,12 @@ impl Keep {
     /// Whether `operation`, read as `tool` in a path item `item`, is kept as written. The
     /// Vertex writer writes an operation as the source did only under the name it has (a name
     /// outside Vertex's function names is always changed), only where the path item has no
-    /// parameters of its own, and only when the operation and what its `$ref`s name in the
-    /// source's `components` stay inside what Vertex accepts (`write::paths`' `Chooser`):
-    /// regenerating the others to compare would be work for a record no writer reads (all 771
-    /// of GitHub's operations, 192 of Stripe's 417).
+    /// parameters of its own, only when the tool has no servers of its own (Vertex takes one
+    /// for the whole API: they are left out, said, and the operation regenerated), and only
+    /// when the operation and what its `$ref`s name in the source's `components` stay inside
+    /// what Vertex accepts (`write::paths`' `Chooser`): regenerating the others to compare
+    /// would be work for a record no writer reads (all 771 of GitHub's operations, 192 of
+    /// Stripe's 417, all 197 of Twilio's REST 2010 spec, whose every path has its servers).
     pub(super) fn keeps_operation<'a>(
         self,
         tool: &Tool,
@@ -61,6 +63,7 @@ impl Keep {
             Keep::ForVertex => {
                 NameRules::FUNCTION.is_valid(&tool.name)
                     && !item.contains_key("parameters")
+                    && tool.http.as_ref().is_none_or(|http| http.servers.is_empty())
                     && cleanliness.operation_is_clean(operation)
             }
             Keep::Nothing => false,
