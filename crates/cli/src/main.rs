@@ -64,12 +64,28 @@ pub fn subcommand_hint(input: &std::path::Path) -> Option<String> {
     let near = registry::did_you_mean(text, SUBCOMMANDS.iter().copied())?;
     Some(format!("`{text}` is neither a file nor a subcommand; did you mean `convert {near}`?"))
 }
+/// Whether the run may convert (or check) more than one input: more than one given, or one
+/// that is not a plain file (a folder is walked, a pattern expanded). One file, standard input
+/// and the commands that convert nothing are one conversion at most.
+fn converts_many(cli: &Cli) -> bool {
+    let inputs = match &cli.command {
+        None => &cli.convert.inputs,
+        Some(Command::Check { inputs, .. }) => inputs,
+        Some(_) => return false,
+    };
+    match inputs.as_slice() {
+        [] => false,
+        [one] => one.as_os_str() != "-" && !one.is_file(),
+        _ => true,
+    }
+}
+
 fn main() -> ExitCode {
-    // First, while no other thread exists: the allocator's tuning may start the program again.
-    toolport_host::allocator::tune();
+    let cli = Cli::parse();
+    // While no other thread exists: the allocator's tuning may start the program again.
+    toolport_host::allocator::tune(converts_many(&cli));
     // Then: an interrupted run stops in order (run/interrupt.rs).
     run::interrupt::listen();
-    let cli = Cli::parse();
     // Readers and writers recurse as deep as an input nests (inspect and check run them here,
     // convert on its own pool): give them the stack for the documented nesting limit.
     let worker = std::thread::Builder::new()

@@ -131,38 +131,56 @@ fn only_a_run_of_one_input_says_the_process_ends_after_it() {
     }
 }
 
-/// `convert` starts itself again once with glibc's tunables (host::allocator), which an
-/// in-process plugin then sees: the user's other tunables kept, a user's own `tcache_count`
-/// taken as it is (no restart).
+/// `convert` starts itself again once with glibc's tunables (host::allocator) when it may
+/// convert many inputs (here a folder), which an in-process plugin then sees: the user's other
+/// tunables kept, a user's own `tcache_count` taken as it is (no restart). One file is
+/// converted without starting again: the plugin sees the user's tunables as they are.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 #[test]
 fn convert_runs_with_the_allocators_tunables_and_keeps_the_users() {
     let plugins = plugin_dir(&["handover"]);
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("in.handover"), "{}").unwrap();
+    std::fs::create_dir(dir.path().join("batch")).unwrap();
+    std::fs::write(dir.path().join("batch/in.handover"), "{}").unwrap();
+    std::fs::write(dir.path().join("batch/other.handover"), "{}").unwrap();
     let cases = [
-        (None, "[GLIBC_TUNABLES=glibc.malloc.tcache_count=100]"),
+        (None, "[GLIBC_TUNABLES=glibc.malloc.tcache_count=100]", ""),
         (
             Some("glibc.malloc.mmap_threshold=4096"),
             "[GLIBC_TUNABLES=glibc.malloc.mmap_threshold=4096:glibc.malloc.tcache_count=100]",
+            "[GLIBC_TUNABLES=glibc.malloc.mmap_threshold=4096]",
         ),
-        (Some("glibc.malloc.tcache_count=7"), "[GLIBC_TUNABLES=glibc.malloc.tcache_count=7]"),
+        (
+            Some("glibc.malloc.tcache_count=7"),
+            "[GLIBC_TUNABLES=glibc.malloc.tcache_count=7]",
+            "[GLIBC_TUNABLES=glibc.malloc.tcache_count=7]",
+        ),
     ];
-    for (i, (users, seen)) in cases.into_iter().enumerate() {
+    for (i, (users, seen_in_a_batch, seen_for_one_file)) in cases.into_iter().enumerate() {
         require_plugins();
         let home = tempfile::tempdir().unwrap();
-        let out = format!("out-{i}");
         let args = ["--plugin-dir", plugins.path().to_str().unwrap(), "--isolate", "never", "--from", "handover"];
-        let mut convert = command(home.path());
-        convert.current_dir(dir.path()).env_remove("GLIBC_TUNABLES").env_remove("TOOLPORT_ALLOCATOR_TUNED");
-        if let Some(users) = users {
-            convert.env("GLIBC_TUNABLES", users);
+        for (input, written, seen) in [
+            ("batch", format!("out-batch-{i}/in.handover.txt"), seen_in_a_batch),
+            ("in.handover", format!("out-file-{i}"), seen_for_one_file),
+        ] {
+            let mut convert = command(home.path());
+            convert.current_dir(dir.path()).env_remove("GLIBC_TUNABLES").env_remove("TOOLPORT_ALLOCATOR_TUNED");
+            if let Some(users) = users {
+                convert.env("GLIBC_TUNABLES", users);
+            }
+            let out = written.split('/').next().unwrap();
+            let run = convert.args(args).args(["--to", "handover", input, "-o", out]).output().unwrap();
+            assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+            let text = std::fs::read_to_string(dir.path().join(&written))
+                .unwrap_or_else(|e| panic!("{written}: {e}; written: {:?}", tree(&dir.path().join(out)).keys()));
+            let line = text.trim_end();
+            assert!(line.starts_with("written") && line.ends_with(seen), "{users:?} {input}: {text}");
+            if seen.is_empty() {
+                assert!(!line.contains("GLIBC_TUNABLES"), "{users:?} {input}: {text}");
+            }
         }
-        let run = convert.args(args).args(["--to", "handover", "in.handover", "-o", &out]).output().unwrap();
-        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
-        // One document: `-o` names the file.
-        let text = std::fs::read_to_string(dir.path().join(&out)).unwrap();
-        assert!(text.trim_end().ends_with(seen), "{users:?}: {text}");
     }
 }
 

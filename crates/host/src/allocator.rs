@@ -37,11 +37,17 @@ const RESTARTED: &str = "TOOLPORT_ALLOCATOR_TUNED";
 
 /// Applies the tuning; elsewhere than glibc on Linux it does nothing. glibc reads its tunables
 /// only when a program starts, so [`restart_with_tunables`] first starts this program again
-/// with them: call this first in `main`, before any thread exists.
-pub fn tune() {
+/// with them, when the process will convert `many` inputs: the cache pays for a batch, and
+/// starting again costs about a millisecond of CPU, which one conversion of a small file or
+/// a large spec does not win back (measured: the restart is a fifth of `convert`'s start-up;
+/// a large spec's time and peak memory are the same with either cache). Call this in `main`
+/// before any thread exists.
+pub fn tune(many: bool) {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
-        restart_with_tunables();
+        if many {
+            restart_with_tunables();
+        }
         // No fast bins (`M_MXFAST` 0): small chunks the per-thread cache cannot keep go to the
         // ordinary bins at once, where glibc otherwise sweeps the fast bins together before
         // each large allocation (`malloc_consolidate`, 6% of GitHub's spec to mcp). Measured

@@ -12,7 +12,8 @@ use toolport_host::plugin::LoadedPlugin;
 use toolport_host::transport::{Hello, Op, read_request, write_response};
 
 fn main() -> ExitCode {
-    toolport_host::allocator::tune();
+    // One plugin process serves every conversion of a run that goes through its plugin.
+    toolport_host::allocator::tune(true);
     let mut args = std::env::args_os().skip(1);
     let (Some(library), memory) = (args.next().map(PathBuf::from), args.next()) else {
         eprintln!("usage: toolport-plugin-host LIBRARY [MEMORY_BYTES] (started by convert)");
