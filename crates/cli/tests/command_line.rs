@@ -515,3 +515,38 @@ fn completions_and_the_manual_page_come_from_the_flags() {
     assert!(man.stdout.contains(".TH convert 1") && man.stdout.contains("explain"), "{}", man.stdout);
     run_cases(&[(&["completions", "tcsh"], 2, &["invalid value 'tcsh'"])]);
 }
+
+/// `convert` remembers what each plugin says of itself in the user's cache folder; the next
+/// run, which loads only the plugins it uses, lists the same formats and writes the same bytes
+/// and messages. `TOOLPORT_PLUGIN_CACHE` moves the file, or (`off`) does without it.
+#[test]
+fn a_run_from_the_description_cache_lists_and_writes_the_same() {
+    require_plugins();
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let input = fixture("mcp/weather-tool.json");
+    let run = |home: &Path, envs: &[(&str, &str)], args: &[&str]| {
+        finish(command(home).current_dir(dir.path()).envs(envs.iter().copied()).args(args).output().unwrap())
+    };
+    let cache = home.path().join(".cache/toolport/plugin-descriptions.json");
+    let mut runs = Vec::new();
+    for i in 0..2 {
+        let out = format!("out-{i}.json");
+        let listed = run(home.path(), &[], &["formats"]);
+        listed.expect_code(0);
+        let converted = run(home.path(), &[], &["--from", "mcp", "--to", "openai", &input, "-o", &out, "-v"]);
+        converted.expect_code(0);
+        let written = std::fs::read_to_string(dir.path().join(&out)).unwrap();
+        runs.push((listed.stdout, converted.stderr.replace(&out, "OUT"), written));
+        assert!(cache.is_file(), "run {i}: no cache at {}", cache.display());
+    }
+    assert_eq!(runs[0], runs[1]);
+    assert!(std::fs::read_to_string(&cache).unwrap().contains("toolport-plugin-openai"));
+
+    let elsewhere = dir.path().join("elsewhere.json");
+    let off = tempfile::tempdir().unwrap();
+    run(off.path(), &[("TOOLPORT_PLUGIN_CACHE", elsewhere.to_str().unwrap())], &["formats"]).expect_code(0);
+    assert!(elsewhere.is_file() && !off.path().join(".cache").exists());
+    run(off.path(), &[("TOOLPORT_PLUGIN_CACHE", "off")], &["formats"]).expect_code(0);
+    assert!(!off.path().join(".cache").exists());
+}

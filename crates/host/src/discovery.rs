@@ -68,6 +68,8 @@ pub struct DiscoveryConfig {
     pub isolation: Isolation,
     /// Load plugins from places other users own or may write to ([`check_trusted`] skipped).
     pub allow_unsafe_dirs: bool,
+    /// The description cache ([`crate::descriptions`]); none: every plugin is loaded at once.
+    pub description_cache: Option<PathBuf>,
 }
 
 /// Which plugins run in their own process.
@@ -114,6 +116,7 @@ impl DiscoveryConfig {
             user_data_dir: user_data_dir(),
             exe_dir: exe_dir.clone(),
             allow_unsafe_dirs: std::env::var_os(ALLOW_UNSAFE_ENV).is_some_and(|v| !v.is_empty() && v != "0"),
+            description_cache: crate::descriptions::default_file(),
             // Only a plugin host that is there: a missing one is said as such when a plugin needs it.
             isolation: Isolation {
                 helper: exe_dir.map(|d| d.join(PLUGIN_HOST_EXE)).filter(|p| p.is_file()),
@@ -146,17 +149,41 @@ impl DiscoveryConfig {
 }
 
 fn user_data_dir() -> Option<PathBuf> {
-    let base = if cfg!(windows) {
-        std::env::var_os("APPDATA").map(PathBuf::from)
+    user_folder(UserFolder::DATA).map(|b| b.join("toolport").join("plugins"))
+}
+
+/// Where a kind of per-user folder is on each platform: a variable on Windows, a folder below
+/// the home on macOS, an XDG variable else, or a folder below the home when it is unset.
+pub(crate) struct UserFolder {
+    pub windows: &'static str,
+    pub macos: &'static str,
+    pub xdg: &'static str,
+    pub xdg_default: &'static str,
+}
+
+impl UserFolder {
+    pub const DATA: UserFolder = UserFolder {
+        windows: "APPDATA",
+        macos: "Library/Application Support",
+        xdg: "XDG_DATA_HOME",
+        xdg_default: ".local/share",
+    };
+    pub const CACHE: UserFolder =
+        UserFolder { windows: "LOCALAPPDATA", macos: "Library/Caches", xdg: "XDG_CACHE_HOME", xdg_default: ".cache" };
+}
+
+/// The user's folder of a kind, from the environment.
+pub(crate) fn user_folder(kind: UserFolder) -> Option<PathBuf> {
+    if cfg!(windows) {
+        std::env::var_os(kind.windows).map(PathBuf::from)
     } else if cfg!(target_os = "macos") {
-        std::env::var_os("HOME").map(|h| PathBuf::from(h).join("Library/Application Support"))
+        std::env::var_os("HOME").map(|h| PathBuf::from(h).join(kind.macos))
     } else {
-        std::env::var_os("XDG_DATA_HOME")
+        std::env::var_os(kind.xdg)
             .filter(|v| !v.is_empty())
             .map(PathBuf::from)
-            .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))
-    };
-    base.map(|b| b.join("toolport").join("plugins"))
+            .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(kind.xdg_default)))
+    }
 }
 
 /// Whether a file name is a dynamic library of this platform.
@@ -278,6 +305,7 @@ mod tests {
             exe_dir: Some("/e".into()),
             isolation: Isolation::default(),
             allow_unsafe_dirs: false,
+            description_cache: None,
         };
         let got: Vec<(String, Origin, bool)> = config
             .search_dirs()

@@ -1,6 +1,8 @@
 //! toolport's host: everything between the command line and the formats.
 //!
 //! - [`discovery`] finds plugin libraries in a fixed, visible order;
+//! - [`descriptions`] remembers what each library said of itself, so a run loads only the
+//!   plugins it uses;
 //! - [`plugin`] loads one with `libloading`, checks its ABI header, and adapts its C table to
 //!   the safe [`toolport_core::Format`] trait (the only `unsafe` in toolport besides the SDK's
 //!   export glue);
@@ -17,6 +19,7 @@
 
 pub mod allocator;
 pub mod conversion_stack;
+pub mod descriptions;
 pub mod discovery;
 pub mod input;
 pub mod output;

@@ -8,8 +8,10 @@ use std::sync::Arc;
 use toolport_core::format::common_options;
 use toolport_core::{Bundle, Detection, Format, FormatInfo, InputShape, OptionKind, OptionSpec, Options};
 
-use crate::discovery::{self, DiscoveryConfig, Origin, SearchDir};
-use crate::plugin::{DetectRequests, LoadError, LoadedPlugin, PluginFormat};
+use crate::descriptions::{DescriptionCache, FileIdentity};
+use crate::discovery::{self, DiscoveryConfig, Isolation, Origin, SearchDir};
+use crate::plugin::{DetectRequests, DiscoveredPlugin, LoadError, LoadedPlugin, PluginFormat};
+use toolport_plugin::abi::PluginDescription;
 
 /// One available format.
 #[derive(Clone)]
@@ -170,52 +172,80 @@ impl Registry {
                 }
             }
         }
-        // An isolated plugin is a child process that loads its library and says hello: the
-        // children are started together and load side by side, in-process plugins meanwhile.
-        let loaded: Vec<Result<Arc<LoadedPlugin>, LoadError>> = std::thread::scope(|scope| {
+        // A library the description cache knows as it is now is loaded when first used; the
+        // others are loaded now. An isolated plugin is a child process that loads its library
+        // and says hello: the children are started together and load side by side,
+        // in-process plugins meanwhile.
+        let mut cache = DescriptionCache::open(config.description_cache.as_deref());
+        let identities: Vec<Option<FileIdentity>> = found
+            .iter()
+            .map(|(path, _, _)| config.description_cache.as_ref().and_then(|_| FileIdentity::of(path)))
+            .collect();
+        let described: Vec<Option<PluginDescription>> = found
+            .iter()
+            .zip(&identities)
+            .map(|((path, _, _), identity)| identity.as_ref().and_then(|id| cache.description(path, id)).cloned())
+            .collect();
+        let loaded: Vec<Option<Result<Arc<LoadedPlugin>, LoadError>>> = std::thread::scope(|scope| {
             let loading: Vec<_> = found
                 .iter()
-                .map(|(path, isolate, _)| {
-                    if *isolate {
-                        Loading::Started(scope.spawn(|| load(config, path, true)))
-                    } else {
-                        Loading::Done(load(config, path, false))
-                    }
+                .zip(&described)
+                .map(|((path, isolate, _), described)| match (described, *isolate) {
+                    (Some(_), _) => Loading::Later,
+                    (None, true) => Loading::Started(scope.spawn(|| load(&config.isolation, path, true))),
+                    (None, false) => Loading::Done(load(&config.isolation, path, false)),
                 })
                 .collect();
             loading
                 .into_iter()
                 .zip(&found)
                 .map(|(loading, (path, _, _))| match loading {
-                    Loading::Done(loaded) => loaded,
-                    Loading::Started(thread) => thread.join().unwrap_or_else(|_| {
+                    Loading::Later => None,
+                    Loading::Done(loaded) => Some(loaded),
+                    Loading::Started(thread) => Some(thread.join().unwrap_or_else(|_| {
                         Err(LoadError::Isolated(format!("{}: starting its process failed", path.display())))
-                    }),
+                    })),
                 })
                 .collect()
         });
-        for ((path, _, origin), loaded) in found.into_iter().zip(loaded) {
-            match loaded {
-                Ok(plugin) if plugin.description.formats.len() > MAX_FORMATS_PER_PLUGIN => {
-                    let count = plugin.description.formats.len();
-                    registry.load_errors.push(LoadError::TooManyFormats { path, count });
+        let found = found.into_iter().zip(identities).zip(described).zip(loaded);
+        for ((((path, isolate, origin), identity), described), loaded) in found {
+            let plugin = match (described, loaded) {
+                (Some(description), _) => {
+                    let isolation = config.isolation.clone();
+                    let at = path.clone();
+                    DiscoveredPlugin::described(&path, description, move || load(&isolation, &at, isolate))
                 }
-                Ok(plugin) => {
-                    for format in plugin.formats() {
-                        let entry = FormatEntry {
-                            info: format.info(),
-                            plugin_path: Some(path.clone()),
-                            plugin_version: Some(plugin.description.version.clone()),
-                            plugin: Some(format.clone()),
-                            format: Arc::new(format),
-                            origin: Some(origin),
-                        };
-                        registry.add(entry);
+                (None, Some(Ok(plugin))) => {
+                    if let Some(identity) = identity {
+                        cache.remember(&path, identity, &plugin.description);
                     }
+                    DiscoveredPlugin::loaded(plugin)
                 }
-                Err(e) => registry.load_errors.push(e),
+                (None, Some(Err(e))) => {
+                    registry.load_errors.push(e);
+                    continue;
+                }
+                (None, None) => continue,
+            };
+            let count = plugin.description.formats.len();
+            if count > MAX_FORMATS_PER_PLUGIN {
+                registry.load_errors.push(LoadError::TooManyFormats { path, count });
+                continue;
+            }
+            for format in plugin.formats() {
+                let entry = FormatEntry {
+                    info: format.info(),
+                    plugin_path: Some(path.clone()),
+                    plugin_version: Some(plugin.description.version.clone()),
+                    plugin: Some(format.clone()),
+                    format: Arc::new(format),
+                    origin: Some(origin),
+                };
+                registry.add(entry);
             }
         }
+        cache.save();
         registry
     }
 
@@ -322,14 +352,16 @@ impl Registry {
 
 /// A plugin being loaded by [`Registry::discover`]: in a thread of its own, or already.
 enum Loading<'s> {
+    /// Described by the cache: loaded when first used.
+    Later,
     Started(std::thread::ScopedJoinHandle<'s, Result<Arc<LoadedPlugin>, LoadError>>),
     Done(Result<Arc<LoadedPlugin>, LoadError>),
 }
 
 /// Loads one plugin, in this process or (`isolate`) in a child process.
-fn load(config: &DiscoveryConfig, path: &std::path::Path, isolate: bool) -> Result<Arc<LoadedPlugin>, LoadError> {
-    match (&config.isolation.helper, isolate) {
-        (Some(helper), true) => LoadedPlugin::load_isolated(path, helper, config.isolation.limits),
+fn load(isolation: &Isolation, path: &std::path::Path, isolate: bool) -> Result<Arc<LoadedPlugin>, LoadError> {
+    match (&isolation.helper, isolate) {
+        (Some(helper), true) => LoadedPlugin::load_isolated(path, helper, isolation.limits),
         (None, true) => Err(LoadError::Isolated(format!(
             "{}: runs in its own process, but no plugin host executable ({}) is known; reinstall convert, or use --isolate never for plugins you trust",
             path.display(),

@@ -52,7 +52,11 @@ impl Run {
 
 pub fn command(home: &Path) -> Command {
     let mut cmd = Command::new(exe());
-    cmd.env("HOME", home).env_remove("XDG_DATA_HOME").env_remove("TOOLPORT_PLUGIN_PATH");
+    cmd.env("HOME", home)
+        .env_remove("XDG_DATA_HOME")
+        .env_remove("XDG_CACHE_HOME")
+        .env_remove("TOOLPORT_PLUGIN_PATH")
+        .env_remove("TOOLPORT_PLUGIN_CACHE");
     cmd
 }
 

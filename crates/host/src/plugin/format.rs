@@ -13,8 +13,9 @@ use toolport_plugin::abi::{
     decode_model,
 };
 
-use super::{LoadedPlugin, NativeModel};
+use super::{DiscoveredPlugin, LoadedPlugin, NativeModel};
 use crate::transport::Op;
+use toolport_core::{Diagnostic, codes};
 
 /// Who decodes models on the host's side, in messages.
 const HOST: &str = "convert";
@@ -68,23 +69,52 @@ fn span_within(whole: &[u8], part: &[u8]) -> Option<std::ops::Range<usize>> {
 impl LoadedPlugin {
     /// The plugin's formats as [`Format`] values.
     pub fn formats(self: &Arc<Self>) -> Vec<PluginFormat> {
+        DiscoveredPlugin::loaded(Arc::clone(self)).formats()
+    }
+}
+
+impl DiscoveredPlugin {
+    /// The plugin's formats as [`Format`] values (loading it, if it is only described, when
+    /// one is first used).
+    pub fn formats(self: &Arc<Self>) -> Vec<PluginFormat> {
         (0..self.description.formats.len())
             .map(|index| PluginFormat { plugin: Arc::clone(self), index: index as u32 })
             .collect()
     }
 }
 
-/// One format of a loaded plugin, usable through the safe [`Format`] trait.
+/// One format of a plugin, usable through the safe [`Format`] trait.
 #[derive(Debug, Clone)]
 pub struct PluginFormat {
-    plugin: Arc<LoadedPlugin>,
+    plugin: Arc<DiscoveredPlugin>,
     index: u32,
 }
 
 impl PluginFormat {
     /// The plugin library this format comes from.
-    pub fn plugin(&self) -> &LoadedPlugin {
+    pub fn plugin(&self) -> &DiscoveredPlugin {
         &self.plugin
+    }
+
+    /// The plugin, loaded now if it was only described; a failure to load is the error
+    /// diagnostic saying why, naming the plugin and its file.
+    fn loaded(&self) -> Result<&LoadedPlugin, Diagnostic> {
+        self.plugin.get().map(|plugin| &**plugin).map_err(|e| {
+            Diagnostic::error(
+                codes::PLUGIN_FAILED,
+                "",
+                format!("plugin {} could not be loaded: {e}", self.plugin.description.name),
+            )
+        })
+    }
+
+    /// A failure of `op`, naming the plugin and its file.
+    fn failure(&self, op: &str, message: &str) -> Diagnostic {
+        Diagnostic::error(
+            codes::PLUGIN_FAILED,
+            "",
+            format!("plugin {} ({}) {op}: {message}", self.plugin.description.name, self.plugin.path.display()),
+        )
     }
 
     /// Adds the plugin's name to plugin failures so the user knows which library misbehaved.
@@ -105,8 +135,8 @@ impl PluginFormat {
 
 impl PluginFormat {
     /// The read request for `input`, in the form the plugin reads.
-    fn read_request(&self, input: &Bundle, options: &Options) -> serde_json::Result<Vec<u8>> {
-        self.plugin.encode_with_bundle(input, |bundle| {
+    fn read_request(plugin: &LoadedPlugin, input: &Bundle, options: &Options) -> serde_json::Result<Vec<u8>> {
+        plugin.encode_with_bundle(input, |bundle| {
             serde_json::to_vec(&ReadRequest { bundle: Cow::Borrowed(bundle), options: Cow::Borrowed(options) })
         })
     }
@@ -115,14 +145,16 @@ impl PluginFormat {
     /// ([`NativeModel`]); `None` when the model is not handed over natively with this plugin
     /// ([`LoadedPlugin::hands_over_natively`]).
     pub fn read_native(&self, input: &Bundle, options: &Options) -> Option<Outcome<NativeModel>> {
-        let native = self.plugin.native.as_ref()?;
+        // A plugin that cannot be loaded says so when read as JSON (`read_raw`).
+        let plugin = self.loaded().ok()?;
+        let native = plugin.native.as_ref()?;
         let (answer, model) = native.read(self.index, input, options);
-        let outcome: Outcome<bool> = self.plugin.outcome_of(Op::Read, &answer);
+        let outcome: Outcome<bool> = plugin.outcome_of(Op::Read, &answer);
         let Outcome { value, mut diagnostics, tally } = self.name_plugin(outcome, "read");
         let model = match (value, model) {
             (Some(true), Some(model)) => Some(model),
             (Some(_), _) => {
-                diagnostics.push(self.plugin.failure("read", "said it read a model but handed none over"));
+                diagnostics.push(self.failure("read", "said it read a model but handed none over"));
                 None
             }
             (None, _) => None,
@@ -133,12 +165,16 @@ impl PluginFormat {
     /// Like [`Format::read`], but keeps the model as the plugin's JSON (its schema major
     /// checked) for [`PluginFormat::write_raw`].
     pub fn read_raw(&self, input: &Bundle, options: &Options) -> Outcome<RawModel> {
-        let request = self.read_request(input, options);
-        let answer = match self.plugin.exchange(Op::Read, self.index, request) {
+        let plugin = match self.loaded() {
+            Ok(plugin) => plugin,
+            Err(failure) => return Outcome::fail(failure),
+        };
+        let request = Self::read_request(plugin, input, options);
+        let answer = match plugin.exchange(Op::Read, self.index, request) {
             Ok(answer) => answer,
             Err(failure) => return self.name_plugin(Outcome::fail(failure), "read"),
         };
-        let outcome: Outcome<ModelInAnswer> = self.plugin.outcome_of(Op::Read, &answer);
+        let outcome: Outcome<ModelInAnswer> = plugin.outcome_of(Op::Read, &answer);
         let Outcome { value, diagnostics, tally } = self.name_plugin(outcome, "read");
         let Some(ModelInAnswer(raw)) = value else { return Outcome::with(None, diagnostics, tally) };
         let failure = match ModelVersion::of(raw.get()) {
@@ -154,7 +190,7 @@ impl PluginFormat {
                         Some(model) => Outcome::with(Some(model), diagnostics, tally),
                         None => {
                             let mut diagnostics = diagnostics;
-                            diagnostics.push(self.plugin.failure("read", "returned a model that is not JSON"));
+                            diagnostics.push(self.failure("read", "returned a model that is not JSON"));
                             Outcome::with(None, diagnostics, tally)
                         }
                     };
@@ -168,7 +204,7 @@ impl PluginFormat {
             Err(e) => format!("returned a model without a schema version: {e}"),
         };
         let mut diagnostics = diagnostics;
-        diagnostics.push(self.plugin.failure("read", &failure));
+        diagnostics.push(self.failure("read", &failure));
         Outcome::with(None, diagnostics, tally)
     }
 
@@ -176,9 +212,13 @@ impl PluginFormat {
     /// it: a writer of this host's build is given the model decoded here, by pointer, the JSON
     /// freed first, where a write request would carry a second copy of the JSON beside it.
     pub fn write_raw(&self, model: RawModel, options: &Options) -> Outcome<Bundle> {
-        if self.plugin.hands_over_natively() {
+        let plugin = match self.loaded() {
+            Ok(plugin) => plugin,
+            Err(failure) => return Outcome::fail(failure),
+        };
+        if plugin.hands_over_natively() {
             // Named as the plugin would name itself decoding the same JSON (it is of this build).
-            let reader = format!("plugin {} {}", self.plugin.description.name, self.plugin.description.version);
+            let reader = format!("plugin {} {}", plugin.description.name, plugin.description.version);
             let decoded = decode_model(model.0.get().as_bytes(), &reader);
             drop(model);
             return match decoded {
@@ -187,10 +227,10 @@ impl PluginFormat {
                     diagnostics.extend(outcome.diagnostics);
                     Outcome::with(outcome.value, diagnostics, outcome.tally)
                 }
-                Err(e) => Outcome::fail(self.plugin.failure("write", &e)),
+                Err(e) => Outcome::fail(self.failure("write", &e)),
             };
         }
-        if !self.plugin.keeps_unknown_fields() {
+        if !plugin.keeps_unknown_fields() {
             // A plugin built with SDK 1.0 refuses fields it does not know, `schema_minor`
             // included: send it the model re-encoded through this host's model, where fields
             // unknown here sit under extras. (Model 1.1 adds no field to 1.0; 1.2's
@@ -202,21 +242,25 @@ impl PluginFormat {
                     diagnostics.extend(outcome.diagnostics);
                     Outcome::with(outcome.value, diagnostics, outcome.tally)
                 }
-                Err(e) => Outcome::fail(self.plugin.failure("write", &e)),
+                Err(e) => Outcome::fail(self.failure("write", &e)),
             };
         }
         let request = WriteRequest { model: ModelJson::Raw(&model.0), options: Cow::Borrowed(options) };
-        let outcome = self.plugin.call(Op::Write, self.index, &request);
+        let outcome = plugin.call(Op::Write, self.index, &request);
         self.name_plugin(outcome, "write")
     }
 
     /// Writes `model` natively ([`Format::write`]), freeing it before the answer is decoded:
     /// the answer holds the output, which may be as large as the model.
     fn write_owned(&self, model: ToolSet, options: &Options) -> Outcome<Bundle> {
-        let Some(native) = &self.plugin.native else { return self.write(&model, options) };
+        let plugin = match self.loaded() {
+            Ok(plugin) => plugin,
+            Err(failure) => return Outcome::fail(failure),
+        };
+        let Some(native) = &plugin.native else { return self.write(&model, options) };
         let answer = native.write(self.index, &model, options);
         drop(model);
-        let outcome = self.plugin.outcome_of(Op::Write, &answer);
+        let outcome = plugin.outcome_of(Op::Write, &answer);
         self.name_plugin(outcome, "write")
     }
 }
@@ -247,15 +291,17 @@ impl PluginFormat {
     /// [`Format::detect`] with a request from `requests`. A plugin whose detect failed (crashed,
     /// hung) is not asked again in this run.
     pub fn detect_with(&self, requests: &DetectRequests) -> Detection {
-        let mut failure = self.plugin.detect_failure.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        // A plugin that cannot be loaded detects nothing (said once, as a detection failure).
+        let Ok(plugin) = self.loaded() else { return 0 };
+        let mut failure = plugin.detect_failure.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         if failure.is_some() {
             return 0;
         }
         drop(failure);
-        let Some(request) = requests.for_plugin(&self.plugin) else { return 0 };
-        let outcome: Outcome<Detection> = self.plugin.call_encoded(Op::Detect, self.index, Ok(request));
+        let Some(request) = requests.for_plugin(plugin) else { return 0 };
+        let outcome: Outcome<Detection> = plugin.call_encoded(Op::Detect, self.index, Ok(request));
         if let Some(problem) = outcome.diagnostics.iter().find(|d| d.code.starts_with("plugin/")) {
-            failure = self.plugin.detect_failure.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            failure = plugin.detect_failure.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
             failure.get_or_insert_with(|| format!("{} (not asked to detect again)", problem.message));
         }
         outcome.value.unwrap_or(0)
@@ -286,7 +332,7 @@ impl Format for PluginFormat {
                 Outcome::with(Some(model.tool_set), diagnostics, tally)
             }
             Err(e) => {
-                diagnostics.push(self.plugin.failure("read", &e));
+                diagnostics.push(self.failure("read", &e));
                 Outcome::with(None, diagnostics, tally)
             }
         }
@@ -295,14 +341,18 @@ impl Format for PluginFormat {
     /// Writes `model`, which the plugin borrows by pointer when it is of this host's build, else
     /// receives as JSON.
     fn write(&self, model: &ToolSet, options: &Options) -> Outcome<Bundle> {
-        if let Some(native) = &self.plugin.native {
+        let plugin = match self.loaded() {
+            Ok(plugin) => plugin,
+            Err(failure) => return Outcome::fail(failure),
+        };
+        if let Some(native) = &plugin.native {
             let answer = native.write(self.index, model, options);
-            let outcome = self.plugin.outcome_of(Op::Write, &answer);
+            let outcome = plugin.outcome_of(Op::Write, &answer);
             return self.name_plugin(outcome, "write");
         }
-        let model = VersionedRef::new(model, self.plugin.keeps_unknown_fields());
+        let model = VersionedRef::new(model, plugin.keeps_unknown_fields());
         let request = WriteRequest { model: ModelJson::Decoded(model), options: Cow::Borrowed(options) };
-        let outcome = self.plugin.call(Op::Write, self.index, &request);
+        let outcome = plugin.call(Op::Write, self.index, &request);
         self.name_plugin(outcome, "write")
     }
 }

@@ -5,14 +5,18 @@
 //!   `unsafe` besides `allocator`;
 //! - `format`: one format of a plugin as a [`Format`](toolport_core::Format) ([`PluginFormat`]),
 //!   and the [`RawModel`] that passes a reader's JSON to a writer undecoded;
+//! - `discovered`: a plugin discovery found, loaded at once or, described by the description
+//!   cache, when first used ([`DiscoveredPlugin`]);
 //! - here: a [`LoadedPlugin`], the versions its table declares, why loading fails, and calls
 //!   through its [`Transport`] with their failures named.
 
+mod discovered;
 mod format;
 mod load;
 #[cfg(test)]
 mod tests;
 
+pub use discovered::DiscoveredPlugin;
 pub use format::{DetectRequests, PluginFormat, RawModel};
 pub use load::{MODEL_HANDOVER_VARIABLE, NativeModel, check_model_handover_variable};
 

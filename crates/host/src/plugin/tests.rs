@@ -154,3 +154,73 @@ fn a_plugin_of_another_build_gets_and_gives_the_model_as_json() {
     assert!(written.files["tools.model"].contains(r#""name": "a""#));
     assert_eq!(format.read(&written, &Options::default()).value.unwrap(), model);
 }
+
+/// With a description cache, a run loads a plugin only when one of its formats is used: the
+/// first run loads every library and remembers what each said of itself; the next lists the
+/// same formats from the cache and loads none until one is used, and then only that one. A
+/// library changed since (another file in its place) is loaded at once again; a library that
+/// fails to load is never remembered, so every run reports it; a cache that misdescribes a
+/// library fails the call that loads it, saying so.
+#[test]
+fn a_described_plugin_is_loaded_when_a_format_of_it_is_first_used() {
+    use crate::discovery::{DiscoveryConfig, IsolationMode};
+    let dir = tempfile::tempdir().unwrap();
+    let plugins = dir.path().join("plugins");
+    std::fs::create_dir(&plugins).unwrap();
+    for name in ["old_minor", "new_minor", "wrong_magic"] {
+        let library = test_plugin(name);
+        std::fs::copy(&library, plugins.join(library.file_name().unwrap())).unwrap();
+    }
+    let cache = dir.path().join("cache/plugin-descriptions.json");
+    let mut config = DiscoveryConfig {
+        plugin_dirs: vec![plugins.clone()],
+        allow_unsafe_dirs: true,
+        description_cache: Some(cache.clone()),
+        ..Default::default()
+    };
+    config.isolation.mode = IsolationMode::Never;
+    let listing = |registry: &crate::Registry| {
+        let formats = registry.formats().iter();
+        formats.map(|f| (f.info.clone(), f.plugin_path.clone(), f.plugin_version.clone())).collect::<Vec<_>>()
+    };
+    let loaded = |registry: &crate::Registry| {
+        let formats = registry.formats().iter();
+        formats
+            .filter(|f| f.plugin.as_ref().is_some_and(|p| p.plugin().is_loaded()))
+            .map(|f| f.info.id.clone())
+            .collect::<Vec<_>>()
+    };
+    let errors = |registry: &crate::Registry| registry.load_errors.iter().map(ToString::to_string).collect::<Vec<_>>();
+
+    let first = crate::Registry::discover(&config);
+    assert_eq!(loaded(&first), ["new-minor", "old-minor"]);
+    assert!(errors(&first).len() == 1 && errors(&first)[0].contains("toolport magic"), "{:?}", errors(&first));
+    let cached = std::fs::read_to_string(&cache).unwrap();
+    assert!(!cached.contains("wrong_magic"), "a library that failed to load is not remembered: {cached}");
+
+    let second = crate::Registry::discover(&config);
+    assert_eq!(listing(&second), listing(&first));
+    assert_eq!(errors(&second), errors(&first));
+    assert!(loaded(&second).is_empty(), "{:?}", loaded(&second));
+    let read = second.format("old-minor").unwrap().format.read(&Bundle::single("in.old", "{}"), &Options::default());
+    assert_eq!(read.value.unwrap().tools[0].name, "from_old_minor");
+    assert_eq!(loaded(&second), ["old-minor"]);
+
+    // Another file in new-minor's place: loaded at once, as the cache no longer describes it.
+    let new_minor = plugins.join(test_plugin("new_minor").file_name().unwrap());
+    std::fs::remove_file(&new_minor).unwrap();
+    std::fs::copy(test_plugin("new_minor"), &new_minor).unwrap();
+    assert_eq!(loaded(&crate::Registry::discover(&config)), ["new-minor"]);
+
+    // A cache that says old-minor is another version than the library says it is.
+    let lying = std::fs::read_to_string(&cache)
+        .unwrap()
+        .replace(r#""name":"old-minor","version":"0.0.0""#, r#""name":"old-minor","version":"9.9.9""#);
+    assert_ne!(lying, std::fs::read_to_string(&cache).unwrap());
+    std::fs::write(&cache, lying).unwrap();
+    let misled = crate::Registry::discover(&config);
+    let read = misled.format("old-minor").unwrap().format.read(&Bundle::single("in.old", "{}"), &Options::default());
+    assert!(read.value.is_none());
+    let message = &read.diagnostics[0].message;
+    assert!(message.contains("describes itself otherwise") && message.contains("run convert again"), "{message}");
+}

@@ -1,0 +1,84 @@
+//! A plugin discovery found: loaded at once, or described from the description cache
+//! ([`crate::descriptions`]) and loaded when one of its formats is first used.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use toolport_plugin::abi::PluginDescription;
+
+use super::{LoadError, LoadedPlugin};
+
+/// Loads a described plugin, once.
+type Loader = Box<dyn FnOnce() -> Result<Arc<LoadedPlugin>, LoadError> + Send>;
+
+/// A plugin library discovery found, with what it says of itself.
+pub struct DiscoveredPlugin {
+    pub path: PathBuf,
+    pub description: PluginDescription,
+    loaded: OnceLock<Result<Arc<LoadedPlugin>, String>>,
+    loader: Mutex<Option<Loader>>,
+}
+
+impl std::fmt::Debug for DiscoveredPlugin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DiscoveredPlugin").field("path", &self.path).field("loaded", &self.loaded.get()).finish()
+    }
+}
+
+impl DiscoveredPlugin {
+    /// A plugin loaded already.
+    pub fn loaded(plugin: Arc<LoadedPlugin>) -> Arc<DiscoveredPlugin> {
+        Arc::new(DiscoveredPlugin {
+            path: plugin.path.clone(),
+            description: plugin.description.clone(),
+            loaded: OnceLock::from(Ok(plugin)),
+            loader: Mutex::new(None),
+        })
+    }
+
+    /// A plugin known by its cached `description`, loaded by `loader` when first used.
+    pub fn described(
+        path: &Path,
+        description: PluginDescription,
+        loader: impl FnOnce() -> Result<Arc<LoadedPlugin>, LoadError> + Send + 'static,
+    ) -> Arc<DiscoveredPlugin> {
+        Arc::new(DiscoveredPlugin {
+            path: path.to_path_buf(),
+            description,
+            loaded: OnceLock::new(),
+            loader: Mutex::new(Some(Box::new(loader))),
+        })
+    }
+
+    /// The plugin, loaded now if it was only described; why it cannot be, naming the file. A
+    /// plugin that describes itself otherwise than the cache did is refused: the formats the
+    /// run chose by the cache's word may not be the library's.
+    pub fn get(&self) -> Result<&Arc<LoadedPlugin>, &str> {
+        let loaded = self.loaded.get_or_init(|| {
+            let loader = self.loader.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
+            let Some(loader) = loader else { return Err(format!("{}: could not be loaded", self.path.display())) };
+            match loader() {
+                Ok(plugin) if plugin.description == self.description => Ok(plugin),
+                Ok(_) => Err(format!(
+                    "{}: describes itself otherwise than when this run's formats were listed (it was replaced meanwhile); run convert again",
+                    self.path.display()
+                )),
+                Err(e) => Err(e.to_string()),
+            }
+        });
+        loaded.as_ref().map_err(String::as_str)
+    }
+
+    /// Whether the library is loaded (a described one is not until first used).
+    pub fn is_loaded(&self) -> bool {
+        self.loaded.get().is_some_and(Result::is_ok)
+    }
+
+    /// Why this plugin's detection failed in this run, if it did: a failure to load included.
+    pub fn detect_failure(&self) -> Option<String> {
+        match self.loaded.get()? {
+            Ok(plugin) => plugin.detect_failure(),
+            Err(e) => Some(e.clone()),
+        }
+    }
+}
