@@ -102,6 +102,14 @@ impl DescriptionCache {
         }
     }
 
+    /// Corrects the entry of a library that, loaded, described itself otherwise than the
+    /// cache in `file` said: the next run lists it as it is.
+    pub fn correct(file: &Path, path: &Path, identity: FileIdentity, description: &PluginDescription) {
+        let mut cache = DescriptionCache::open(Some(file));
+        cache.remember(path, identity, description);
+        cache.save();
+    }
+
     /// Writes the cache if discovery learned something, without the entries of libraries that
     /// are gone or changed. Best effort: a cache that cannot be written is left as it was.
     pub fn save(mut self) {

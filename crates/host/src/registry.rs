@@ -213,8 +213,16 @@ impl Registry {
             let plugin = match (described, loaded) {
                 (Some(description), _) => {
                     let isolation = config.isolation.clone();
-                    let at = path.clone();
-                    DiscoveredPlugin::described(&path, description, move || load(&isolation, &at, isolate))
+                    let (at, cached) = (path.clone(), description.clone());
+                    let correct = config.description_cache.clone().zip(identity);
+                    DiscoveredPlugin::described(&path, description, move || {
+                        let plugin = load(&isolation, &at, isolate)?;
+                        // The cache misdescribed it (DiscoveredPlugin refuses this run's call).
+                        if let Some((file, identity)) = correct.filter(|_| plugin.description != cached) {
+                            DescriptionCache::correct(&file, &at, identity, &plugin.description);
+                        }
+                        Ok(plugin)
+                    })
                 }
                 (None, Some(Ok(plugin))) => {
                     if let Some(identity) = identity {

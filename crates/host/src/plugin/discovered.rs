@@ -2,6 +2,7 @@
 //! ([`crate::descriptions`]) and loaded when one of its formats is first used.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use toolport_plugin::abi::PluginDescription;
@@ -17,6 +18,9 @@ pub struct DiscoveredPlugin {
     pub description: PluginDescription,
     loaded: OnceLock<Result<Arc<LoadedPlugin>, String>>,
     loader: Mutex<Option<Loader>>,
+    /// Whether loading it failed while detection asked it (the failure is then said once for
+    /// the run, as a detection failure; a failed read or write says it in its own diagnostics).
+    failed_in_detection: AtomicBool,
 }
 
 impl std::fmt::Debug for DiscoveredPlugin {
@@ -33,6 +37,7 @@ impl DiscoveredPlugin {
             description: plugin.description.clone(),
             loaded: OnceLock::from(Ok(plugin)),
             loader: Mutex::new(None),
+            failed_in_detection: AtomicBool::new(false),
         })
     }
 
@@ -47,12 +52,14 @@ impl DiscoveredPlugin {
             description,
             loaded: OnceLock::new(),
             loader: Mutex::new(Some(Box::new(loader))),
+            failed_in_detection: AtomicBool::new(false),
         })
     }
 
     /// The plugin, loaded now if it was only described; why it cannot be, naming the file. A
     /// plugin that describes itself otherwise than the cache did is refused: the formats the
-    /// run chose by the cache's word may not be the library's.
+    /// run chose by the cache's word may not be the library's (the loader corrects the cache,
+    /// so the next run lists the library as it is).
     pub fn get(&self) -> Result<&Arc<LoadedPlugin>, &str> {
         let loaded = self.loaded.get_or_init(|| {
             let loader = self.loader.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
@@ -60,7 +67,7 @@ impl DiscoveredPlugin {
             match loader() {
                 Ok(plugin) if plugin.description == self.description => Ok(plugin),
                 Ok(_) => Err(format!(
-                    "{}: describes itself otherwise than when this run's formats were listed (it was replaced meanwhile); run convert again",
+                    "{}: describes itself otherwise than the plugin cache said when this run listed the formats (the library was replaced, or the cache edited); the cache is corrected: run convert again",
                     self.path.display()
                 )),
                 Err(e) => Err(e.to_string()),
@@ -74,11 +81,23 @@ impl DiscoveredPlugin {
         self.loaded.get().is_some_and(Result::is_ok)
     }
 
-    /// Why this plugin's detection failed in this run, if it did: a failure to load included.
+    /// The plugin for detection: as [`DiscoveredPlugin::get`], a failure to load remembered as
+    /// this run's detection failure.
+    pub fn get_for_detection(&self) -> Option<&Arc<LoadedPlugin>> {
+        let got = self.get().ok();
+        if got.is_none() {
+            self.failed_in_detection.store(true, Ordering::Relaxed);
+        }
+        got
+    }
+
+    /// Why this plugin's detection failed in this run, if it did: a failure to load while
+    /// detection asked it included.
     pub fn detect_failure(&self) -> Option<String> {
         match self.loaded.get()? {
             Ok(plugin) => plugin.detect_failure(),
-            Err(e) => Some(e.clone()),
+            Err(e) if self.failed_in_detection.load(Ordering::Relaxed) => Some(e.clone()),
+            Err(_) => None,
         }
     }
 }

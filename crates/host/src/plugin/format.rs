@@ -292,7 +292,7 @@ impl PluginFormat {
     /// hung) is not asked again in this run.
     pub fn detect_with(&self, requests: &DetectRequests) -> Detection {
         // A plugin that cannot be loaded detects nothing (said once, as a detection failure).
-        let Ok(plugin) = self.loaded() else { return 0 };
+        let Some(plugin) = self.plugin.get_for_detection() else { return 0 };
         let mut failure = plugin.detect_failure.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         if failure.is_some() {
             return 0;

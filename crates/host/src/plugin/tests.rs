@@ -223,4 +223,11 @@ fn a_described_plugin_is_loaded_when_a_format_of_it_is_first_used() {
     assert!(read.value.is_none());
     let message = &read.diagnostics[0].message;
     assert!(message.contains("describes itself otherwise") && message.contains("run convert again"), "{message}");
+    // Said once: a failed read is not a detection failure too.
+    assert_eq!(misled.plugin_troubles(), Vec::<String>::new());
+    // The cache is corrected: the next run lists the library as it is, and reads through it.
+    let next = crate::Registry::discover(&config);
+    assert_eq!(next.format("old-minor").unwrap().plugin_version.as_deref(), Some("0.0.0"));
+    let read = next.format("old-minor").unwrap().format.read(&Bundle::single("in.old", "{}"), &Options::default());
+    assert_eq!(read.value.unwrap().tools[0].name, "from_old_minor");
 }
