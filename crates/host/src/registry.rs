@@ -211,19 +211,7 @@ impl Registry {
         let found = found.into_iter().zip(identities).zip(described).zip(loaded);
         for ((((path, isolate, origin), identity), described), loaded) in found {
             let plugin = match (described, loaded) {
-                (Some(description), _) => {
-                    let isolation = config.isolation.clone();
-                    let (at, cached) = (path.clone(), description.clone());
-                    let correct = config.description_cache.clone().zip(identity);
-                    DiscoveredPlugin::described(&path, description, move || {
-                        let plugin = load(&isolation, &at, isolate)?;
-                        // The cache misdescribed it (DiscoveredPlugin refuses this run's call).
-                        if let Some((file, identity)) = correct.filter(|_| plugin.description != cached) {
-                            DescriptionCache::correct(&file, &at, identity, &plugin.description);
-                        }
-                        Ok(plugin)
-                    })
-                }
+                (Some(description), _) => described_plugin(config, &path, identity, description, isolate),
                 (None, Some(Ok(plugin))) => {
                     if let Some(identity) = identity {
                         cache.remember(&path, identity, &plugin.description);
@@ -364,6 +352,29 @@ enum Loading<'s> {
     Later,
     Started(std::thread::ScopedJoinHandle<'s, Result<Arc<LoadedPlugin>, LoadError>>),
     Done(Result<Arc<LoadedPlugin>, LoadError>),
+}
+
+/// The library at `path`, which the description cache describes (`description`, for the file
+/// of `identity`), to be loaded when first used: as [`load`] would load it now, the cache
+/// corrected if the library describes itself otherwise (and [`DiscoveredPlugin`] then refuses
+/// this run's call).
+fn described_plugin(
+    config: &DiscoveryConfig,
+    path: &std::path::Path,
+    identity: Option<FileIdentity>,
+    description: PluginDescription,
+    isolate: bool,
+) -> Arc<DiscoveredPlugin> {
+    let isolation = config.isolation.clone();
+    let (at, cached) = (path.to_path_buf(), description.clone());
+    let correct = config.description_cache.clone().zip(identity);
+    DiscoveredPlugin::described(path, description, move || {
+        let plugin = load(&isolation, &at, isolate)?;
+        if let Some((file, identity)) = correct.filter(|_| plugin.description != cached) {
+            DescriptionCache::correct(&file, &at, identity, &plugin.description);
+        }
+        Ok(plugin)
+    })
 }
 
 /// Loads one plugin, in this process or (`isolate`) in a child process.
