@@ -21,6 +21,9 @@ use crate::discovery::{UserFolder, user_folder};
 /// The cache file's version: a file of another is ignored (and replaced when written).
 const VERSION: u32 = 1;
 
+/// The largest cache file read: thirteen plugins take 27 KB; a larger file is not ours.
+const MAX_BYTES: u64 = 4 << 20;
+
 /// Which file a path holds and what it was when described.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileIdentity {
@@ -73,9 +76,12 @@ pub struct DescriptionCache {
 }
 
 impl DescriptionCache {
-    /// The cache in `file` (none: nothing is cached, every plugin is loaded).
+    /// The cache in `file` (none: nothing is cached, every plugin is loaded). A file that is
+    /// not a cache of this version, or larger than any cache is ([`MAX_BYTES`]), describes
+    /// nothing, and is replaced when this run learns something.
     pub fn open(file: Option<&Path>) -> DescriptionCache {
         let plugins = file
+            .filter(|file| std::fs::metadata(file).is_ok_and(|m| m.is_file() && m.len() <= MAX_BYTES))
             .and_then(|file| std::fs::read(file).ok())
             .and_then(|bytes| serde_json::from_slice::<CacheFile>(&bytes).ok())
             .filter(|cache| cache.version == VERSION)

@@ -231,3 +231,41 @@ fn a_described_plugin_is_loaded_when_a_format_of_it_is_first_used() {
     let read = next.format("old-minor").unwrap().format.read(&Bundle::single("in.old", "{}"), &Options::default());
     assert_eq!(read.value.unwrap().tools[0].name, "from_old_minor");
 }
+
+/// A cache file that is not one (garbage, cut short, too large, a folder in its place) lists
+/// nothing: every plugin is loaded as without a cache, and the file, where it can be, is
+/// replaced by a good one.
+#[test]
+fn a_cache_that_is_not_one_is_ignored_and_replaced() {
+    use crate::discovery::{DiscoveryConfig, IsolationMode};
+    let dir = tempfile::tempdir().unwrap();
+    let plugins = dir.path().join("plugins");
+    std::fs::create_dir(&plugins).unwrap();
+    let library = test_plugin("old_minor");
+    std::fs::copy(&library, plugins.join(library.file_name().unwrap())).unwrap();
+    let cache = dir.path().join("plugin-descriptions.json");
+    let mut config = DiscoveryConfig {
+        plugin_dirs: vec![plugins],
+        allow_unsafe_dirs: true,
+        description_cache: Some(cache.clone()),
+        ..Default::default()
+    };
+    config.isolation.mode = IsolationMode::Never;
+    let loaded_now = |config: &DiscoveryConfig| {
+        let registry = crate::Registry::discover(config);
+        let format = registry.format("old-minor").unwrap().plugin.clone().unwrap();
+        format.plugin().is_loaded()
+    };
+    assert!(loaded_now(&config), "no cache yet");
+    let good = std::fs::read_to_string(&cache).unwrap();
+    assert!(!loaded_now(&config), "from the cache");
+    let huge = format!("{}{}", good, " ".repeat(5 << 20));
+    for (what, text) in [("garbage", "{not json"), ("cut short", &good[..good.len() / 2]), ("too large", &huge)] {
+        std::fs::write(&cache, text).unwrap();
+        assert!(loaded_now(&config), "{what}");
+        assert_eq!(std::fs::read_to_string(&cache).unwrap(), good, "{what}: replaced");
+    }
+    std::fs::remove_file(&cache).unwrap();
+    std::fs::create_dir(&cache).unwrap();
+    assert!(loaded_now(&config) && loaded_now(&config), "a folder in its place: never read or written");
+}
