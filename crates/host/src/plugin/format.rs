@@ -110,11 +110,7 @@ impl PluginFormat {
 
     /// A failure of `op`, naming the plugin and its file.
     fn failure(&self, op: &str, message: &str) -> Diagnostic {
-        Diagnostic::error(
-            codes::PLUGIN_FAILED,
-            "",
-            format!("plugin {} ({}) {op}: {message}", self.plugin.description.name, self.plugin.path.display()),
-        )
+        super::failure(&self.plugin.description.name, &self.plugin.path, op, message)
     }
 
     /// Adds the plugin's name to plugin failures so the user knows which library misbehaved.

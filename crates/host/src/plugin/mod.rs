@@ -232,10 +232,11 @@ impl LoadedPlugin {
     }
 
     fn failure(&self, op: &str, message: &str) -> Diagnostic {
-        Diagnostic::error(
-            codes::PLUGIN_FAILED,
-            "",
-            format!("plugin {} ({}) {op}: {message}", self.description.name, self.path.display()),
-        )
+        failure(&self.description.name, &self.path, op, message)
     }
+}
+
+/// A failure of the plugin `name` at `path` in `op`, naming both.
+fn failure(name: &str, path: &Path, op: &str, message: &str) -> Diagnostic {
+    Diagnostic::error(codes::PLUGIN_FAILED, "", format!("plugin {name} ({}) {op}: {message}", path.display()))
 }
