@@ -64,6 +64,7 @@ pub fn subcommand_hint(input: &std::path::Path) -> Option<String> {
     let near = registry::did_you_mean(text, SUBCOMMANDS.iter().copied())?;
     Some(format!("`{text}` is neither a file nor a subcommand; did you mean `convert {near}`?"))
 }
+
 /// Whether the run may convert (or check) more than one input: more than one given, or one
 /// that is not a plain file (a folder is walked, a pattern expanded). One file, standard input
 /// and the commands that convert nothing are one conversion at most.
