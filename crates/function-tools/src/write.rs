@@ -438,6 +438,21 @@ mod tests {
         texts.to_vec()
     }
 
+    /// Short texts, copied whole when nothing in them needs escaping, are escaped as serde_json
+    /// escapes them: every ASCII character and some others, alone, first, last, and at the
+    /// end of the longest text copied whole.
+    #[test]
+    fn short_texts_are_escaped_as_serde_json_escapes_them() {
+        let characters = (0u8..=0x7f).map(char::from).chain(['é', '\u{2028}', '\u{1F980}']);
+        for c in characters {
+            for text in [format!("{c}"), format!("ab{c}"), format!("{c}cd"), format!("{}{c}", "x".repeat(62))] {
+                let mut escaped = Vec::new();
+                print::json_string(&text, &mut escaped);
+                assert_eq!(String::from_utf8(escaped).unwrap(), serde_json::to_string(&text).unwrap(), "{text:?}");
+            }
+        }
+    }
+
     /// The document printer writes what serde_json's pretty printer writes, for every kind of
     /// value and nesting, empty containers and escapes included; each tool of a list printed
     /// ahead at its depth gives the same text, in every shape.

@@ -22,6 +22,7 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use toolport_core::{Bundle, Diagnostic, Format, InputShape, Options, Strictness, codes};
+use toolport_function_tools::write::json_string;
 use toolport_host::conversion_stack::on_conversion_stack;
 use toolport_host::discovery::{DiscoveryConfig, IsolationMode};
 use toolport_host::input::{self, Limits};
@@ -151,23 +152,22 @@ enum NotWritten {
     TooDeep(Vec<String>),
 }
 
-/// Writes `value`, at nesting `depth` (the document itself is 1), as JSON text to `out`.
+/// Writes `value`, at nesting `depth` (the document itself is 1), as JSON text to `out`. The
+/// path of a refusal is made only when there is one (a key's text is not copied on the way).
 fn write_json(value: &Bound<'_, PyAny>, depth: usize, out: &mut Vec<u8>) -> Result<(), NotWritten> {
     use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
     let not_json = |e: PyErr| NotWritten::NotJson(e.to_string());
     let too_deep = || depth > toolport_core::limits::MAX_NESTING;
     // Inside a container, a refusal's path gains the child's key on the way out.
-    let within = |segment: String| {
-        move |e: NotWritten| match e {
-            NotWritten::TooDeep(mut segments) => {
-                segments.push(segment);
-                NotWritten::TooDeep(segments)
-            }
-            other => other,
+    let within = |segment: String, e: NotWritten| match e {
+        NotWritten::TooDeep(mut segments) => {
+            segments.push(segment);
+            NotWritten::TooDeep(segments)
         }
+        other => other,
     };
     if let Ok(text) = value.cast::<PyString>() {
-        write_str(&text.to_cow().map_err(not_json)?, out);
+        json_string(&text.to_cow().map_err(not_json)?, out);
     } else if let Ok(dict) = value.cast::<PyDict>() {
         if too_deep() {
             return Err(NotWritten::TooDeep(Vec::new()));
@@ -181,9 +181,11 @@ fn write_json(value: &Bound<'_, PyAny>, depth: usize, out: &mut Vec<u8>) -> Resu
             if i > 0 {
                 out.push(b',');
             }
-            write_str(&key, out);
+            json_string(&key, out);
             out.push(b':');
-            write_json(&child, depth + 1, out).map_err(within(key.into_owned()))?;
+            if let Err(e) = write_json(&child, depth + 1, out) {
+                return Err(within(key.into_owned(), e));
+            }
         }
         out.push(b'}');
     } else if value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>() {
@@ -195,7 +197,9 @@ fn write_json(value: &Bound<'_, PyAny>, depth: usize, out: &mut Vec<u8>) -> Resu
             if i > 0 {
                 out.push(b',');
             }
-            write_json(&child.map_err(not_json)?, depth + 1, out).map_err(within(i.to_string()))?;
+            if let Err(e) = write_json(&child.map_err(not_json)?, depth + 1, out) {
+                return Err(within(i.to_string(), e));
+            }
         }
         out.push(b']');
     } else if value.is_none() {
@@ -205,7 +209,8 @@ fn write_json(value: &Bound<'_, PyAny>, depth: usize, out: &mut Vec<u8>) -> Resu
     } else if value.is_instance_of::<PyInt>() {
         // Any size: an integer past 64 bits is read as from text (a located warning).
         match value.extract::<i64>() {
-            Ok(n) => out.extend_from_slice(n.to_string().as_bytes()),
+            // Writing a number to a Vec cannot fail.
+            Ok(n) => drop(serde_json::to_writer(&mut *out, &n)),
             Err(_) => out.extend_from_slice(value.str().map_err(not_json)?.to_cow().map_err(not_json)?.as_bytes()),
         }
     } else if let Ok(number) = value.cast::<PyFloat>() {
@@ -222,11 +227,6 @@ fn write_json(value: &Bound<'_, PyAny>, depth: usize, out: &mut Vec<u8>) -> Resu
         let _ = serde_json::to_writer(&mut *out, &converted);
     }
     Ok(())
-}
-
-fn write_str(text: &str, out: &mut Vec<u8>) {
-    // Writing a str to a Vec cannot fail.
-    let _ = serde_json::to_writer(&mut *out, text);
 }
 
 fn type_name(value: &Bound<'_, PyAny>) -> String {

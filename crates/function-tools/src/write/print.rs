@@ -157,13 +157,24 @@ fn value(value: &Value, depth: usize, out: &mut Vec<u8>) {
     }
 }
 
-/// `text` as a JSON string, exactly as serde_json writes it. A long text whose only control
+/// `text` as a JSON string, exactly as serde_json writes it. A short text with nothing to
+/// escape (most names, types and keys) is copied whole; a long text whose only control
 /// character is the line feed (a description, a YAML document) is copied line by line,
 /// escaping `\n`, `"` and `\` where memchr finds them, instead of looked at byte by byte;
 /// any other text is escaped by serde_json.
 pub fn json_string(text: &str, out: &mut Vec<u8>) {
-    /// Shorter texts (names, types) gain nothing from the check before the copy.
+    /// Shorter texts (names, types, keys) are copied whole when nothing in them needs escaping.
     const LONG: usize = 64;
+    if text.len() < LONG {
+        let bytes = text.as_bytes();
+        if bytes.iter().all(|&b| b >= 0x20 && b != b'"' && b != b'\\') {
+            out.reserve(bytes.len() + 2);
+            out.push(b'"');
+            out.extend_from_slice(bytes);
+            out.push(b'"');
+            return;
+        }
+    }
     // In blocks without an early exit, so that the check runs on whole vectors.
     let plain = text.len() >= LONG
         && !text
