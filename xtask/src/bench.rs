@@ -25,7 +25,7 @@
 //!   from the corpus (`TOOLPORT_CORPUS`, else ../shared/corpus).
 //!
 //! `--only SECTIONS` runs some of these (batch, isolation, start-up, specs, memory, python,
-//! scaling). CPU time (user + system) is shown beside wall time: on a shared machine it is the
+//! scaling), or `translation`, the in-Python half of the peers alone. CPU time (user + system) is shown beside wall time: on a shared machine it is the
 //! steadier measure. Only the ratios are meant to be compared.
 
 use std::path::{Path, PathBuf};
@@ -48,6 +48,9 @@ const SPEC_ROUNDS: usize = 7;
 
 /// The sections `--only` picks from, in the order they run.
 const SECTIONS: [&str; 7] = ["batch", "isolation", "start-up", "specs", "memory", "python", "scaling"];
+
+/// Sections `--only` may name that a run without it leaves out (they install peers).
+const ON_REQUEST: [&str; 1] = ["translation"];
 
 /// How many tools the memory benchmark's MCP list has.
 const MEMORY_TOOLS: usize = 100_000;
@@ -72,8 +75,8 @@ fn case_filter(args: &[String]) -> &str {
 fn sections(args: &[String]) -> Result<Vec<&str>> {
     let only = args.iter().position(|a| a == "--only").and_then(|i| args.get(i + 1));
     let sections: Vec<&str> = only.map_or(SECTIONS.to_vec(), |only| only.split(',').map(str::trim).collect());
-    if let Some(unknown) = sections.iter().find(|s| !SECTIONS.contains(s)) {
-        bail!("--only {unknown}: no such section; the sections are {}", SECTIONS.join(", "));
+    if let Some(unknown) = sections.iter().find(|s| !SECTIONS.contains(s) && !ON_REQUEST.contains(s)) {
+        bail!("--only {unknown}: no such section; the sections are {}, {}", SECTIONS.join(", "), ON_REQUEST.join(", "));
     }
     Ok(sections)
 }
@@ -144,6 +147,8 @@ pub fn run(args: &[String]) -> Result<()> {
     if args.iter().any(|a| a == "--peers") {
         peers::run(&convert, &work)?;
         println!();
+    }
+    if args.iter().any(|a| a == "--peers") || runs("translation") {
         translation::run(&convert, &python.map_or_else(toolport_python, Ok)?, &work)?;
         println!();
     }

@@ -1,7 +1,9 @@
 //! In-process translation from Python, part of `cargo xtask bench --peers`: an OpenAI tool list
 //! (Python dicts and lists) to Anthropic's form by `toolport.convert(tools, from_="openai",
 //! to="anthropic").json()` (the release wheel) against LiteLLM's own translation of the same list,
-//! `AnthropicConfig()._map_tools(tools)` (what `litellm.completion` runs for an Anthropic model).
+//! `AnthropicConfig()._map_tools(tools)` (what `litellm.completion` runs for an Anthropic model),
+//! and that translation with its result deep-copied (LiteLLM's shares the caller's dicts;
+//! toolport's result is the caller's own).
 //! Each contender runs in its own Python process, warmed up, then timed per call (median of 5
 //! batches; CPU time beside wall time). LiteLLM is installed at a pinned version into
 //! target/peers/litellm-venv, once.
@@ -28,7 +30,13 @@ else:
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     from litellm.llms.anthropic.chat.transformation import AnthropicConfig
     config = AnthropicConfig()
-    call = lambda: config._map_tools(tools)
+    if who == "litellm":
+        call = lambda: config._map_tools(tools)
+    else:
+        # Its result shares the caller's dicts (each tool's `parameters`): a copy makes it the
+        # caller's own, as toolport's is.
+        import copy
+        call = lambda: copy.deepcopy(config._map_tools(tools))
 produced = call()
 produced = produced if who == "toolport" else produced[0]
 assert len(produced) == len(tools), (who, len(produced), len(tools))
@@ -62,9 +70,9 @@ pub fn run(convert: &Path, toolport_python: &Path, work: &Path) -> Result<()> {
     );
     println!();
     println!(
-        "| list | tools | toolport wall / CPU ms | LiteLLM wall / CPU ms | CPU ratio (toolport / LiteLLM; goal <= 1) |"
+        "| list | tools | toolport wall / CPU ms | LiteLLM wall / CPU ms | CPU ratio (toolport / LiteLLM; goal <= 1) | LiteLLM, its result deep-copied, wall / CPU ms | CPU ratio to that |"
     );
-    println!("|---|---:|---:|---:|---:|");
+    println!("|---|---:|---:|---:|---:|---:|---:|");
     for (name, source) in &sources {
         if !source.exists() {
             println!("| {name} | {} missing, skipped | | | |", source.display());
@@ -79,13 +87,17 @@ pub fn run(convert: &Path, toolport_python: &Path, work: &Path) -> Result<()> {
         }
         let ours = per_call(toolport_python, &script, "toolport", &listing)?;
         let theirs = per_call(&litellm, &script, "litellm", &listing)?;
+        let owned = per_call(&litellm, &script, "litellm-owned", &listing)?;
         println!(
-            "| {name} | {tools} | {:.3} / {:.3} | {:.3} / {:.3} | {:.2}x |",
+            "| {name} | {tools} | {:.3} / {:.3} | {:.3} / {:.3} | {:.2}x | {:.3} / {:.3} | {:.2}x |",
             ours.0,
             ours.1,
             theirs.0,
             theirs.1,
-            ours.1 / theirs.1
+            ours.1 / theirs.1,
+            owned.0,
+            owned.1,
+            ours.1 / owned.1
         );
     }
     Ok(())
