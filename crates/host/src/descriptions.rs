@@ -77,7 +77,7 @@ pub struct DescriptionCache {
 
 impl DescriptionCache {
     /// The cache in `file` (none: nothing is cached, every plugin is loaded). A file that is
-    /// not a cache of this version, or larger than any cache is ([`MAX_BYTES`]), describes
+    /// not a cache of this version, or larger than any cache is (over 4 MiB), describes
     /// nothing, and is replaced when this run learns something.
     pub fn open(file: Option<&Path>) -> DescriptionCache {
         let plugins = file
