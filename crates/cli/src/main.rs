@@ -128,12 +128,13 @@ fn dispatch(mut cli: Cli) -> Result<ExitStatus> {
     if let Some(inputs) = inputs.filter(|i| i.is_empty()) {
         inputs.push(piped_stdin()?);
     }
-    // Plugins are loaded only by the commands that use them.
-    let registry = || load_registry(&cli.global);
+    // Plugins are loaded only by the commands that use them (and, but for `formats`, which
+    // shows what loads, only those whose formats they use).
+    let registry = || load_registry(&cli.global, false);
     match &cli.command {
         Some(Command::Formats { format, json }) => match format {
-            Some(name) => format_details(&registry()?, name, *json),
-            None => formats(&registry()?, *json),
+            Some(name) => format_details(&load_registry(&cli.global, true)?, name, *json),
+            None => formats(&load_registry(&cli.global, true)?, *json),
         },
         Some(Command::Inspect { input, read }) => inspect(&registry()?, input, read, &cli.global),
         Some(Command::Check { inputs, to, strict, read }) => {
@@ -198,11 +199,13 @@ fn program_name() -> &'static str {
     }
 }
 
-/// Discovers plugins. Load failures are reported (each names its file) and the rest is used;
-/// finding no format at all is a usage error listing the places searched.
-fn load_registry(global: &GlobalArgs) -> Result<Registry> {
+/// Discovers plugins (`every_plugin`: each loaded now, else those the description cache
+/// describes when first used). Load failures are reported (each names its file) and the rest
+/// is used; finding no format at all is a usage error listing the places searched.
+fn load_registry(global: &GlobalArgs, every_plugin: bool) -> Result<Registry> {
     toolport_host::plugin::check_model_handover_variable().map_err(UsageError)?;
     let mut config = DiscoveryConfig::from_environment(global.plugin_dirs.clone());
+    config.load_every_plugin = every_plugin;
     config.allow_unsafe_dirs |= global.allow_unsafe_plugin_dirs;
     config.isolation.mode = match global.isolate.as_str() {
         "always" => IsolationMode::Always,

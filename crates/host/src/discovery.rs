@@ -70,6 +70,9 @@ pub struct DiscoveryConfig {
     pub allow_unsafe_dirs: bool,
     /// The description cache ([`crate::descriptions`]); none: every plugin is loaded at once.
     pub description_cache: Option<PathBuf>,
+    /// Load every library now whatever the cache says (and refresh it): for `convert formats`,
+    /// which shows what loads and what does not.
+    pub load_every_plugin: bool,
 }
 
 /// Which plugins run in their own process.
@@ -117,6 +120,7 @@ impl DiscoveryConfig {
             exe_dir: exe_dir.clone(),
             allow_unsafe_dirs: std::env::var_os(ALLOW_UNSAFE_ENV).is_some_and(|v| !v.is_empty() && v != "0"),
             description_cache: crate::descriptions::default_file(),
+            load_every_plugin: false,
             // Only a plugin host that is there: a missing one is said as such when a plugin needs it.
             isolation: Isolation {
                 helper: exe_dir.map(|d| d.join(PLUGIN_HOST_EXE)).filter(|p| p.is_file()),
@@ -306,6 +310,7 @@ mod tests {
             isolation: Isolation::default(),
             allow_unsafe_dirs: false,
             description_cache: None,
+            load_every_plugin: false,
         };
         let got: Vec<(String, Origin, bool)> = config
             .search_dirs()

@@ -184,7 +184,10 @@ impl Registry {
         let described: Vec<Option<PluginDescription>> = found
             .iter()
             .zip(&identities)
-            .map(|((path, _, _), identity)| identity.as_ref().and_then(|id| cache.description(path, id)).cloned())
+            .map(|((path, _, _), identity)| {
+                let known = identity.as_ref().filter(|_| !config.load_every_plugin);
+                known.and_then(|id| cache.description(path, id)).cloned()
+            })
             .collect();
         let loaded: Vec<Option<Result<Arc<LoadedPlugin>, LoadError>>> = std::thread::scope(|scope| {
             let loading: Vec<_> = found

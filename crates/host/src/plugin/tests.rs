@@ -217,7 +217,7 @@ fn a_described_plugin_is_loaded_when_a_format_of_it_is_first_used() {
         .unwrap()
         .replace(r#""name":"old-minor","version":"0.0.0""#, r#""name":"old-minor","version":"9.9.9""#);
     assert_ne!(lying, std::fs::read_to_string(&cache).unwrap());
-    std::fs::write(&cache, lying).unwrap();
+    std::fs::write(&cache, &lying).unwrap();
     let misled = crate::Registry::discover(&config);
     let read = misled.format("old-minor").unwrap().format.read(&Bundle::single("in.old", "{}"), &Options::default());
     assert!(read.value.is_none());
@@ -230,6 +230,13 @@ fn a_described_plugin_is_loaded_when_a_format_of_it_is_first_used() {
     assert_eq!(next.format("old-minor").unwrap().plugin_version.as_deref(), Some("0.0.0"));
     let read = next.format("old-minor").unwrap().format.read(&Bundle::single("in.old", "{}"), &Options::default());
     assert_eq!(read.value.unwrap().tools[0].name, "from_old_minor");
+
+    // Asked to load every library (as `convert formats` is), a run lists each as it describes
+    // itself, whatever the cache says.
+    std::fs::write(&cache, &lying).unwrap();
+    let every = crate::Registry::discover(&DiscoveryConfig { load_every_plugin: true, ..config.clone() });
+    assert_eq!(every.format("old-minor").unwrap().plugin_version.as_deref(), Some("0.0.0"));
+    assert_eq!(loaded(&every), ["new-minor", "old-minor"]);
 }
 
 /// A cache file that is not one (garbage, cut short, too large, a folder in its place) lists
