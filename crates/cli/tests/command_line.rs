@@ -517,8 +517,9 @@ fn completions_and_the_manual_page_come_from_the_flags() {
 }
 
 /// `convert` remembers what each plugin says of itself in the user's cache folder; the next
-/// run, which loads only the plugins it uses, lists the same formats and writes the same bytes
-/// and messages. `TOOLPORT_PLUGIN_CACHE` moves the file, or (`off`) does without it.
+/// run, which loads only the plugins it uses, writes the same bytes and messages (and
+/// `convert formats`, which loads every plugin, lists the same). `TOOLPORT_PLUGIN_CACHE`
+/// moves the file, or (`off`) does without it.
 #[test]
 fn a_run_from_the_description_cache_lists_and_writes_the_same() {
     require_plugins();
