@@ -311,8 +311,13 @@ impl Registry {
     /// A warning for a run that uses format `id` when more than one plugin provides it,
     /// naming the file used and the files ignored.
     pub fn shadowing_warning(&self, id: &str) -> Option<String> {
-        let ignored: Vec<String> =
-            self.shadowed.iter().filter(|s| s.id == id).map(|s| s.plugin_path.display().to_string()).collect();
+        // A format linked into this program has no file (the Python module's, shadowed by a
+        // plugin of the same id).
+        let name = |path: &std::path::Path| match path.as_os_str().is_empty() {
+            true => "the one built into this program".to_owned(),
+            false => path.display().to_string(),
+        };
+        let ignored: Vec<String> = self.shadowed.iter().filter(|s| s.id == id).map(|s| name(&s.plugin_path)).collect();
         if ignored.is_empty() {
             return None;
         }
@@ -586,6 +591,29 @@ mod tests {
         assert_eq!(ids("a.JSON"), ["json", "any"]);
         assert_eq!(ids("a.txt"), ["json", "yaml", "any"], "an extension nobody declares asks everyone");
         assert_eq!(ids("stdin"), ["json", "yaml", "any"]);
+    }
+
+    /// A format linked into this program and shadowed by a plugin's (the Python module with
+    /// a plugin of the same id) is named as the built-in one, never by an empty name.
+    #[test]
+    fn a_shadowed_linked_format_is_named_as_the_built_in_one() {
+        let mut registry = Registry::default();
+        let plugin: Arc<dyn Format> = marker("json", &["json"], "x");
+        registry.add(FormatEntry {
+            info: plugin.info(),
+            format: plugin,
+            plugin: None,
+            plugin_path: Some(PathBuf::from("/p/libtoolport_plugin_json.so")),
+            plugin_version: Some("1".into()),
+            origin: Some(Origin::Flag),
+        });
+        registry.add_linked(marker("json", &["json"], "y"));
+        assert_eq!(
+            registry.shadowing_warning("json").as_deref(),
+            Some(
+                "format json is provided by more than one plugin: using /p/libtoolport_plugin_json.so, ignoring the one built into this program (earlier places win; see `convert formats`)"
+            )
+        );
     }
 
     #[test]
