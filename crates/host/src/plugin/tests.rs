@@ -155,6 +155,27 @@ fn a_plugin_of_another_build_gets_and_gives_the_model_as_json() {
     assert_eq!(format.read(&written, &Options::default()).value.unwrap(), model);
 }
 
+/// A folder of copies of the test plugins `names` (in `plugins/` of a scratch folder), the
+/// description cache's file beside it, and a discovery over the folder, in process, with it.
+fn plugins_with_cache(names: &[&str]) -> (tempfile::TempDir, PathBuf, PathBuf, crate::discovery::DiscoveryConfig) {
+    let dir = tempfile::tempdir().unwrap();
+    let plugins = dir.path().join("plugins");
+    std::fs::create_dir(&plugins).unwrap();
+    for name in names {
+        let library = test_plugin(name);
+        std::fs::copy(&library, plugins.join(library.file_name().unwrap())).unwrap();
+    }
+    let cache = dir.path().join("cache/plugin-descriptions.json");
+    let mut config = crate::discovery::DiscoveryConfig {
+        plugin_dirs: vec![plugins.clone()],
+        allow_unsafe_dirs: true,
+        description_cache: Some(cache.clone()),
+        ..Default::default()
+    };
+    config.isolation.mode = crate::discovery::IsolationMode::Never;
+    (dir, plugins, cache, config)
+}
+
 /// With a description cache, a run loads a plugin only when one of its formats is used: the
 /// first run loads every library and remembers what each said of itself; the next lists the
 /// same formats from the cache and loads none until one is used, and then only that one. A
@@ -163,22 +184,8 @@ fn a_plugin_of_another_build_gets_and_gives_the_model_as_json() {
 /// library fails the call that loads it, saying so.
 #[test]
 fn a_described_plugin_is_loaded_when_a_format_of_it_is_first_used() {
-    use crate::discovery::{DiscoveryConfig, IsolationMode};
-    let dir = tempfile::tempdir().unwrap();
-    let plugins = dir.path().join("plugins");
-    std::fs::create_dir(&plugins).unwrap();
-    for name in ["old_minor", "new_minor", "wrong_magic"] {
-        let library = test_plugin(name);
-        std::fs::copy(&library, plugins.join(library.file_name().unwrap())).unwrap();
-    }
-    let cache = dir.path().join("cache/plugin-descriptions.json");
-    let mut config = DiscoveryConfig {
-        plugin_dirs: vec![plugins.clone()],
-        allow_unsafe_dirs: true,
-        description_cache: Some(cache.clone()),
-        ..Default::default()
-    };
-    config.isolation.mode = IsolationMode::Never;
+    use crate::discovery::DiscoveryConfig;
+    let (_dir, plugins, cache, config) = plugins_with_cache(&["old_minor", "new_minor", "wrong_magic"]);
     let listing = |registry: &crate::Registry| {
         let formats = registry.formats().iter();
         formats.map(|f| (f.info.clone(), f.plugin_path.clone(), f.plugin_version.clone())).collect::<Vec<_>>()
@@ -225,6 +232,12 @@ fn a_described_plugin_is_loaded_when_a_format_of_it_is_first_used() {
     assert!(message.contains("describes itself otherwise") && message.contains("run convert again"), "{message}");
     // Said once: a failed read is not a detection failure too.
     assert_eq!(misled.plugin_troubles(), Vec::<String>::new());
+    // Loaded by detection instead, the library detects nothing and the run says why, once.
+    std::fs::write(&cache, &lying).unwrap();
+    let misled = crate::Registry::discover(&config);
+    assert!(misled.detect(&Bundle::single("in.old", "{}"), false).is_empty());
+    let troubles = misled.plugin_troubles();
+    assert!(troubles.len() == 1 && troubles[0].contains("describes itself otherwise"), "{troubles:?}");
     // The cache is corrected: the next run lists the library as it is, and reads through it.
     let next = crate::Registry::discover(&config);
     assert_eq!(next.format("old-minor").unwrap().plugin_version.as_deref(), Some("0.0.0"));
@@ -244,20 +257,8 @@ fn a_described_plugin_is_loaded_when_a_format_of_it_is_first_used() {
 /// replaced by a good one.
 #[test]
 fn a_cache_that_is_not_one_is_ignored_and_replaced() {
-    use crate::discovery::{DiscoveryConfig, IsolationMode};
-    let dir = tempfile::tempdir().unwrap();
-    let plugins = dir.path().join("plugins");
-    std::fs::create_dir(&plugins).unwrap();
-    let library = test_plugin("old_minor");
-    std::fs::copy(&library, plugins.join(library.file_name().unwrap())).unwrap();
-    let cache = dir.path().join("plugin-descriptions.json");
-    let mut config = DiscoveryConfig {
-        plugin_dirs: vec![plugins],
-        allow_unsafe_dirs: true,
-        description_cache: Some(cache.clone()),
-        ..Default::default()
-    };
-    config.isolation.mode = IsolationMode::Never;
+    use crate::discovery::DiscoveryConfig;
+    let (_dir, _, cache, config) = plugins_with_cache(&["old_minor"]);
     let loaded_now = |config: &DiscoveryConfig| {
         let registry = crate::Registry::discover(config);
         let format = registry.format("old-minor").unwrap().plugin.clone().unwrap();
